@@ -1,0 +1,11 @@
+//! skillcal: a weakenable UCI engine, a match arena, Elo rating and strength calibration.
+//!
+//! Dependencies point one way: `calibrate` uses `arena`, `rating`, `strength` and `report`;
+//! `arena` knows nothing of calibration; `engine` uses `strength` and nothing above it.
+
+pub mod arena;
+pub mod calibrate;
+pub mod engine;
+pub mod rating;
+pub mod report;
+pub mod strength;

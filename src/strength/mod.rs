@@ -1,0 +1,1 @@
+//! How the engine is weakened: settings, noise models, move choice, the UCI_Elo table.
