@@ -18,3 +18,15 @@ pub const MAX_EVAL: i32 = 10_000;
 pub const KNOWN_WIN: i32 = 15_000;
 /// Draw score.
 pub const DRAW: i32 = 0;
+
+/// How a stored or recognized score relates to the true value (seed 003: the same values the
+/// transposition table uses; a failed recognition is `None` rather than a fourth variant).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bound {
+    /// The true score equals the stored one.
+    Exact,
+    /// The true score is at least the stored one (fail high).
+    Lower,
+    /// The true score is at most the stored one (fail low).
+    Upper,
+}
