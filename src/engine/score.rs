@@ -4,6 +4,7 @@
 //! - `|s| <= MAX_EVAL`: heuristic evaluation (saturated there);
 //! - `MAX_EVAL < |s| < MATE_BOUND`: recognizer scores for known wins (`KNOWN_WIN` + progress);
 //! - `|s| >= MATE_BOUND`: mate found, `MATE - ply` for the side that mates.
+//!
 //! All values fit the 16-bit transposition-table field.
 
 /// Mate at the root (ply 0); mate in `p` plies from the root scores `MATE - p`.
