@@ -16,6 +16,13 @@ fn defaults_are_full_strength() {
     assert!(!s.limit_strength);
     assert_eq!(s.strength_table, TableSource::Embedded);
     assert_eq!(s.to_spec(), "");
+    assert_ne!(s.resolved_seed(), 0);
+    assert_eq!(
+        Settings::from_spec("RandomSeed=17")
+            .unwrap()
+            .resolved_seed(),
+        17
+    );
     assert_eq!(s.effective(), s);
 }
 

@@ -401,7 +401,17 @@ impl Settings {
         ))
     }
 
-    /// The noise model with its coefficients.
+    /// The seed to use: `RandomSeed`, or a clock seed when it is 0. Resolve once (at `isready` or
+    /// `ucinewgame`) and print it, so that the games can be replayed.
+    pub fn resolved_seed(&self) -> u64 {
+        if self.random_seed == 0 {
+            super::seed::clock_seed()
+        } else {
+            self.random_seed
+        }
+    }
+
+    /// The noise model with its coefficients. Noise needs `MultiPV >= 2` to have a choice.
     pub fn noise(&self) -> Noise {
         match self.noise_model {
             NoiseModel::None => Noise::None,
