@@ -372,3 +372,29 @@ fn root_score_perturbation_keeps_order_and_guards() {
     // A mate found by the search outranks any perturbed move at SI = 3000.
     assert!(perturb_root_score(MATE - 3, 0, GUARD) > perturb_root_score(900, 3000, GUARD));
 }
+
+#[test]
+fn best_share_falls_as_score_inaccuracy_rises() {
+    use skillcal::strength::{move_seed, root_errors, si_reference_choice};
+    // 20 root moves spread like a middlegame: one best, a few close, the rest clearly worse.
+    let raw: Vec<i32> = (0..20)
+        .map(|i| 60 - 15 * i - if i > 4 { 100 } else { 0 })
+        .collect();
+    let share = |si: u32| {
+        let hits = (0..2000u32)
+            .filter(|&ply| {
+                si_reference_choice(&raw, &root_errors(move_seed(8, 99, ply), 20, si), GUARD) == 0
+            })
+            .count();
+        hits as f64 / 2000.0
+    };
+    let shares: Vec<f64> = [0, 10, 25, 50, 100, 300].into_iter().map(share).collect();
+    assert_falls("ScoreInaccuracy", &shares);
+    // A mate is found at any SI.
+    let mut mate = raw.clone();
+    mate[7] = MATE - 3;
+    for ply in 0..300 {
+        let e = root_errors(move_seed(8, 5, ply), 20, 3000);
+        assert_eq!(si_reference_choice(&mate, &e, GUARD), 7);
+    }
+}

@@ -291,3 +291,16 @@ fn strength_table_option_loads_a_file() {
     assert_eq!(s.strength_table, TableSource::Embedded);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn limits_combine_with_go() {
+    let s = Settings::from_spec("LimitNodes=5000,LimitDepth=6,LimitNps=20000").unwrap();
+    assert_eq!(s.node_limit(None), Some(5000));
+    assert_eq!(s.node_limit(Some(100)), Some(100));
+    assert_eq!(s.node_limit(Some(9000)), Some(5000));
+    assert_eq!(s.depth_limit(Some(9)), Some(6));
+    assert_eq!(s.nps_limit(), Some(20000));
+    let d = Settings::default();
+    assert_eq!((d.node_limit(None), d.node_limit(Some(7))), (None, Some(7)));
+    assert_eq!((d.depth_limit(None), d.nps_limit()), (None, None));
+}

@@ -11,7 +11,9 @@ pub mod settings;
 pub mod table;
 
 pub use knob::{Knob, NoiseModel, Value};
-pub use noise::{apply_noise_allowed, choose, perturb_root_score, Choice, Noise};
+pub use noise::{
+    apply_noise_allowed, choose, perturb_root_score, si_reference_choice, Choice, Noise,
+};
 pub use seed::{clock_seed, move_seed, noise_rng, root_errors};
 pub use settings::{OptionDecl, OptionError, Settings, TableSource};
 pub use table::{EloTable, Row, TableError};

@@ -75,6 +75,20 @@ pub fn perturb_root_score(raw: i32, error: i32, win_guard: i32) -> i32 {
     raw.saturating_add(error).clamp(-MATE_BOUND + 1, hi - 1)
 }
 
+/// The move a ScoreInaccuracy root search settles on, given every root move's exact score at the
+/// final depth (`raw`, in search order) and its Error: `argmax perturb_root_score(raw_m, e_m)`,
+/// the first in search order on ties (the search replaces its best only on a strictly better
+/// score). The seed's windows make the real search agree with this whenever `raw` are the scores a
+/// full-window search would return; the search's tests compare against it.
+pub fn si_reference_choice(raw: &[i32], errors: &[i32], win_guard: i32) -> usize {
+    let perceived: Vec<f64> = raw
+        .iter()
+        .zip(errors)
+        .map(|(&r, &e)| f64::from(perturb_root_score(r, e, win_guard)))
+        .collect();
+    argmax(&perceived, |_| true)
+}
+
 impl Noise {
     /// Perceived scores `p_i` of candidates `scores` (best first), drawing from `rng`; uses no
     /// draws for `None` or zero coefficients.

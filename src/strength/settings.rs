@@ -401,6 +401,29 @@ impl Settings {
         ))
     }
 
+    /// The node limit of a search: the smaller of `go nodes` and `LimitNodes` (0 = none).
+    pub fn node_limit(&self, go_nodes: Option<u64>) -> Option<u64> {
+        let own = (self.limit_nodes > 0).then_some(self.limit_nodes);
+        match (go_nodes, own) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The depth limit of a search: the smaller of `go depth` and `LimitDepth` (0 = none).
+    pub fn depth_limit(&self, go_depth: Option<u32>) -> Option<u32> {
+        let own = (self.limit_depth > 0).then_some(self.limit_depth);
+        match (go_depth, own) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The NPS throttle (None = full speed).
+    pub fn nps_limit(&self) -> Option<u64> {
+        (self.limit_nps > 0).then_some(self.limit_nps)
+    }
+
     /// The seed to use: `RandomSeed`, or a clock seed when it is 0. Resolve once (at `isready` or
     /// `ucinewgame`) and print it, so that the games can be replayed.
     pub fn resolved_seed(&self) -> u64 {
