@@ -153,3 +153,18 @@ fn load_reads_files_and_names_missing_ones() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn row_spec_is_setoption_text() {
+    let r = good().settings_for_elo(1100.0);
+    assert_eq!(
+        r.to_spec(),
+        "ScoreInaccuracy=250,NoiseModel=gaussian,NoiseDrift=0.875,LimitNodes=1414,LimitDepth=4"
+    );
+    let mut s = skillcal::strength::Settings::default();
+    for part in r.to_spec().split(',') {
+        let (n, v) = part.split_once('=').unwrap();
+        s.set_option(n, v).unwrap();
+    }
+    assert_eq!(s.noise_drift, 0.875);
+}
