@@ -167,4 +167,10 @@ fn row_spec_is_setoption_text() {
         s.set_option(n, v).unwrap();
     }
     assert_eq!(s.noise_drift, 0.875);
+    let r = good().settings_for_elo(1000.0 + 400.0 / 3.0);
+    assert!(
+        r.to_spec().contains(",NoiseDrift=0.8333,"),
+        "{}",
+        r.to_spec()
+    );
 }

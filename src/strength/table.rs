@@ -44,12 +44,20 @@ pub struct Row {
 }
 
 impl Row {
-    /// `Name=value,...` in column order (integers without a fraction).
+    /// `Name=value,...` in column order, as `setoption` takes it.
     pub fn to_spec(&self) -> String {
         let parts: Vec<String> = self
             .values
             .iter()
-            .map(|(k, v)| format!("{}={}", k.name(), v))
+            .map(|(k, v)| match v {
+                // Interpolated reals: 4 decimals, not 0.30000000000000004.
+                Value::Num(x) if x.fract() != 0.0 => {
+                    let text = format!("{x:.4}");
+                    let text = text.trim_end_matches('0').trim_end_matches('.');
+                    format!("{}={text}", k.name())
+                }
+                _ => format!("{}={v}", k.name()),
+            })
             .collect();
         parts.join(",")
     }
