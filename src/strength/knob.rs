@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::engine::score::MATE_BOUND;
+use crate::engine::score::KNOWN_WIN;
 
 use super::noise::DEFAULT_WIN_GUARD;
 
@@ -174,7 +174,8 @@ impl Knob {
             Knob::LimitNodes => limit(2_000_000_000, true),
             Knob::LimitNps => limit(100_000_000, true),
             Knob::LimitDepth => limit(100, false),
-            Knob::WinGuard => int(100, i64::from(MATE_BOUND), i64::from(DEFAULT_WIN_GUARD)),
+            // At most KNOWN_WIN, so that recognizer wins are always guarded.
+            Knob::WinGuard => int(100, i64::from(KNOWN_WIN), i64::from(DEFAULT_WIN_GUARD)),
         }
     }
 
