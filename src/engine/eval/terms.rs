@@ -64,92 +64,77 @@ fn pawn_attacks(color: Color, p: u64) -> u64 {
     }
 }
 
-/// `PASSER_SPAN[color][sq]`: squares ahead of a pawn on its own and the adjacent files.
-static PASSER_SPAN: [[u64; 64]; 2] = build_spans(true);
-/// `FRONT_FILE[color][sq]`: squares ahead of a pawn on its own file.
-static FRONT_FILE: [[u64; 64]; 2] = build_spans(false);
-
-const fn build_spans(adjacent: bool) -> [[u64; 64]; 2] {
-    let mut t = [[0u64; 64]; 2];
-    let mut sq = 0;
-    while sq < 64 {
-        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
-        let mut to: usize = 0;
-        while to < 64 {
-            let (tf, tr) = ((to % 8) as i32, (to / 8) as i32);
-            let df = if tf > f { tf - f } else { f - tf };
-            let file_ok = if adjacent { df <= 1 } else { df == 0 };
-            if file_ok && tr > r {
-                t[0][sq] |= 1u64 << to;
-            }
-            if file_ok && tr < r {
-                t[1][sq] |= 1u64 << to;
-            }
-            to += 1;
-        }
-        sq += 1;
-    }
-    t
-}
-
-/// Rank of `sq` counted from `color`'s back rank (0..=7).
 #[inline]
-fn relative_rank(color: Color, sq: Square) -> usize {
-    let r = sq.rank().to_usize();
-    match color {
-        Color::White => r,
-        Color::Black => 7 - r,
-    }
+fn east(b: u64) -> u64 {
+    (b << 1) & !FILE_A
 }
 
-/// Pawn structure of `color`: doubled, isolated and passed pawns.
-pub fn pawns(board: &Board, color: Color) -> S {
+#[inline]
+fn west(b: u64) -> u64 {
+    (b >> 1) & !FILE_H
+}
+
+/// Pawn structure, White minus Black: doubled, isolated and passed pawns, computed with
+/// fills so that only passed pawns need a loop.
+#[inline(always)]
+pub fn pawns(board: &Board) -> S {
     let all = board.pawns();
-    let us = (all & board.by_color(color)).0;
-    let them = (all & board.by_color(!color)).0;
-    if us == 0 {
-        return S(0, 0);
-    }
-    let ci = color as usize ^ 1; // shakmaty: Black = 0, White = 1
+    let w = (all & board.white()).0;
+    let b = (all & board.black()).0;
     let mut s = S(0, 0);
 
-    // Pawns with another own pawn behind them on the same file.
-    let ahead_of_us = match color {
-        Color::White => north_fill(us << 8),
-        Color::Black => south_fill(us >> 8),
-    };
-    s += DOUBLED * (us & ahead_of_us).count_ones() as i32;
+    // Squares ahead of each side's pawns (exclusive), towards their promotion rank.
+    let w_ahead = north_fill(w << 8);
+    let b_ahead = south_fill(b >> 8);
 
-    let files = north_fill(us) | south_fill(us);
-    let adjacent = ((files << 1) & !FILE_A) | ((files >> 1) & !FILE_H);
-    s += ISOLATED * (us & !adjacent).count_ones() as i32;
+    // A pawn with an own pawn behind it on the same file.
+    let doubled = (w & w_ahead).count_ones() as i32 - (b & b_ahead).count_ones() as i32;
+    s += DOUBLED * doubled;
 
-    let our_king = board.king_of(color);
-    let their_king = board.king_of(!color);
-    for sq in Bitboard(us) {
-        let i = sq.to_usize();
-        if them & PASSER_SPAN[ci][i] != 0 || us & FRONT_FILE[ci][i] != 0 {
-            continue;
+    let w_files = north_fill(w) | south_fill(w);
+    let b_files = north_fill(b) | south_fill(b);
+    let isolated = (w & !(east(w_files) | west(w_files))).count_ones() as i32
+        - (b & !(east(b_files) | west(b_files))).count_ones() as i32;
+    s += ISOLATED * isolated;
+
+    // Passed: no enemy pawn ahead on its own or an adjacent file, no own pawn ahead of it.
+    let w_passers = w & !(b_ahead | east(b_ahead) | west(b_ahead)) & !south_fill(w >> 8);
+    let b_passers = b & !(w_ahead | east(w_ahead) | west(w_ahead)) & !north_fill(b << 8);
+    if w_passers | b_passers != 0 {
+        let wk = board.king_of(Color::White);
+        let bk = board.king_of(Color::Black);
+        for sq in Bitboard(w_passers) {
+            s += passer(Color::White, sq, wk, bk);
         }
-        let rank = relative_rank(color, sq);
-        s += PASSED[rank];
-        if rank >= 3 {
-            if let (Some(stop), Some(ok), Some(tk)) = (
-                sq.offset(if color == Color::White { 8 } else { -8 }),
-                our_king,
-                their_king,
-            ) {
-                let w = rank as i32 - 2;
-                let prox = PASSER_THEIR_KING * tk.distance(stop) as i32
-                    - PASSER_OUR_KING * ok.distance(stop) as i32;
-                s += S(0, w * prox);
-            }
+        for sq in Bitboard(b_passers) {
+            s -= passer(Color::Black, sq, bk, wk);
+        }
+    }
+    s
+}
+
+/// Bonus of `color`'s passed pawn on `sq`; advanced ones gain in the endgame when the enemy
+/// king is far from the square in front of the pawn and the own king near it.
+#[inline]
+fn passer(color: Color, sq: Square, our_king: Option<Square>, their_king: Option<Square>) -> S {
+    let rank = match color {
+        Color::White => sq.rank().to_usize(),
+        Color::Black => 7 - sq.rank().to_usize(),
+    };
+    let mut s = PASSED[rank];
+    if rank >= 3 {
+        let step = if color == Color::White { 8 } else { -8 };
+        if let (Some(stop), Some(ok), Some(tk)) = (sq.offset(step), our_king, their_king) {
+            let prox = PASSER_THEIR_KING * tk.distance(stop) as i32
+                - PASSER_OUR_KING * ok.distance(stop) as i32;
+            s += S(0, (rank as i32 - 2) * prox);
         }
     }
     s
 }
 
 /// Mobility, attacks on the enemy king, pawn shield, bishop pair and rook files of `color`.
+#[inline(always)]
 pub fn pieces(board: &Board, color: Color) -> S {
     let ours = board.by_color(color);
     let occupied = board.occupied();
@@ -165,10 +150,10 @@ pub fn pieces(board: &Board, color: Color) -> S {
     let mut units = 0;
     let mut mobility = |a: Bitboard, (weight, centre): (S, i32), unit: i32| {
         s += weight * ((a.0 & area).count_ones() as i32 - centre);
-        let hits = (a.0 & zone).count_ones() as i32;
-        if hits > 0 {
+        let hits = a.0 & zone;
+        if hits != 0 {
             attackers += 1;
-            units += unit * hits;
+            units += unit * hits.count_ones() as i32;
         }
     };
 
@@ -214,11 +199,12 @@ pub fn pieces(board: &Board, color: Color) -> S {
 }
 
 /// Middlegame bonus for own pawns in front of the king, penalty for pawnless files beside it.
+#[inline(always)]
 fn shield(color: Color, king: Square, our_pawns: u64) -> S {
     let f = king.file().to_u32();
     let neighbour_files = (0x7u64 << f >> 1) & 0xff;
-    let near = FILE_A * neighbour_files; // the king's file and its neighbours
-                                         // The two ranks in front of the king (one at the edge of the board).
+    // The king's file and its neighbours, on the two ranks in front of the king.
+    let near = FILE_A * neighbour_files;
     let r = king.rank().to_u32();
     let ahead = match color {
         Color::White if r < 7 => (0xffffu64 << (8 * (r + 1))) & near,
