@@ -87,6 +87,18 @@ fn chain_is_additive() {
         p.upper.unwrap() - p.lower.unwrap()
     };
     assert!(w("A") > w("B") && w("B") > w("C"));
+    // A - B is only as uncertain as their own games; the chain to the anchor cancels.
+    let (d, sd) = r.difference("A", "B").unwrap();
+    assert!((d - 200.2).abs() < 0.5);
+    assert!(sd < r.get("A").unwrap().sd.unwrap());
+    // (Same draw model: the Hessian's draw correction uses the pool's draw rate.)
+    let same_draws = RateOptions {
+        draw_rate: Some(r.equal_draw_rate),
+        ..anchored("B", 0.0)
+    };
+    let ab_only = rate(&games("A", "B", 76, 0, 24), &same_draws).unwrap();
+    let sd_ab = ab_only.get("A").unwrap().sd.unwrap();
+    assert!((sd / sd_ab - 1.0).abs() < 0.01, "{sd} vs {sd_ab}");
 }
 
 #[test]
@@ -128,6 +140,7 @@ fn perfect_scores_stay_finite() {
     let elo = a.elo.unwrap();
     assert!(elo.is_finite() && elo > 600.0 && elo < 3000.0, "{elo}");
     assert!(a.lower.unwrap() < elo && a.upper.unwrap() > elo);
+    assert!(a.perfect && r.get("B").unwrap().perfect, "0% counts too");
 }
 
 #[test]

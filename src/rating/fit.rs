@@ -122,6 +122,9 @@ pub struct PlayerRating {
     pub losses: u32,
     /// Connected through games to an anchor (or, without anchors, to the rated pool).
     pub connected: bool,
+    /// Scored 100% or 0%: the rating and the open side of its interval come from the weak
+    /// prior (`prior_sd`), not from the games; only the closed side means something.
+    pub perfect: bool,
     pub anchor: Option<Anchor>,
 }
 
@@ -192,6 +195,16 @@ impl Ratings {
     /// Covariance of the ratings of players `i` and `j`.
     pub fn cov(&self, i: usize, j: usize) -> f64 {
         self.covariance[i * self.players.len() + j]
+    }
+
+    /// Interval-free summary of `a - b`: the difference and its standard deviation (from the
+    /// covariance, so shared uncertainty through the anchors cancels). `None` if either is
+    /// unknown or unrated.
+    pub fn difference(&self, a: &str, b: &str) -> Option<(f64, f64)> {
+        let (i, j) = (self.index(a)?, self.index(b)?);
+        let (ea, eb) = (self.players[i].elo?, self.players[j].elo?);
+        let var = self.cov(i, i) + self.cov(j, j) - 2.0 * self.cov(i, j);
+        Some((ea - eb, var.max(0.0).sqrt()))
     }
 
     /// Players sorted by rating, strongest first; unconnected players last.
@@ -648,6 +661,8 @@ pub fn rate(games: &[Game], opts: &RateOptions) -> Result<Ratings> {
     };
 
     for i in 0..n {
+        let p = &mut players[i];
+        p.perfect = p.games > 0 && (p.wins == p.games || p.losses == p.games);
         if players[i].connected {
             players[i].elo = Some(fit.r[i]);
             players[i].sd = Some(cov[i * n + i].max(0.0).sqrt());
@@ -692,6 +707,7 @@ fn intern<'a>(
         draws: 0,
         losses: 0,
         connected: false,
+        perfect: false,
         anchor: None,
     });
     players.len() - 1

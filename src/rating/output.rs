@@ -75,17 +75,23 @@ pub fn format_table(r: &Ratings) -> String {
         "rank", "name", "Elo", "±", "interval", "games", "score", "draws"
     );
     let mut unconnected = Vec::new();
+    let mut perfect = false;
     for (k, p) in r.ranked().into_iter().enumerate() {
         let Some(elo) = p.elo else {
             unconnected.push(p);
             continue;
         };
         let (lo, hi) = (p.lower.unwrap_or(elo), p.upper.unwrap_or(elo));
-        let mark = match p.anchor.as_ref().map(|a| a.sd.is_some()) {
+        let mut mark = match p.anchor.as_ref().map(|a| a.sd.is_some()) {
             Some(false) => " (anchor)",
             Some(true) => " (soft anchor)",
             None => "",
-        };
+        }
+        .to_string();
+        if p.perfect {
+            perfect = true;
+            mark += " *";
+        }
         let _ = writeln!(
             s,
             "{:>4}  {:<width$}  {:>7.1}  {:>6.1}  {:>17}  {:>6}  {:>5.1}%  {:>5.1}%{mark}",
@@ -97,6 +103,13 @@ pub fn format_table(r: &Ratings) -> String {
             p.games,
             p.score() * 100.0,
             p.draw_rate() * 100.0
+        );
+    }
+    if perfect {
+        let _ = writeln!(
+            s,
+            "* scored 100% or 0%: the Elo and the open side of the interval are set by the weak \
+             prior, not by the games (only the other bound is informative)"
         );
     }
     if !unconnected.is_empty() {
@@ -127,7 +140,7 @@ fn opt(v: Option<f64>) -> String {
 }
 
 /// Writes the ratings CSV: `name,elo,lower,upper,sd,games,wins,draws,losses,score,draw_rate,
-/// connected,anchor_elo,anchor_sd` (Elo columns empty for unconnected players), strongest first.
+/// connected,anchor_elo,anchor_sd,perfect` (Elo columns empty for unconnected players), strongest first.
 pub fn write_csv(r: &Ratings, path: &Path) -> Result<()> {
     let mut w =
         csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
@@ -146,6 +159,7 @@ pub fn write_csv(r: &Ratings, path: &Path) -> Result<()> {
         "connected",
         "anchor_elo",
         "anchor_sd",
+        "perfect",
     ])?;
     for p in r.ranked() {
         w.write_record([
@@ -168,6 +182,7 @@ pub fn write_csv(r: &Ratings, path: &Path) -> Result<()> {
                 .as_ref()
                 .and_then(|a| a.sd)
                 .map_or(String::new(), |sd| sd.to_string()),
+            p.perfect.to_string(),
         ])
         .with_context(|| format!("cannot write {}", path.display()))?;
     }
