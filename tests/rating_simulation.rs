@@ -136,3 +136,56 @@ fn bootstrap_intervals_cover_the_truth() {
     });
     check(&t, "bootstrap");
 }
+
+/// Soft anchors, as the calibration uses the PR #4341 table: two anchors whose table values
+/// are the true ratings plus N(0, 40) noise, given SD 40. Treating each table value as one more
+/// measurement, the intervals of all players (anchors included) must still cover the truth.
+fn run_soft(reps: usize, seed: u64, intervals: impl Fn(u64) -> Intervals) -> (usize, usize) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let noise = rand_distr::Normal::new(0.0, 40.0).unwrap();
+    let (mut covered, mut total) = (0, 0);
+    for rep in 0..reps {
+        let pool = simulate_pool(&mut rng, 5, 30, 1.0);
+        let anchors = (0..2)
+            .map(|i| {
+                let table: f64 = rand_distr::Distribution::sample(&noise, &mut rng);
+                Anchor::soft(&pool.names[i], pool.truth[i] + table, 40.0)
+            })
+            .collect();
+        let opts = RateOptions {
+            anchors,
+            intervals: intervals(rep as u64),
+            ..RateOptions::default()
+        };
+        let r = rate(&pool.games, &opts).unwrap();
+        for (name, truth) in pool.names.iter().zip(&pool.truth) {
+            let p = r.get(name).unwrap();
+            total += 1;
+            if p.lower.unwrap() <= *truth && *truth <= p.upper.unwrap() {
+                covered += 1;
+            }
+        }
+    }
+    (covered, total)
+}
+
+#[test]
+fn soft_anchor_intervals_cover_the_truth() {
+    for (what, (covered, total)) in [
+        ("Hessian", run_soft(300, 4341, |_| Intervals::Hessian)),
+        (
+            "bootstrap",
+            run_soft(150, 4342, |rep| Intervals::Bootstrap {
+                samples: 300,
+                seed: rep,
+            }),
+        ),
+    ] {
+        let coverage = covered as f64 / total as f64;
+        println!(
+            "soft anchors, {what}: coverage {:.1}% of {total}",
+            coverage * 100.0
+        );
+        assert!((0.92..=0.98).contains(&coverage), "{what}: {coverage}");
+    }
+}
