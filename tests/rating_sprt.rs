@@ -10,7 +10,7 @@ use skillcal::rating::{EloScale, Pentanomial, Sprt, SprtState};
 /// 1, a third of games drawn between equals), checking after every 4 pairs.
 fn run_once(rng: &mut ChaCha8Rng, sprt: &Sprt, elo: f64) -> SprtState {
     let p = outcome_probabilities(expected_score(elo), 1.0);
-    let mut game = |rng: &mut ChaCha8Rng| {
+    let game = |rng: &mut ChaCha8Rng| {
         let u: f64 = rng.random();
         if u < p.win {
             1.0
