@@ -344,6 +344,9 @@ impl Problem {
             };
             let step = cholesky_solve(&l, &g);
             let max_step = step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
+            if max_step < 1e-7 {
+                return Ok(theta); // the full Newton step is negligible: converged
+            }
             // Far from the optimum (e.g. perfect scores), cap the step to keep Newton stable.
             let scale = if max_step > 400.0 {
                 400.0 / max_step
@@ -369,9 +372,6 @@ impl Problem {
                 break;
             }
             theta = next;
-            if max_step * t < 1e-7 {
-                return Ok(theta);
-            }
         }
         Ok(theta)
     }
