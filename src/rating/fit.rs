@@ -2,7 +2,8 @@
 //!
 //! The likelihood treats each game's score (1, 1/2, 0) as the outcome of a logistic model:
 //! `sum over games of s ln E + (1 - s) ln(1 - E)`, `E = E(r_white - r_black + adv)`, as Ordo does.
-//! Its maximum makes every player's expected score equal their actual score, which is what
+//! Its maximum makes every player's expected score equal their actual score (up to the weak
+//! prior below), which is what
 //! "76% means +200" requires, and it does not depend on the draw model (see `model`).
 //! Games are first aggregated into one cell per (white, black) so that an iteration costs
 //! O(pairs), not O(games); Newton's method with a backtracking line search then converges in a
@@ -17,248 +18,58 @@
 use std::collections::HashMap;
 
 use anyhow::{bail, Result};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use rand_distr::{Binomial, Distribution, Normal};
 use statrs::distribution::{ContinuousCDF, Normal as StatNormal};
 
 use super::games::{Game, GameResult};
-use super::linalg::{cholesky_inverse, cholesky_solve, Matrix};
+use super::intervals::{bootstrap, hessian_covariance};
+use super::linalg::{cholesky_solve, Matrix};
 use super::model::{
-    draw_rate_at_equal, estimate_nu, expected_score, nu_from_equal_draw_rate,
-    outcome_probabilities, score_variance, ELO_TO_NAT,
+    draw_rate_at_equal, estimate_nu, expected_score, nu_from_equal_draw_rate, ELO_TO_NAT,
 };
-
-/// A player whose rating is given: hard (`sd == None`, held fixed) or soft (a Gaussian prior
-/// with standard deviation `sd` Elo).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Anchor {
-    pub name: String,
-    pub elo: f64,
-    pub sd: Option<f64>,
-}
-
-impl Anchor {
-    pub fn hard(name: &str, elo: f64) -> Anchor {
-        Anchor {
-            name: name.to_string(),
-            elo,
-            sd: None,
-        }
-    }
-
-    pub fn soft(name: &str, elo: f64, sd: f64) -> Anchor {
-        Anchor {
-            name: name.to_string(),
-            elo,
-            sd: Some(sd),
-        }
-    }
-}
-
-/// Treatment of the first-move advantage.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum WhiteAdvantage {
-    /// No colour effect (the default; with colour-balanced pairs it hardly matters).
-    Off,
-    /// White plays this many Elo above its rating.
-    Fixed(f64),
-    /// Fitted together with the ratings.
-    Estimate,
-}
-
-/// How intervals are computed.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Intervals {
-    /// Normal approximation from the curvature of the likelihood, with a sandwich correction for
-    /// draws (a drawn game's score varies less than the binomial likelihood assumes). Instant.
-    Hessian,
-    /// Parametric bootstrap, like Ordo's simulations: `samples` pools of games are drawn from the
-    /// fitted ratings and draw model (soft anchors drawn from their priors), refitted, and the
-    /// percentile interval of each rating taken. Seeded, so reproducible.
-    Bootstrap { samples: usize, seed: u64 },
-}
-
-/// Options for [`rate`].
-#[derive(Clone, Debug)]
-pub struct RateOptions {
-    pub anchors: Vec<Anchor>,
-    pub white_advantage: WhiteAdvantage,
-    /// Draw rate between equal players for the draw model; `None` estimates it from the games.
-    pub draw_rate: Option<f64>,
-    /// Standard deviation (Elo) of the weak prior on rating differences between opponents.
-    pub prior_sd: f64,
-    pub intervals: Intervals,
-    /// Coverage of the intervals, 0.95 by default.
-    pub confidence: f64,
-}
-
-impl Default for RateOptions {
-    fn default() -> Self {
-        RateOptions {
-            anchors: Vec::new(),
-            white_advantage: WhiteAdvantage::Off,
-            draw_rate: None,
-            prior_sd: 2000.0,
-            intervals: Intervals::Hessian,
-            confidence: 0.95,
-        }
-    }
-}
-
-/// One player's rating and record.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlayerRating {
-    pub name: String,
-    /// `None` when the player is not connected (through games) to an anchor.
-    pub elo: Option<f64>,
-    pub lower: Option<f64>,
-    pub upper: Option<f64>,
-    /// Standard error (Hessian) or bootstrap standard deviation, Elo.
-    pub sd: Option<f64>,
-    pub games: u32,
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-    /// Connected through games to an anchor (or, without anchors, to the rated pool).
-    pub connected: bool,
-    /// Scored 100% or 0%: the rating and the open side of its interval come from the weak
-    /// prior (`prior_sd`), not from the games; only the closed side means something.
-    pub perfect: bool,
-    pub anchor: Option<Anchor>,
-}
-
-impl PlayerRating {
-    /// Points scored: wins + draws / 2.
-    pub fn points(&self) -> f64 {
-        self.wins as f64 + 0.5 * self.draws as f64
-    }
-
-    /// Score as a fraction of games (0 without games).
-    pub fn score(&self) -> f64 {
-        if self.games == 0 {
-            0.0
-        } else {
-            self.points() / self.games as f64
-        }
-    }
-
-    /// Fraction of games drawn.
-    pub fn draw_rate(&self) -> f64 {
-        if self.games == 0 {
-            0.0
-        } else {
-            self.draws as f64 / self.games as f64
-        }
-    }
-}
-
-/// What the ratings are relative to.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Reference {
-    /// Hard and/or soft anchors (names).
-    Anchors(Vec<String>),
-    /// No anchor: the mean of the rated (largest connected) pool is 0.
-    PoolMean,
-}
-
-/// Result of [`rate`].
-#[derive(Clone, Debug)]
-pub struct Ratings {
-    /// Every player, in order of first appearance in the games.
-    pub players: Vec<PlayerRating>,
-    /// White advantage in Elo (fixed or fitted); `None` when off.
-    pub white_advantage: Option<f64>,
-    /// Interval of the white advantage when it was fitted.
-    pub white_advantage_interval: Option<(f64, f64)>,
-    /// Draw-model parameter `nu` and the draw rate it implies between equal players.
-    pub draw_nu: f64,
-    pub equal_draw_rate: f64,
-    pub intervals: Intervals,
-    pub confidence: f64,
-    pub reference: Reference,
-    pub games: usize,
-    /// Covariance of the ratings (Elo², row-major, `players.len()` squared); 0 for hard anchors,
-    /// NaN for unconnected players.
-    pub covariance: Vec<f64>,
-}
-
-impl Ratings {
-    pub fn index(&self, name: &str) -> Option<usize> {
-        self.players.iter().position(|p| p.name == name)
-    }
-
-    pub fn get(&self, name: &str) -> Option<&PlayerRating> {
-        self.players.iter().find(|p| p.name == name)
-    }
-
-    /// Covariance of the ratings of players `i` and `j`.
-    pub fn cov(&self, i: usize, j: usize) -> f64 {
-        self.covariance[i * self.players.len() + j]
-    }
-
-    /// Interval-free summary of `a - b`: the difference and its standard deviation (from the
-    /// covariance, so shared uncertainty through the anchors cancels). `None` if either is
-    /// unknown or unrated.
-    pub fn difference(&self, a: &str, b: &str) -> Option<(f64, f64)> {
-        let (i, j) = (self.index(a)?, self.index(b)?);
-        let (ea, eb) = (self.players[i].elo?, self.players[j].elo?);
-        let var = self.cov(i, i) + self.cov(j, j) - 2.0 * self.cov(i, j);
-        Some((ea - eb, var.max(0.0).sqrt()))
-    }
-
-    /// Players sorted by rating, strongest first; unconnected players last.
-    pub fn ranked(&self) -> Vec<&PlayerRating> {
-        let mut v: Vec<&PlayerRating> = self.players.iter().collect();
-        v.sort_by(|a, b| {
-            let ka = a.elo.unwrap_or(f64::NEG_INFINITY);
-            let kb = b.elo.unwrap_or(f64::NEG_INFINITY);
-            kb.total_cmp(&ka)
-        });
-        v
-    }
-}
+use super::ratings::{
+    Anchor, Intervals, PlayerRating, RateOptions, Ratings, Reference, WhiteAdvantage,
+};
 
 /// Games of one (white, black) pairing.
 #[derive(Clone, Copy, Debug)]
-struct Cell {
-    w: usize,
-    b: usize,
-    n: f64,
+pub(super) struct Cell {
+    pub(super) w: usize,
+    pub(super) b: usize,
+    pub(super) n: f64,
     /// White's points.
-    s: f64,
-    draws: f64,
+    pub(super) s: f64,
+    pub(super) draws: f64,
 }
 
 /// The optimization problem: who is free, who is fixed, which priors apply.
-struct Problem {
-    n_players: usize,
-    cells: Vec<Cell>,
+pub(super) struct Problem {
+    pub(super) n_players: usize,
+    pub(super) cells: Vec<Cell>,
     /// Unordered pairs of players who met (for the weak difference prior).
-    met: Vec<(usize, usize)>,
+    pub(super) met: Vec<(usize, usize)>,
     /// Parameter index of each player, or `None` when fixed / not rated.
-    param: Vec<Option<usize>>,
+    pub(super) param: Vec<Option<usize>>,
     /// Value of fixed players (hard anchors, gauge player); also the starting point.
-    start: Vec<f64>,
+    pub(super) start: Vec<f64>,
     /// Soft anchors: (player, prior mean, sd).
-    soft: Vec<(usize, f64, f64)>,
-    adv_param: Option<usize>,
-    adv_fixed: f64,
-    n_params: usize,
-    prior_var: f64,
+    pub(super) soft: Vec<(usize, f64, f64)>,
+    pub(super) adv_param: Option<usize>,
+    pub(super) adv_fixed: f64,
+    pub(super) n_params: usize,
+    pub(super) prior_var: f64,
 }
 
 const ADV_PRIOR_VAR: f64 = 1000.0 * 1000.0;
 
 /// Point estimate: ratings of all players (unrated ones keep their start value) and the white
 /// advantage.
-struct Fit {
-    r: Vec<f64>,
-    adv: f64,
+pub(super) struct Fit {
+    pub(super) r: Vec<f64>,
+    pub(super) adv: f64,
 }
 
 impl Problem {
-    fn unpack(&self, theta: &[f64]) -> Fit {
+    pub(super) fn unpack(&self, theta: &[f64]) -> Fit {
         let mut r = self.start.clone();
         for (i, p) in self.param.iter().enumerate() {
             if let Some(k) = p {
@@ -292,7 +103,12 @@ impl Problem {
     }
 
     /// Gradient of the objective and the (positive definite) negative Hessian with priors.
-    fn derivatives(&self, cells: &[Cell], soft_means: &[f64], theta: &[f64]) -> (Vec<f64>, Matrix) {
+    pub(super) fn derivatives(
+        &self,
+        cells: &[Cell],
+        soft_means: &[f64],
+        theta: &[f64],
+    ) -> (Vec<f64>, Matrix) {
         let fit = self.unpack(theta);
         let np = self.n_params;
         let mut g = vec![0.0; np];
@@ -332,7 +148,12 @@ impl Problem {
     }
 
     /// Newton's method with backtracking from `theta`; returns the maximizer.
-    fn solve(&self, cells: &[Cell], soft_means: &[f64], mut theta: Vec<f64>) -> Result<Vec<f64>> {
+    pub(super) fn solve(
+        &self,
+        cells: &[Cell],
+        soft_means: &[f64],
+        mut theta: Vec<f64>,
+    ) -> Result<Vec<f64>> {
         if self.n_params == 0 {
             return Ok(theta);
         }
@@ -383,7 +204,7 @@ fn softplus(z: f64) -> f64 {
 
 /// Adds `resid * v` to the gradient and `info * v v^T` to the matrix, for the sparse vector
 /// `v` given by parameter indices and signs.
-fn add_rank_one(
+pub(super) fn add_rank_one(
     g: &mut [f64],
     a: &mut Matrix,
     idx: &[Option<usize>; 3],
@@ -724,194 +545,10 @@ fn initial_theta(p: &Problem) -> Vec<f64> {
 }
 
 /// Shifts the connected players so their mean is 0 (the no-anchor reference).
-fn center(r: &mut [f64], players: &[PlayerRating]) {
+pub(super) fn center(r: &mut [f64], players: &[PlayerRating]) {
     let members: Vec<usize> = (0..r.len()).filter(|&i| players[i].connected).collect();
     let mean = members.iter().map(|&i| r[i]).sum::<f64>() / members.len() as f64;
     for &i in &members {
         r[i] -= mean;
     }
-}
-
-/// Sandwich covariance `A^-1 B A^-1` of the parameters and the player covariance it implies.
-/// `A` is the information of the score likelihood with priors; `B` replaces each cell's binomial
-/// variance `E(1-E)` by the draw model's `E(1-E) - D/4`.
-fn hessian_covariance(
-    p: &Problem,
-    theta: &[f64],
-    nu: f64,
-    pool_mean: bool,
-    players: &[PlayerRating],
-) -> Result<(Matrix, Vec<f64>)> {
-    let n = p.n_players;
-    let np = p.n_params;
-    let soft_means: Vec<f64> = p.soft.iter().map(|s| s.1).collect();
-    let (_, a) = p.derivatives(&p.cells, &soft_means, theta);
-    let fit = p.unpack(theta);
-    // B = A - sum over cells of c^2 n (E(1-E) - var) v v^T.
-    let mut b = a.clone();
-    let mut dummy = vec![0.0; np];
-    for c in &p.cells {
-        let e = expected_score(fit.r[c.w] - fit.r[c.b] + fit.adv);
-        let less = ELO_TO_NAT * ELO_TO_NAT * c.n * (e * (1.0 - e) - score_variance(e, nu));
-        let idx = [p.param[c.w], p.param[c.b], p.adv_param];
-        add_rank_one(&mut dummy, &mut b, &idx, &[1.0, -1.0, 1.0], 0.0, -less);
-    }
-    let cov_theta = if np == 0 {
-        Matrix::zeros(0)
-    } else {
-        let Some(l) = a.cholesky() else {
-            bail!("rating: the information matrix is singular");
-        };
-        let ainv = cholesky_inverse(&l);
-        ainv.mul(&b).mul(&ainv)
-    };
-    let mut cov = vec![0.0; n * n];
-    for i in 0..n {
-        for j in 0..n {
-            cov[i * n + j] = if !players[i].connected || !players[j].connected {
-                f64::NAN
-            } else {
-                match (p.param[i], p.param[j]) {
-                    (Some(ki), Some(kj)) => cov_theta.get(ki, kj),
-                    _ => 0.0,
-                }
-            };
-        }
-    }
-    if pool_mean {
-        center_covariance(&mut cov, players);
-    }
-    Ok((cov_theta, cov))
-}
-
-/// Covariance of `r - mean(r)` over the connected players.
-fn center_covariance(cov: &mut [f64], players: &[PlayerRating]) {
-    let n = players.len();
-    let members: Vec<usize> = (0..n).filter(|&i| players[i].connected).collect();
-    let m = members.len() as f64;
-    let row_mean: Vec<f64> = (0..n)
-        .map(|i| {
-            if players[i].connected {
-                members.iter().map(|&j| cov[i * n + j]).sum::<f64>() / m
-            } else {
-                0.0
-            }
-        })
-        .collect();
-    let total_mean = members.iter().map(|&i| row_mean[i]).sum::<f64>() / m;
-    for &i in &members {
-        for &j in &members {
-            cov[i * n + j] += total_mean - row_mean[i] - row_mean[j];
-        }
-    }
-}
-
-type Bootstrapped = (Vec<f64>, Option<(f64, f64)>, Vec<Option<(f64, f64)>>);
-
-/// Parametric bootstrap: simulate every cell's games from the fitted model, refit, repeat.
-#[allow(clippy::too_many_arguments)]
-fn bootstrap(
-    p: &Problem,
-    theta: &[f64],
-    fit: &Fit,
-    nu: f64,
-    pool_mean: bool,
-    players: &[PlayerRating],
-    samples: usize,
-    seed: u64,
-    confidence: f64,
-) -> Result<Bootstrapped> {
-    let n = p.n_players;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let probs: Vec<_> = p
-        .cells
-        .iter()
-        .map(|c| outcome_probabilities(expected_score(fit.r[c.w] - fit.r[c.b] + fit.adv), nu))
-        .collect();
-    let mut sim = p.cells.clone();
-    let mut draws_r: Vec<Vec<f64>> = vec![Vec::with_capacity(samples); n];
-    let mut draws_adv = Vec::with_capacity(samples);
-    let mut soft_means = vec![0.0; p.soft.len()];
-    for _ in 0..samples {
-        for (c, pr) in sim.iter_mut().zip(&probs) {
-            let games = c.n as u64;
-            let wins = sample_binomial(&mut rng, games, pr.win)?;
-            let rest_p = if pr.win < 1.0 {
-                (pr.draw / (1.0 - pr.win)).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let draws = sample_binomial(&mut rng, games - wins, rest_p)?;
-            c.s = wins as f64 + 0.5 * draws as f64;
-        }
-        for (k, &(a, _, sd)) in p.soft.iter().enumerate() {
-            // The anchor's prior value is treated as one more noisy observation of it.
-            soft_means[k] = Normal::new(fit.r[a], sd)
-                .map_err(|e| anyhow::anyhow!("rating: bad anchor SD: {e}"))?
-                .sample(&mut rng);
-        }
-        let th = p.solve(&sim, &soft_means, theta.to_vec())?;
-        let mut f = p.unpack(&th);
-        if pool_mean {
-            center(&mut f.r, players);
-        }
-        for (v, r) in draws_r.iter_mut().zip(&f.r) {
-            v.push(*r);
-        }
-        draws_adv.push(f.adv);
-    }
-    let mean: Vec<f64> = draws_r
-        .iter()
-        .map(|v| v.iter().sum::<f64>() / samples as f64)
-        .collect();
-    let mut cov = vec![0.0; n * n];
-    for i in 0..n {
-        for j in 0..n {
-            cov[i * n + j] = if players[i].connected && players[j].connected {
-                draws_r[i]
-                    .iter()
-                    .zip(&draws_r[j])
-                    .map(|(x, y)| (x - mean[i]) * (y - mean[j]))
-                    .sum::<f64>()
-                    / (samples - 1) as f64
-            } else {
-                f64::NAN
-            };
-        }
-    }
-    let tail = (1.0 - confidence) / 2.0;
-    let bounds = (0..n)
-        .map(|i| {
-            players[i].connected.then(|| {
-                let mut v = draws_r[i].clone();
-                v.sort_by(f64::total_cmp);
-                (quantile(&v, tail), quantile(&v, 1.0 - tail))
-            })
-        })
-        .collect();
-    let adv_interval = p.adv_param.map(|_| {
-        draws_adv.sort_by(f64::total_cmp);
-        (quantile(&draws_adv, tail), quantile(&draws_adv, 1.0 - tail))
-    });
-    Ok((cov, adv_interval, bounds))
-}
-
-fn sample_binomial(rng: &mut ChaCha8Rng, n: u64, p: f64) -> Result<u64> {
-    if n == 0 || p <= 0.0 {
-        return Ok(0);
-    }
-    if p >= 1.0 {
-        return Ok(n);
-    }
-    Ok(Binomial::new(n, p)
-        .map_err(|e| anyhow::anyhow!("rating: binomial({n}, {p}): {e}"))?
-        .sample(rng))
-}
-
-/// Linear-interpolated quantile of sorted values.
-pub(crate) fn quantile(sorted: &[f64], q: f64) -> f64 {
-    let pos = q * (sorted.len() - 1) as f64;
-    let lo = pos.floor() as usize;
-    let hi = pos.ceil() as usize;
-    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
 }

@@ -36,23 +36,26 @@
 
 mod fit;
 mod games;
+mod intervals;
 mod linalg;
 pub mod model;
 mod output;
 mod pentanomial;
 mod pgn;
+mod ratings;
 mod sprt;
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 
-pub use fit::{
-    rate, Anchor, Intervals, PlayerRating, RateOptions, Ratings, Reference, WhiteAdvantage,
-};
+pub use fit::rate;
 pub use games::{load_games, load_games_report, Game, GameResult, LoadOptions, LoadReport};
 pub use output::{describe, format_head_to_head, format_table, write_csv};
 pub use pentanomial::{head_to_head, HeadToHead, Pentanomial, ScoreStats, NELO_PER_T};
+pub use ratings::{
+    Anchor, Intervals, PlayerRating, RateOptions, Ratings, Reference, WhiteAdvantage,
+};
 pub use sprt::{llr_logistic, llr_normalized, EloScale, Sprt, SprtResult, SprtState};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

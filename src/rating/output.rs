@@ -5,8 +5,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::fit::{Intervals, Ratings, Reference};
 use super::pentanomial::{HeadToHead, ScoreStats};
+use super::ratings::{Intervals, Ratings, Reference};
 use super::sprt::{EloScale, Sprt, SprtResult, SprtState};
 
 /// One line saying what the numbers are relative to and how the intervals were made.
