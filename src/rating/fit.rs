@@ -3,8 +3,8 @@
 //! The likelihood treats each game's score (1, 1/2, 0) as the outcome of a logistic model:
 //! `sum over games of s ln E + (1 - s) ln(1 - E)`, `E = E(r_white - r_black + adv)`, as Ordo does.
 //! Its maximum makes every player's expected score equal their actual score (up to the weak
-//! prior below), which is what
-//! "76% means +200" requires, and it does not depend on the draw model (see `model`).
+//! prior below), which is what "76% means +200" requires, and it does not depend on the draw
+//! model (see `model`).
 //! Games are first aggregated into one cell per (white, black) so that an iteration costs
 //! O(pairs), not O(games); Newton's method with a backtracking line search then converges in a
 //! handful of iterations because the objective is concave.
