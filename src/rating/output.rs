@@ -82,12 +82,21 @@ pub fn format_table(r: &Ratings) -> String {
             continue;
         };
         let (lo, hi) = (p.lower.unwrap_or(elo), p.upper.unwrap_or(elo));
-        let mut mark = match p.anchor.as_ref().map(|a| a.sd.is_some()) {
-            Some(false) => " (anchor)",
-            Some(true) => " (soft anchor)",
-            None => "",
-        }
-        .to_string();
+        // A soft anchor shows how far the games pulled it from its prior, in prior SDs: large
+        // pulls mean the anchor table and this pool's spacing disagree.
+        let mut mark = match p.anchor.as_ref() {
+            Some(a) => match a.sd {
+                None => " (anchor)".to_string(),
+                Some(sd) => format!(
+                    " (soft anchor {} ± {}: pulled {:+.1}, {:+.1} SD)",
+                    a.elo,
+                    sd,
+                    elo - a.elo,
+                    (elo - a.elo) / sd
+                ),
+            },
+            None => String::new(),
+        };
         if p.perfect {
             perfect = true;
             mark += " *";
