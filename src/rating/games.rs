@@ -1,0 +1,244 @@
+//! Games as the rating code sees them, and loading them from `games.csv` or PGN files.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+/// Result of a game from White's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    WhiteWin,
+    Draw,
+    BlackWin,
+}
+
+impl GameResult {
+    /// Parses `1-0`, `0-1` or `1/2-1/2` (also `½-½`); anything else (`*`, empty) is `None`.
+    pub fn parse(s: &str) -> Option<GameResult> {
+        match s.trim() {
+            "1-0" => Some(GameResult::WhiteWin),
+            "0-1" => Some(GameResult::BlackWin),
+            "1/2-1/2" | "½-½" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+
+    /// White's points: 1, 0.5 or 0.
+    pub fn white_score(self) -> f64 {
+        match self {
+            GameResult::WhiteWin => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::BlackWin => 0.0,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWin => "1-0",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::BlackWin => "0-1",
+        }
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    pub white: String,
+    pub black: String,
+    pub result: GameResult,
+    /// Games with the same `pair` id form an opening pair (same opening, colours swapped); used
+    /// for pentanomial statistics. Ids are unique across all loaded files.
+    pub pair: Option<u64>,
+}
+
+impl Game {
+    pub fn new(white: &str, black: &str, result: GameResult) -> Game {
+        Game {
+            white: white.to_string(),
+            black: black.to_string(),
+            result,
+            pair: None,
+        }
+    }
+
+    pub fn with_pair(mut self, pair: u64) -> Game {
+        self.pair = Some(pair);
+        self
+    }
+}
+
+/// How to load game files.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// Skip (and report) malformed lines or games instead of failing on the first one.
+    pub skip_bad_lines: bool,
+}
+
+/// Games loaded from files, with the problems that were skipped (only with `skip_bad_lines`).
+#[derive(Clone, Debug, Default)]
+pub struct LoadReport {
+    pub games: Vec<Game>,
+    /// One `file:line: problem` message per skipped line or game.
+    pub skipped: Vec<String>,
+}
+
+/// Loads games from `games.csv` files (header row, columns found by name) and PGN files
+/// (`.pgn`, or any file whose first non-blank character is `[`). Errors name the file and line.
+pub fn load_games<P: AsRef<Path>>(paths: &[P], opts: &LoadOptions) -> Result<Vec<Game>> {
+    Ok(load_games_report(paths, opts)?.games)
+}
+
+/// Like [`load_games`], also returning the messages for skipped lines.
+pub fn load_games_report<P: AsRef<Path>>(paths: &[P], opts: &LoadOptions) -> Result<LoadReport> {
+    let mut report = LoadReport::default();
+    let mut pairs = PairIds::default();
+    for (file_index, path) in paths.iter().enumerate() {
+        let path = path.as_ref();
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let mut sink = Sink {
+            file: path.to_path_buf(),
+            file_index,
+            opts,
+            report: &mut report,
+            pairs: &mut pairs,
+        };
+        if is_pgn(path, &bytes) {
+            super::pgn::read_pgn(&bytes, &mut sink)?;
+        } else {
+            read_csv(&bytes, &mut sink)?;
+        }
+    }
+    Ok(report)
+}
+
+fn is_pgn(path: &Path, bytes: &[u8]) -> bool {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(ext) if ext.eq_ignore_ascii_case("pgn") => true,
+        Some(ext) if ext.eq_ignore_ascii_case("csv") => false,
+        _ => bytes
+            .iter()
+            .find(|b| !b.is_ascii_whitespace() && **b != 0xEF && **b != 0xBB && **b != 0xBF)
+            .is_some_and(|&b| b == b'['),
+    }
+}
+
+/// Gives pair keys (per file) unique numeric ids.
+#[derive(Default)]
+pub(crate) struct PairIds {
+    ids: HashMap<(usize, String), u64>,
+}
+
+impl PairIds {
+    pub(crate) fn id(&mut self, file_index: usize, key: &str) -> u64 {
+        let next = self.ids.len() as u64;
+        *self
+            .ids
+            .entry((file_index, key.to_string()))
+            .or_insert(next)
+    }
+}
+
+/// Where loaders put games and problems.
+pub(crate) struct Sink<'a> {
+    pub file: PathBuf,
+    pub file_index: usize,
+    pub opts: &'a LoadOptions,
+    pub report: &'a mut LoadReport,
+    pub pairs: &'a mut PairIds,
+}
+
+impl Sink<'_> {
+    /// Records a problem at `line`: an error, or a skipped-line message with `skip_bad_lines`.
+    pub(crate) fn problem(&mut self, line: u64, msg: &str) -> Result<()> {
+        let full = format!("{}:{}: {}", self.file.display(), line, msg);
+        if self.opts.skip_bad_lines {
+            self.report.skipped.push(full);
+            Ok(())
+        } else {
+            bail!("{full} (use --skip-bad-lines to skip such lines)")
+        }
+    }
+}
+
+fn read_csv(bytes: &[u8], sink: &mut Sink) -> Result<()> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(bytes);
+    let headers = rdr
+        .headers()
+        .with_context(|| format!("{}:1: cannot read the CSV header", sink.file.display()))?
+        .clone();
+    let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
+    let (white, black, result) = match (col("white"), col("black"), col("result")) {
+        (Some(w), Some(b), Some(r)) => (w, b, r),
+        _ => bail!(
+            "{}:1: the CSV header must name the columns white, black and result (found: {})",
+            sink.file.display(),
+            headers.iter().collect::<Vec<_>>().join(",")
+        ),
+    };
+    let pair_col = col("pair_id");
+    let mut record = csv::StringRecord::new();
+    loop {
+        let line_hint = rdr.position().line();
+        match rdr.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(err) => {
+                let line = err.position().map_or(line_hint, |p| p.line());
+                sink.problem(line, &format!("malformed CSV: {err}"))?;
+                continue;
+            }
+        }
+        let line = record.position().map_or(line_hint, |p| p.line());
+        if record.len() == 1 && record[0].is_empty() {
+            continue;
+        }
+        if record.len() != headers.len() {
+            sink.problem(
+                line,
+                &format!(
+                    "{} fields where the header has {}",
+                    record.len(),
+                    headers.len()
+                ),
+            )?;
+            continue;
+        }
+        let (w, b) = (&record[white], &record[black]);
+        if w.is_empty() || b.is_empty() {
+            sink.problem(line, "empty player name")?;
+            continue;
+        }
+        if w == b {
+            sink.problem(line, &format!("player '{w}' plays against itself"))?;
+            continue;
+        }
+        let Some(res) = GameResult::parse(&record[result]) else {
+            sink.problem(
+                line,
+                &format!(
+                    "result '{}' is not a finished game (expected 1-0, 0-1 or 1/2-1/2)",
+                    &record[result]
+                ),
+            )?;
+            continue;
+        };
+        let pair = pair_col
+            .map(|c| &record[c])
+            .filter(|k| !k.is_empty())
+            .map(|k| sink.pairs.id(sink.file_index, k));
+        sink.report.games.push(Game {
+            white: w.to_string(),
+            black: b.to_string(),
+            result: res,
+            pair,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,171 @@
+//! PGN input (pgn-reader): the tags White, Black, Result (and FEN for opening pairs).
+//!
+//! Opening pairs: two consecutive games with colours swapped and the same `FEN` tag (or both
+//! without one) form a pair, as cutechess (`-repeat`) and fastchess (`-repeat`/`-games 2`)
+//! write them. Games that do not pair up still count for the ratings.
+
+use std::io::{Cursor, Seek};
+use std::ops::ControlFlow;
+
+use anyhow::{Context, Result};
+use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, Skip, Visitor};
+
+use super::games::{Game, GameResult, Sink};
+
+#[derive(Default)]
+struct Tags {
+    white: Option<String>,
+    black: Option<String>,
+    result: Option<String>,
+    fen: Option<String>,
+    outcome: Option<Outcome>,
+}
+
+struct TagVisitor;
+
+impl Visitor for TagVisitor {
+    type Tags = Tags;
+    type Movetext = Tags;
+    type Output = Tags;
+
+    fn begin_tags(&mut self) -> ControlFlow<Tags, Tags> {
+        ControlFlow::Continue(Tags::default())
+    }
+
+    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Tags> {
+        let value = || value.decode_utf8_lossy().trim().to_string();
+        match name {
+            b"White" => tags.white = Some(value()),
+            b"Black" => tags.black = Some(value()),
+            b"Result" => tags.result = Some(value()),
+            b"FEN" => tags.fen = Some(value()),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Tags, Tags> {
+        ControlFlow::Continue(tags)
+    }
+
+    fn begin_variation(&mut self, _movetext: &mut Tags) -> ControlFlow<Tags, Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn outcome(&mut self, movetext: &mut Tags, outcome: Outcome) -> ControlFlow<Tags> {
+        movetext.outcome = Some(outcome);
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, movetext: Tags) -> Tags {
+        movetext
+    }
+}
+
+/// A game waiting for its partner: index into the games vector and its FEN.
+struct Pending {
+    index: usize,
+    fen: Option<String>,
+}
+
+pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<()> {
+    let mut reader = Reader::new(Cursor::new(bytes));
+    let mut line = 1u64;
+    let mut counted_to = 0usize;
+    let mut pending: Option<Pending> = None;
+    let mut pair_count = 0u64;
+    loop {
+        let more = reader
+            .has_more()
+            .with_context(|| format!("{}:{}: cannot read PGN", sink.file.display(), line))?;
+        if !more {
+            break;
+        }
+        // Line of this game's first tag, for messages.
+        let offset = reader.stream_position().unwrap_or(counted_to as u64) as usize;
+        let offset = offset.min(bytes.len());
+        line += bytes[counted_to.min(offset)..offset]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as u64;
+        counted_to = counted_to.max(offset);
+        let Some(tags) = reader
+            .read_game(&mut TagVisitor)
+            .with_context(|| format!("{}:{}: cannot read PGN", sink.file.display(), line))?
+        else {
+            break;
+        };
+        let (white, black) = match (&tags.white, &tags.black) {
+            (Some(w), Some(b)) if !w.is_empty() && !b.is_empty() && w != "?" && b != "?" => {
+                (w.clone(), b.clone())
+            }
+            _ => {
+                sink.problem(line, "game without White and Black tags")?;
+                pending = None;
+                continue;
+            }
+        };
+        if white == black {
+            sink.problem(line, &format!("player '{white}' plays against itself"))?;
+            pending = None;
+            continue;
+        }
+        // The Result tag is authoritative; the movetext terminator is the fallback.
+        let result = match (&tags.result, tags.outcome) {
+            (Some(r), _) => GameResult::parse(r).ok_or_else(|| r.clone()),
+            (None, Some(Outcome::Known(KnownOutcome::Draw))) => Ok(GameResult::Draw),
+            (None, Some(Outcome::Known(KnownOutcome::Decisive { winner }))) => {
+                Ok(if winner == pgn_reader::shakmaty::Color::White {
+                    GameResult::WhiteWin
+                } else {
+                    GameResult::BlackWin
+                })
+            }
+            (None, _) => Err("*".to_string()),
+        };
+        let result = match result {
+            Ok(r) => r,
+            Err(r) => {
+                sink.problem(
+                    line,
+                    &format!(
+                        "result '{r}' of {white} - {black} is not a finished game \
+                         (expected 1-0, 0-1 or 1/2-1/2)"
+                    ),
+                )?;
+                pending = None;
+                continue;
+            }
+        };
+        let index = sink.report.games.len();
+        let mut game = Game {
+            white,
+            black,
+            result,
+            pair: None,
+        };
+        match pending.take() {
+            Some(p)
+                if {
+                    let prev = &sink.report.games[p.index];
+                    prev.white == game.black && prev.black == game.white && p.fen == tags.fen
+                } =>
+            {
+                let id = sink
+                    .pairs
+                    .id(sink.file_index, &format!("#pgn-pair-{pair_count}"));
+                pair_count += 1;
+                sink.report.games[p.index].pair = Some(id);
+                game.pair = Some(id);
+            }
+            _ => {
+                pending = Some(Pending {
+                    index,
+                    fen: tags.fen.clone(),
+                })
+            }
+        }
+        sink.report.games.push(game);
+    }
+    Ok(())
+}

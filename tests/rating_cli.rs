@@ -1,0 +1,150 @@
+//! `skillcal rate` end to end on files: a cutechess/fastchess-style PGN, the arena's games.csv,
+//! and readable errors for bad lines.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use skillcal::rating::{head_to_head, load_games, load_games_report, LoadOptions};
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn skillcal(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .args(args)
+        .output()
+        .expect("run skillcal");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn pgn_loads_with_opening_pairs() {
+    let games = load_games(&[data("rating_cutechess.pgn")], &LoadOptions::default()).unwrap();
+    assert_eq!(games.len(), 24);
+    assert!(games.iter().all(|g| g.pair.is_some()));
+    // Pairs from Skill 4's side: (1, 1/2) WD, (1, 1) WW, (1/2, 0) LD, (1, 1/2) WD.
+    let h = head_to_head(&games, "Stockfish Skill 4", "skillcal nodes=2000");
+    assert_eq!(h.pentanomial.counts, [0, 1, 0, 2, 1]);
+    assert_eq!((h.wins, h.draws, h.losses), (4, 3, 1));
+    assert_eq!(h.unpaired_games, 0);
+}
+
+#[test]
+fn rate_command_on_cutechess_pgn() {
+    let dir = std::env::temp_dir().join(format!("skillcal-rating-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_csv = dir.join("ratings.csv");
+    let pgn = data("rating_cutechess.pgn");
+    let (ok, stdout, stderr) = skillcal(&[
+        "rate",
+        pgn.to_str().unwrap(),
+        "--anchor",
+        "Stockfish Skill 4=1923:30",
+        "--csv",
+        out_csv.to_str().unwrap(),
+        "--bootstrap",
+        "200",
+        "--head-to-head",
+        "Stockfish Skill 4",
+        "skillcal nodes=2000",
+        "--sprt",
+        "0,100",
+    ]);
+    assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(
+        stdout.contains("parametric bootstrap, 200 simulations"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("skillcal nodes=8000"), "{stdout}");
+    assert!(
+        stdout.contains("pentanomial [LL, LD, DD+WL, WD, WW] = [0, 1, 0, 2, 1]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("SPRT (logistic Elo, pentanomial results)"),
+        "{stdout}"
+    );
+    let csv = std::fs::read_to_string(&out_csv).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    for col in ["name", "elo", "lower", "upper", "games"] {
+        assert!(header.contains(&col), "{header:?}");
+    }
+    assert_eq!(lines.count(), 3);
+    let mut rdr = csv::Reader::from_path(&out_csv).unwrap();
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        let elo: f64 = rec[1].parse().unwrap();
+        let (lo, hi): (f64, f64) = (rec[2].parse().unwrap(), rec[3].parse().unwrap());
+        assert!(lo <= elo && elo <= hi, "{rec:?}");
+        assert_eq!(&rec[5], "16");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn unfinished_game_is_an_error_with_file_and_line() {
+    let csv = data("rating_arena.csv");
+    let (ok, _, stderr) = skillcal(&["rate", csv.to_str().unwrap(), "--bootstrap", "0"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("rating_arena.csv:6:") && stderr.contains("result '*'"),
+        "{stderr}"
+    );
+    let pgn = data("rating_bad.pgn");
+    let err = load_games(&[&pgn], &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("rating_bad.pgn:8:") && err.contains("'*'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn skip_bad_lines_skips_and_reports() {
+    let opts = LoadOptions {
+        skip_bad_lines: true,
+    };
+    let r = load_games_report(&[data("rating_arena.csv")], &opts).unwrap();
+    assert_eq!(r.games.len(), 4);
+    assert_eq!(r.skipped.len(), 1);
+    // pair_id column: two complete pairs.
+    let h = head_to_head(&r.games, "subject", "sf-skill-0");
+    assert_eq!(h.pentanomial.pairs(), 2);
+    // Pair 1: subject loses as Black, draws as White (LD); pair 2: wins both (WW).
+    assert_eq!(h.pentanomial.counts, [0, 1, 0, 0, 1]);
+
+    let csv = data("rating_arena.csv");
+    let (ok, stdout, stderr) = skillcal(&[
+        "rate",
+        csv.to_str().unwrap(),
+        "--skip-bad-lines",
+        "--anchor",
+        "sf-skill-0=1320",
+        "--bootstrap",
+        "0",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("skipped:") && stderr.contains(":6:"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("subject"), "{stdout}");
+}
+
+#[test]
+fn bad_arguments_are_readable() {
+    let csv = data("rating_arena.csv");
+    let (ok, _, stderr) = skillcal(&["rate", csv.to_str().unwrap(), "--anchor", "nobody"]);
+    assert!(!ok && stderr.contains("expected NAME=ELO"), "{stderr}");
+    let (ok, _, stderr) = skillcal(&["rate", "/nonexistent/games.csv"]);
+    assert!(!ok && stderr.contains("/nonexistent/games.csv"), "{stderr}");
+}
