@@ -179,6 +179,7 @@ const KILLER: i32 = 1 << 22;
 const BAD_CAPTURE: i32 = -(1 << 24);
 
 impl Picker {
+    #[inline(always)]
     pub fn new(
         pos: &Chess,
         moves: MoveList,
@@ -211,6 +212,7 @@ impl Picker {
     }
 
     /// Captures and promotions only, for quiescence; losing captures are dropped.
+    #[inline(always)]
     pub fn noisy(pos: &Chess, mut moves: MoveList) -> Picker {
         moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
         let mut scores = [0i32; 256];

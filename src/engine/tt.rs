@@ -74,8 +74,18 @@ impl Tt {
         ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize
     }
 
+    /// Starts loading the bucket of `key` into the cache while the caller does other work.
     #[inline]
-    pub fn prefetch(&self, _key: u64) {}
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = &self.buckets[self.index(key)] as *const Bucket as *const i8;
+            // SAFETY: prefetching is a hint; the pointer is a valid element of the table.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
 
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {

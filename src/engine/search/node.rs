@@ -205,10 +205,9 @@ impl Searcher<'_> {
         while let Some((m, order)) = picker.pick() {
             count += 1;
             let quiet = is_quiet(m);
-            let (child, ckey) = play(pos, key, m);
-            let gives_check = child.is_check();
-            if !pv_node && !in_check && quiet && !gives_check && best > -MATE_BOUND {
-                // Late-move pruning and futility pruning of quiet moves near the horizon.
+            // Late-move pruning and futility pruning of quiet moves near the horizon (decided
+            // before making the move, so pruned moves cost nothing).
+            if !pv_node && !in_check && quiet && best > -MATE_BOUND && order < (1 << 22) {
                 if depth <= 4 && count > 3 + (depth * depth) as usize * 2 {
                     continue;
                 }
@@ -216,6 +215,9 @@ impl Searcher<'_> {
                     continue;
                 }
             }
+            let (child, ckey) = play(pos, key, m);
+            self.tt.prefetch(ckey);
+            let gives_check = child.is_check();
             self.keys.push(ckey);
             let new_depth = depth - 1;
             let score = if count == 1 {
@@ -311,23 +313,13 @@ impl Searcher<'_> {
         if ply >= MAX_PLY - 2 {
             return evaluate(pos);
         }
+        // No table probe here: quiescence nodes are the majority and a probe is a cache miss.
         let key = *self.keys.last().expect("key stack");
-        let hit = self.tt.probe(key, ply);
-        if let Some(h) = hit {
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if cut {
-                return h.score;
-            }
-        }
         let mut upper = INFINITE;
         let stand_pat = match self.recognize(pos, key, ply, 0, &mut alpha, &mut beta, &mut upper) {
             Recognized::Cutoff(s) => return s,
             Recognized::Narrowed(s) => s,
-            Recognized::None => hit.map_or_else(|| evaluate(pos), |h| h.eval),
+            Recognized::None => evaluate(pos),
         };
         if stand_pat >= beta {
             return stand_pat.min(upper);
