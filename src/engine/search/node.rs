@@ -11,14 +11,6 @@ use crate::engine::position::{encode, play};
 use crate::engine::recognizer::{recognize, Expense};
 use crate::engine::score::{mate_in, mated_in, Bound, DRAW, INFINITE, MATE_BOUND};
 
-/// Recognizers cover endings without pawns, rooks and queens or with very few pieces; skip the
-/// call elsewhere to keep interior nodes cheap.
-#[inline]
-fn may_recognize(pos: &Chess) -> bool {
-    let b = pos.board();
-    b.occupied().count() <= 5 || (b.pawns() | b.rooks() | b.queens()).is_empty()
-}
-
 /// What a recognizer did to the window (seed 003).
 enum Recognized {
     /// Return this score now.
@@ -43,9 +35,6 @@ impl Searcher<'_> {
         beta: &mut i32,
         upper: &mut i32,
     ) -> Recognized {
-        if !may_recognize(pos) {
-            return Recognized::None;
-        }
         let Some(r) = recognize(pos) else {
             return Recognized::None;
         };
