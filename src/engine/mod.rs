@@ -2,7 +2,12 @@
 
 pub mod bench;
 pub mod eval;
+pub mod limits;
+pub mod movepick;
 pub mod perft;
+pub mod position;
 pub mod recognizer;
 pub mod score;
+pub mod search;
+pub mod tt;
 pub mod uci;
