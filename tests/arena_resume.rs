@@ -119,3 +119,86 @@ fn sigkill_then_rerun_gives_exactly_the_planned_games() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Pids whose parent is `pid` (from /proc).
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(p) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        if let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) {
+            // Fields after the `(comm)`: state, ppid, ...
+            let rest = &stat[stat.rfind(')').unwrap() + 2..];
+            let ppid: u32 = rest.split(' ').nth(1).unwrap().parse().unwrap();
+            if ppid == pid {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| !s[s.rfind(')').unwrap() + 2..].starts_with('Z'))
+        .unwrap_or(false)
+}
+
+fn wait_gone(pids: &[u32]) {
+    let t0 = Instant::now();
+    while pids.iter().any(|&p| alive(p)) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(5),
+            "engine processes outlived the arena: {pids:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn ctrl_c_and_sigkill_leave_no_engine_running() {
+    for signal in ["-INT", "-KILL"] {
+        let dir = temp_dir(&format!("resume-signal{signal}"));
+        let out = dir.join("run");
+        let cfg = write_config(&dir, 20, 5);
+        let mut child = Command::new(SKILLCAL)
+            .args(["match", "--no-progress", "--config"])
+            .arg(&cfg)
+            .arg("--out")
+            .arg(&out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t0 = Instant::now();
+        while csv_rows(&out) < 1 {
+            assert!(t0.elapsed() < Duration::from_secs(60), "no games appeared");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let engines = children_of(child.id());
+        assert!(
+            engines.len() >= 2,
+            "expected running engines, found {engines:?}"
+        );
+        let st = Command::new("kill")
+            .arg(signal)
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let o = child.wait_with_output().unwrap();
+        assert!(!o.status.success());
+        if signal == "-INT" {
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                err.contains("interrupted") && err.contains("resume"),
+                "{err}"
+            );
+        }
+        wait_gone(&engines);
+        // What was finished is intact.
+        check_run_dir(&out);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

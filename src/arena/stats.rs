@@ -72,7 +72,8 @@ pub fn elo_with_margin(w: u32, d: u32, l: u32) -> Option<(f64, f64)> {
     let lo = (s - 1.96 * se).max(1e-9);
     let hi = (s + 1.96 * se).min(1.0 - 1e-9);
     let margin = (elo_from_score(hi) - elo_from_score(lo)) / 2.0;
-    Some((elo_from_score(s), margin))
+    // `+ 0.0` turns -0 into 0 for printing.
+    Some((elo_from_score(s) + 0.0, margin))
 }
 
 /// Tallies per pairing (ordered as first met) and per termination.
