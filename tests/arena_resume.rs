@@ -162,7 +162,7 @@ fn ctrl_c_and_sigkill_leave_no_engine_running() {
         let dir = temp_dir(&format!("resume-signal{signal}"));
         let out = dir.join("run");
         let cfg = write_config(&dir, 20, 5);
-        let mut child = Command::new(SKILLCAL)
+        let child = Command::new(SKILLCAL)
             .args(["match", "--no-progress", "--config"])
             .arg(&cfg)
             .arg("--out")
