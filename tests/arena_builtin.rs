@@ -80,3 +80,40 @@ options = {{ "Skill Level" = 0 }}
     check_run_dir(&dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn per_game_seed_goes_to_an_offered_seed_option() {
+    let dir = temp_dir("seed-option");
+    let log = dir.join("seeds.txt");
+    let mut seeded = EngineConfig::from_spec(MOCK).unwrap();
+    seeded.name = Some("seeded".into());
+    seeded.args = vec!["--seed-log".into(), log.to_string_lossy().into_owned()];
+    let mut unseeded = seeded.clone();
+    unseeded.name = Some("unseeded".into());
+    unseeded.seed_option = Some(String::new());
+    unseeded.args.clear();
+    let cfg = MatchConfig {
+        engines: vec![seeded, unseeded],
+        limits: Limits {
+            nodes: Some(5),
+            ..Default::default()
+        },
+        rounds: 3,
+        adjudication: skillcal::arena::AdjudicationConfig {
+            max_plies: Some(10),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    run_match(&cfg, &dir, &RunOptions::default()).unwrap();
+    let seeds: Vec<u64> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(seeds.len(), 6, "one seed per game: {seeds:?}");
+    assert!(seeds.iter().all(|&s| (1..=1000).contains(&s)), "{seeds:?}");
+    let distinct: std::collections::BTreeSet<u64> = seeds.iter().copied().collect();
+    assert!(distinct.len() >= 5, "{seeds:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

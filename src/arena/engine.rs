@@ -21,7 +21,8 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     pub dir: Option<PathBuf>,
     pub options: Vec<(String, String)>,
-    /// Option that receives the per-game seed: `Some(name)` forced, `None` auto (`Seed` if offered).
+    /// Option that receives the per-game seed: `Some(name)` forced, `Some("")` never, `None`
+    /// auto (`Seed` or `RandomSeed` if offered and not set in `options`).
     pub seed_option: Option<String>,
 }
 
@@ -80,6 +81,8 @@ pub struct EngineProcess {
     line: Vec<u8>,
     /// Options the engine declared (`option name ...`).
     pub offered: Vec<String>,
+    /// Spin ranges of the offered options (to fit the seed into).
+    ranges: Vec<(String, i64, i64)>,
     seed_option: Option<String>,
 }
 
@@ -112,6 +115,7 @@ impl EngineProcess {
             stdout,
             line: Vec::with_capacity(512),
             offered: Vec::new(),
+            ranges: Vec::new(),
             seed_option: None,
         };
         eng.send("uci\n").await?;
@@ -124,6 +128,10 @@ impl EngineProcess {
             }
             if t.starts_with("option") {
                 if let UciMessage::Option(o) = vampirc_uci::parse_one(t) {
+                    if let vampirc_uci::UciOptionConfig::Spin { name, min, max, .. } = &o {
+                        eng.ranges
+                            .push((name.clone(), min.unwrap_or(0), max.unwrap_or(i64::MAX)));
+                    }
                     eng.offered.push(o.get_name().to_string());
                 }
             }
@@ -138,7 +146,7 @@ impl EngineProcess {
             None => eng
                 .offered
                 .iter()
-                .find(|o| o.eq_ignore_ascii_case("seed"))
+                .find(|o| o.eq_ignore_ascii_case("seed") || o.eq_ignore_ascii_case("randomseed"))
                 .filter(|o| !spec.options.iter().any(|(k, _)| k.eq_ignore_ascii_case(o)))
                 .cloned(),
         };
@@ -162,11 +170,31 @@ impl EngineProcess {
     pub async fn new_game(&mut self, seed: u64, timeout: Duration) -> Result<(), EngineFault> {
         let mut cmds = String::from("ucinewgame\n");
         if let Some(opt) = &self.seed_option {
-            cmds.push_str(&format!("setoption name {opt} value {seed}\n"));
+            let value = self.fit_seed(opt, seed);
+            cmds.push_str(&format!("setoption name {opt} value {value}\n"));
         }
         cmds.push_str("isready\n");
         self.send(&cmds).await?;
         self.wait_ready(Instant::now() + timeout).await
+    }
+
+    /// The seed mapped into the option's spin range, avoiding 0 (often "seed from the clock").
+    fn fit_seed(&self, opt: &str, seed: u64) -> u64 {
+        match self
+            .ranges
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(opt))
+        {
+            Some(&(_, min, max)) if max > min => {
+                let lo = min.max(1) as u64;
+                let hi = max as u64;
+                if hi < lo {
+                    return min as u64;
+                }
+                lo + seed % (hi - lo).saturating_add(1).max(1)
+            }
+            _ => seed,
+        }
     }
 
     async fn wait_ready(&mut self, deadline: Instant) -> Result<(), EngineFault> {

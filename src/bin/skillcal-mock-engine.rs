@@ -13,6 +13,7 @@
 //! Choose with arguments `--fail MODE --after N --delay-ms D`, environment `MOCK_FAIL`,
 //! `MOCK_AFTER`, `MOCK_DELAY_MS`, or UCI options `Fail`, `FailAfter`, `DelayMs`
 //! (`DelayMs` also slows every normal move by that many milliseconds).
+//! `--seed-log FILE` appends every value received for its `Seed` option (spin 0..1000).
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,6 +31,7 @@ struct Mock {
     delay_ms: u64,
     gos: u32,
     pos: Chess,
+    seed_log: Option<String>,
 }
 
 static SLOW_EVERY_MOVE: AtomicBool = AtomicBool::new(false);
@@ -41,6 +43,7 @@ fn main() {
         delay_ms: env_num("MOCK_DELAY_MS").unwrap_or(300),
         gos: 0,
         pos: Chess::default(),
+        seed_log: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -49,6 +52,7 @@ fn main() {
         match args[i].as_str() {
             "--fail" => m.fail = val,
             "--after" => m.after = val.parse().unwrap_or(1),
+            "--seed-log" => m.seed_log = Some(val),
             "--delay-ms" => {
                 m.delay_ms = val.parse().unwrap_or(0);
                 SLOW_EVERY_MOVE.store(true, Ordering::Relaxed);
@@ -97,6 +101,7 @@ fn main() {
                     "option name DelayMs type spin default 0 min 0 max 100000"
                 );
                 let _ = writeln!(o, "option name Hash type spin default 1 min 1 max 16");
+                let _ = writeln!(o, "option name Seed type spin default 0 min 0 max 1000");
                 let _ = writeln!(o, "uciok");
             }
             Some("isready") => {
@@ -183,6 +188,17 @@ fn set_option(m: &mut Mock, line: &str) {
     match name.to_ascii_lowercase().as_str() {
         "fail" => m.fail = value.to_string(),
         "failafter" => m.after = value.parse().unwrap_or(1),
+        "seed" => {
+            if let Some(path) = &m.seed_log {
+                if let Ok(mut f) = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                {
+                    let _ = writeln!(f, "{value}");
+                }
+            }
+        }
         "delayms" => {
             m.delay_ms = value.parse().unwrap_or(0);
             SLOW_EVERY_MOVE.store(true, Ordering::Relaxed);
