@@ -68,6 +68,10 @@ pub fn elo_with_margin(w: u32, d: u32, l: u32) -> Option<(f64, f64)> {
         return None;
     }
     let var = (w as f64 * (1.0 - s).powi(2) + d as f64 * (0.5 - s).powi(2) + l as f64 * s * s) / n;
+    if var == 0.0 {
+        // All draws: the normal approximation would claim certainty.
+        return Some((0.0, f64::INFINITY));
+    }
     let se = (var / n).sqrt();
     let lo = (s - 1.96 * se).max(1e-9);
     let hi = (s + 1.96 * se).min(1.0 - 1e-9);
