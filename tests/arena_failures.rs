@@ -136,7 +136,7 @@ fn engine_that_never_starts_is_a_config_error() {
         run_match(&cfg, &dir, &RunOptions::default()).unwrap_err()
     );
     assert!(
-        err.contains("engines[0] (dead)") && err.contains("uciok"),
+        err.contains("engines[0]: engine dead") && err.contains("uciok"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);

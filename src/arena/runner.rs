@@ -486,7 +486,7 @@ async fn preflight(cfg: &MatchConfig, players: &[Player]) -> anyhow::Result<()> 
     for (i, p) in players.iter().enumerate() {
         let eng = EngineProcess::start(&p.spec, handshake)
             .await
-            .map_err(|f| anyhow::anyhow!("engines[{i}] ({}): {f}", p.spec.name))?;
+            .map_err(|f| anyhow::anyhow!("engines[{i}]: {f}"))?;
         let unknown = eng.unknown_options();
         let offered = eng.offered.join(", ");
         eng.quit().await;
