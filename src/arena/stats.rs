@@ -57,7 +57,7 @@ pub fn elo_from_score(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
-/// Elo and 95% half-width from W-D-L.
+/// Elo and 95% half-width from W-D-L (infinite when the interval is unbounded).
 pub fn elo_with_margin(w: u32, d: u32, l: u32) -> Option<(f64, f64)> {
     let n = (w + d + l) as f64;
     if n == 0.0 {
@@ -73,8 +73,11 @@ pub fn elo_with_margin(w: u32, d: u32, l: u32) -> Option<(f64, f64)> {
         return Some((0.0, f64::INFINITY));
     }
     let se = (var / n).sqrt();
-    let lo = (s - 1.96 * se).max(1e-9);
-    let hi = (s + 1.96 * se).min(1.0 - 1e-9);
+    let (lo, hi) = (s - 1.96 * se, s + 1.96 * se);
+    if lo <= 0.0 || hi >= 1.0 {
+        // The interval reaches 0% or 100%: unbounded on the Elo scale.
+        return Some((elo_from_score(s), f64::INFINITY));
+    }
     let margin = (elo_from_score(hi) - elo_from_score(lo)) / 2.0;
     // `+ 0.0` turns -0 into 0 for printing.
     Some((elo_from_score(s) + 0.0, margin))
