@@ -1,0 +1,614 @@
+//! The match configuration: the TOML schema, its validation, and the engine specs
+//! (`builtin:Key=Value,...` or a command) that the CLI flags also use.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Where the default opening book lives, relative to the repository root.
+pub const DEFAULT_BOOK: &str = "configs/books/2moves_v1.epd";
+
+/// One match: engines, limits, openings, pairing, adjudication, seed.
+///
+/// Deserialized from TOML (see the module documentation of [`crate::arena`] for an example)
+/// or built in code (`MatchConfig { engines, ..Default::default() }`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct MatchConfig {
+    /// PGN `Event` tag.
+    pub event: String,
+    /// The engines; names must be unique.
+    pub engines: Vec<EngineConfig>,
+    /// `gauntlet` (first engine against each of the rest) or `round_robin`.
+    pub pairing: Pairing,
+    /// Openings per pairing; each is played `games_per_opening` times.
+    pub rounds: u32,
+    /// 2 = each opening twice with colours swapped (a game pair); 1 = once.
+    pub games_per_opening: u32,
+    /// Optional cap on games per pairing (the last pair may be cut short).
+    pub games: Option<u32>,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// Seed for opening order and the per-game seeds.
+    pub seed: u64,
+    /// Default limits for every engine; an engine's own `limits` override field by field.
+    pub limits: Limits,
+    pub openings: OpeningsConfig,
+    pub adjudication: AdjudicationConfig,
+    pub timeouts: Timeouts,
+    /// Print a results summary every N finished games (0: only at the end).
+    pub summary_every: u32,
+    /// Path of the `skillcal` binary used for `builtin` engines (else $SKILLCAL_BIN, else
+    /// this executable).
+    pub skillcal_bin: Option<PathBuf>,
+}
+
+impl Default for MatchConfig {
+    fn default() -> Self {
+        MatchConfig {
+            event: "skillcal match".into(),
+            engines: Vec::new(),
+            pairing: Pairing::Gauntlet,
+            rounds: 1,
+            games_per_opening: 2,
+            games: None,
+            concurrency: 1,
+            seed: 1,
+            limits: Limits::default(),
+            openings: OpeningsConfig::default(),
+            adjudication: AdjudicationConfig::default(),
+            timeouts: Timeouts::default(),
+            summary_every: 50,
+            skillcal_bin: None,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Pairing {
+    #[default]
+    Gauntlet,
+    RoundRobin,
+}
+
+/// An engine: a command (or `builtin[:Key=Value,...]`), its arguments, directory and options.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct EngineConfig {
+    /// Unique name in the match; made from the command and options when absent.
+    pub name: Option<String>,
+    /// Executable path or name (searched on PATH and /usr/games), or `builtin[:K=V,...]`.
+    pub command: String,
+    pub args: Vec<String>,
+    /// Working directory of the engine process.
+    pub dir: Option<PathBuf>,
+    /// UCI options sent with `setoption` after `uciok`.
+    pub options: UciOptions,
+    /// Overrides of the match's default limits.
+    pub limits: Limits,
+    /// UCI option that receives each game's seed before the game. Default: `Seed` when the
+    /// engine offers such an option (and the config does not set it); empty string: never.
+    pub seed_option: Option<String>,
+}
+
+impl EngineConfig {
+    /// Parses a CLI engine spec: `builtin`, `builtin:K=V,K=V`, `COMMAND` or `COMMAND:K=V,...`.
+    pub fn from_spec(spec: &str) -> anyhow::Result<EngineConfig> {
+        let (command, opts) = match spec.split_once(':') {
+            Some((c, o)) => (c, o),
+            None => (spec, ""),
+        };
+        if command.is_empty() {
+            bail!("engine spec '{spec}': missing command");
+        }
+        let mut options = Vec::new();
+        for pair in opts.split(',').filter(|p| !p.trim().is_empty()) {
+            let Some((k, v)) = pair.split_once('=') else {
+                bail!("engine spec '{spec}': '{pair}' is not Key=Value");
+            };
+            options.push((k.trim().to_string(), v.trim().to_string()));
+        }
+        Ok(EngineConfig {
+            command: command.to_string(),
+            options: UciOptions(options),
+            ..Default::default()
+        })
+    }
+
+    /// True for the built-in engine (`builtin` or `builtin:...`).
+    pub fn is_builtin(&self) -> bool {
+        self.command == "builtin" || self.command.starts_with("builtin:")
+    }
+
+    /// Options from `builtin:K=V,...` in `command` followed by the `options` table.
+    pub fn all_options(&self) -> anyhow::Result<Vec<(String, String)>> {
+        let mut out = Vec::new();
+        if let Some(rest) = self.command.strip_prefix("builtin:") {
+            out.extend(
+                EngineConfig::from_spec(&format!("builtin:{rest}"))?
+                    .options
+                    .0,
+            );
+        }
+        out.extend(self.options.0.iter().cloned());
+        Ok(out)
+    }
+
+    /// The name given, or a readable one from the command and options,
+    /// e.g. `skillcal[ScoreInaccuracy=50,LimitNodes=20000]`.
+    pub fn display_name(&self) -> anyhow::Result<String> {
+        if let Some(n) = &self.name {
+            return Ok(n.clone());
+        }
+        let base = if self.is_builtin() {
+            "skillcal".to_string()
+        } else {
+            Path::new(&self.command)
+                .file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| self.command.clone())
+        };
+        let opts = self.all_options()?;
+        if opts.is_empty() {
+            Ok(base)
+        } else {
+            let list: Vec<String> = opts.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            Ok(format!("{base}[{}]", list.join(",")))
+        }
+    }
+
+    /// `Key=Value;Key=Value` as written to games.csv.
+    pub fn settings_string(&self) -> anyhow::Result<String> {
+        let opts = self.all_options()?;
+        let list: Vec<String> = opts.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        Ok(list.join(";"))
+    }
+}
+
+/// UCI options in a stable order. In TOML a table `{ "Skill Level" = 2, Hash = 16 }`; values
+/// may be strings, integers, floats or booleans.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct UciOptions(pub Vec<(String, String)>);
+
+impl Serialize for UciOptions {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let map: BTreeMap<&str, &str> = self
+            .0
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        map.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for UciOptions {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Scalar {
+            S(String),
+            I(i64),
+            F(f64),
+            B(bool),
+        }
+        let map = BTreeMap::<String, Scalar>::deserialize(d)?;
+        Ok(UciOptions(
+            map.into_iter()
+                .map(|(k, v)| {
+                    let v = match v {
+                        Scalar::S(s) => s,
+                        Scalar::I(i) => i.to_string(),
+                        Scalar::F(f) => f.to_string(),
+                        Scalar::B(b) => b.to_string(),
+                    };
+                    (k, v)
+                })
+                .collect(),
+        ))
+    }
+}
+
+/// Search limits. Any combination may be given: `go` carries all of them.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Clock: `base+inc` in seconds (`10+0.1`), or `moves/base+inc` (`40/60+0`), or `base`.
+    pub tc: Option<String>,
+    /// Fixed time per move, milliseconds.
+    pub movetime_ms: Option<u64>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    /// How far past its clock (or movetime) an engine may answer before it forfeits. Default 100 ms.
+    pub time_margin_ms: Option<u64>,
+}
+
+impl Limits {
+    /// `self` with unset fields taken from `defaults`.
+    pub fn merged_over(&self, defaults: &Limits) -> Limits {
+        Limits {
+            tc: self.tc.clone().or_else(|| defaults.tc.clone()),
+            movetime_ms: self.movetime_ms.or(defaults.movetime_ms),
+            nodes: self.nodes.or(defaults.nodes),
+            depth: self.depth.or(defaults.depth),
+            time_margin_ms: self.time_margin_ms.or(defaults.time_margin_ms),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tc.is_none()
+            && self.movetime_ms.is_none()
+            && self.nodes.is_none()
+            && self.depth.is_none()
+    }
+
+    pub fn time_control(&self) -> anyhow::Result<Option<TimeControl>> {
+        self.tc.as_deref().map(TimeControl::parse).transpose()
+    }
+
+    /// The PGN `TimeControl` tag value.
+    pub fn pgn_time_control(&self) -> String {
+        if let Ok(Some(tc)) = self.time_control() {
+            return tc.pgn();
+        }
+        if let Some(mt) = self.movetime_ms {
+            return format!("{}/move", fmt_secs(mt));
+        }
+        "-".into()
+    }
+}
+
+/// A parsed clock: optional moves per period, base and increment in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub moves: Option<u32>,
+    pub base_ms: u64,
+    pub inc_ms: u64,
+}
+
+impl TimeControl {
+    pub fn parse(s: &str) -> anyhow::Result<TimeControl> {
+        let err = || {
+            anyhow::anyhow!(
+                "time control '{s}': expected base+inc, moves/base+inc or base (seconds)"
+            )
+        };
+        let (moves, rest) = match s.split_once('/') {
+            Some((m, r)) => (Some(m.trim().parse::<u32>().map_err(|_| err())?), r),
+            None => (None, s),
+        };
+        let (base, inc) = match rest.split_once('+') {
+            Some((b, i)) => (b, i),
+            None => (rest, "0"),
+        };
+        let secs = |t: &str| -> anyhow::Result<u64> {
+            let v: f64 = t.trim().parse().map_err(|_| err())?;
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(err());
+            }
+            Ok((v * 1000.0).round() as u64)
+        };
+        let tc = TimeControl {
+            moves: moves.filter(|&m| m > 0),
+            base_ms: secs(base)?,
+            inc_ms: secs(inc)?,
+        };
+        if tc.base_ms == 0 && tc.inc_ms == 0 {
+            bail!("time control '{s}': no time at all");
+        }
+        Ok(tc)
+    }
+
+    pub fn pgn(&self) -> String {
+        let mut s = String::new();
+        if let Some(m) = self.moves {
+            s.push_str(&format!("{m}/"));
+        }
+        s.push_str(&fmt_secs(self.base_ms));
+        if self.inc_ms > 0 {
+            s.push('+');
+            s.push_str(&fmt_secs(self.inc_ms));
+        }
+        s
+    }
+}
+
+fn fmt_secs(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        format!("{}", ms / 1000)
+    } else {
+        let s = format!("{:.3}", ms as f64 / 1000.0);
+        s.trim_end_matches('0').to_string()
+    }
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum BookOrder {
+    Sequential,
+    #[default]
+    Random,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum BookFormat {
+    Epd,
+    Pgn,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct OpeningsConfig {
+    /// EPD or PGN file; default `configs/books/2moves_v1.epd`.
+    pub file: Option<PathBuf>,
+    /// `epd` or `pgn`; default from the file's extension.
+    pub format: Option<BookFormat>,
+    /// `sequential` or `random` (a permutation of the book drawn from the match seed).
+    pub order: BookOrder,
+    /// Keep at most this many plies of each PGN opening.
+    pub plies: Option<u32>,
+    /// Index (0-based) into the book order of the first round's opening.
+    pub start: usize,
+}
+
+/// Adjudication rules; each is off unless given.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct AdjudicationConfig {
+    pub resign: Option<ResignRule>,
+    pub draw: Option<DrawRule>,
+    /// The game is drawn (termination `max_plies`) when it reaches this many plies.
+    pub max_plies: Option<u32>,
+}
+
+/// Both engines report at least `score_cp` against the loser for `moves` consecutive moves each.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ResignRule {
+    pub score_cp: i32,
+    pub moves: u32,
+}
+
+/// From move number `after_move` on, both engines report |score| <= `score_cp` for `moves`
+/// consecutive moves each.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DrawRule {
+    pub score_cp: i32,
+    pub moves: u32,
+    #[serde(default)]
+    pub after_move: u32,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Timeouts {
+    /// `uci` -> `uciok` and `isready` -> `readyok`.
+    pub handshake_ms: u64,
+    /// Longest wait for `bestmove` when no clock or movetime bounds it (node/depth limits).
+    pub stall_ms: u64,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            handshake_ms: 10_000,
+            stall_ms: 60_000,
+        }
+    }
+}
+
+/// A config error that names the file.
+#[derive(Debug)]
+pub struct ConfigError {
+    pub file: PathBuf,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file.display(), self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl MatchConfig {
+    /// Reads and validates a TOML match config; errors name the file and the key (with line).
+    pub fn from_file(path: &Path) -> anyhow::Result<MatchConfig> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read match config {}", path.display()))?;
+        let cfg = MatchConfig::from_toml_str(&text).map_err(|e| ConfigError {
+            file: path.to_path_buf(),
+            message: format!("{e:#}"),
+        })?;
+        Ok(cfg)
+    }
+
+    /// Parses and validates TOML text.
+    pub fn from_toml_str(text: &str) -> anyhow::Result<MatchConfig> {
+        let cfg: MatchConfig = toml::from_str(text).map_err(|e| anyhow::anyhow!("{e}"))?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Checks everything that can be checked without starting engines; errors name the key.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        if self.engines.len() < 2 {
+            bail!(
+                "engines: a match needs at least two engines (have {})",
+                self.engines.len()
+            );
+        }
+        let mut names: BTreeMap<String, usize> = BTreeMap::new();
+        for (i, e) in self.engines.iter().enumerate() {
+            let key = format!("engines[{i}]");
+            if e.command.trim().is_empty() {
+                bail!("{key}.command: missing");
+            }
+            let name = e.display_name().with_context(|| format!("{key}.command"))?;
+            if let Some(j) = names.insert(name.clone(), i) {
+                bail!("{key}.name: '{name}' is also the name of engines[{j}]; engine names must be unique (set `name`)");
+            }
+            let lim = e.limits.merged_over(&self.limits);
+            check_limits(&lim, &format!("{key}.limits"))?;
+            if lim.is_empty() {
+                bail!("{key}.limits: no limit at all (set tc, movetime_ms, nodes or depth here or in [limits])");
+            }
+        }
+        check_limits(&self.limits, "limits")?;
+        if self.rounds == 0 {
+            bail!("rounds: must be at least 1");
+        }
+        if !(1..=2).contains(&self.games_per_opening) {
+            bail!("games_per_opening: must be 1 or 2");
+        }
+        if self.games == Some(0) {
+            bail!("games: must be at least 1");
+        }
+        if self.concurrency == 0 {
+            bail!("concurrency: must be at least 1");
+        }
+        if let Some(r) = &self.adjudication.resign {
+            if r.score_cp <= 0 || r.moves == 0 {
+                bail!("adjudication.resign: score_cp and moves must be positive");
+            }
+        }
+        if let Some(d) = &self.adjudication.draw {
+            if d.score_cp < 0 || d.moves == 0 {
+                bail!("adjudication.draw: score_cp must be >= 0 and moves positive");
+            }
+        }
+        if self.adjudication.max_plies == Some(0) {
+            bail!("adjudication.max_plies: must be positive");
+        }
+        if self.timeouts.handshake_ms == 0 || self.timeouts.stall_ms == 0 {
+            bail!("timeouts: handshake_ms and stall_ms must be positive");
+        }
+        Ok(())
+    }
+
+    /// Names of the engines in config order.
+    pub fn engine_names(&self) -> anyhow::Result<Vec<String>> {
+        self.engines.iter().map(|e| e.display_name()).collect()
+    }
+
+    /// The limits that apply to engine `i`.
+    pub fn engine_limits(&self, i: usize) -> Limits {
+        self.engines[i].limits.merged_over(&self.limits)
+    }
+
+    /// Games per pairing.
+    pub fn games_per_pairing(&self) -> u32 {
+        let full = self.rounds * self.games_per_opening;
+        self.games.map_or(full, |g| g.min(full))
+    }
+}
+
+fn check_limits(l: &Limits, key: &str) -> anyhow::Result<()> {
+    if let Some(tc) = &l.tc {
+        TimeControl::parse(tc).with_context(|| format!("{key}.tc"))?;
+    }
+    if l.movetime_ms == Some(0) {
+        bail!("{key}.movetime_ms: must be positive");
+    }
+    if l.nodes == Some(0) {
+        bail!("{key}.nodes: must be positive");
+    }
+    if l.depth == Some(0) {
+        bail!("{key}.depth: must be positive");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_parse() {
+        let tc = TimeControl::parse("10+0.1").unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (None, 10_000, 100));
+        let tc = TimeControl::parse("40/60").unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (Some(40), 60_000, 0));
+        assert_eq!(tc.pgn(), "40/60");
+        assert_eq!(TimeControl::parse("0.5+0.05").unwrap().pgn(), "0.5+0.05");
+        assert!(TimeControl::parse("ten").is_err());
+        assert!(TimeControl::parse("0+0").is_err());
+    }
+
+    #[test]
+    fn builtin_specs_and_names() {
+        let e = EngineConfig::from_spec("builtin:ScoreInaccuracy=50,LimitNodes=20000").unwrap();
+        assert!(e.is_builtin());
+        assert_eq!(
+            e.display_name().unwrap(),
+            "skillcal[ScoreInaccuracy=50,LimitNodes=20000]"
+        );
+        assert_eq!(
+            e.settings_string().unwrap(),
+            "ScoreInaccuracy=50;LimitNodes=20000"
+        );
+        let e = EngineConfig {
+            command: "builtin:Hash=8".into(),
+            ..Default::default()
+        };
+        assert_eq!(e.all_options().unwrap(), vec![("Hash".into(), "8".into())]);
+        assert!(EngineConfig::from_spec("builtin:Foo").is_err());
+        let sf = EngineConfig::from_spec("/usr/games/stockfish:Skill Level=3").unwrap();
+        assert_eq!(sf.display_name().unwrap(), "stockfish[Skill Level=3]");
+    }
+
+    #[test]
+    fn toml_errors_name_the_key() {
+        let text = r#"
+            rounds = 2
+            [limits]
+            nodes = 1000
+            [[engines]]
+            command = "/usr/games/stockfish"
+            options = { "Skill Level" = 2, Hash = 16 }
+            [[engines]]
+            command = "/usr/games/stockfish"
+            limits = { tc = "fast" }
+        "#;
+        let err = format!("{:#}", MatchConfig::from_toml_str(text).unwrap_err());
+        assert!(err.contains("engines[1].limits.tc"), "{err}");
+        let dup = text
+            .replace("tc = \"fast\"", "nodes = 5")
+            .replace("options = { \"Skill Level\" = 2, Hash = 16 }", "");
+        let err = format!("{:#}", MatchConfig::from_toml_str(&dup).unwrap_err());
+        assert!(err.contains("engines[1].name"), "{err}");
+        let typo = "roundz = 3\n";
+        let err = format!("{:#}", MatchConfig::from_toml_str(typo).unwrap_err());
+        assert!(err.contains("roundz"), "{err}");
+    }
+
+    #[test]
+    fn toml_options_keep_values() {
+        let text = r#"
+            [limits]
+            nodes = 1000
+            [[engines]]
+            command = "builtin:LimitNodes=500"
+            [[engines]]
+            name = "sf"
+            command = "stockfish"
+            options = { "Skill Level" = 2, Ponder = false }
+        "#;
+        let cfg = MatchConfig::from_toml_str(text).unwrap();
+        assert_eq!(
+            cfg.engines[1].settings_string().unwrap(),
+            "Ponder=false;Skill Level=2"
+        );
+        assert_eq!(
+            cfg.engine_names().unwrap(),
+            vec!["skillcal[LimitNodes=500]", "sf"]
+        );
+        assert_eq!(cfg.games_per_pairing(), 2);
+    }
+}

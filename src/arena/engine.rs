@@ -1,0 +1,347 @@
+//! One UCI engine process: spawn, handshake, new game, `go` until `bestmove`, quit.
+//!
+//! Every child is spawned with `kill_on_drop` in its own process group, so dropping an
+//! [`EngineProcess`] (normal end, failure, task abort on Ctrl-C) ends the process, and a
+//! terminal's Ctrl-C reaches only the arena, which then ends the engines itself.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::time::Instant;
+use vampirc_uci::{UciInfoAttribute, UciMessage};
+
+/// Everything needed to start an engine (resolved from the config).
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    pub name: String,
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    pub dir: Option<PathBuf>,
+    pub options: Vec<(String, String)>,
+    /// Option that receives the per-game seed: `Some(name)` forced, `Some("")` never, `None`
+    /// auto (`Seed` or `RandomSeed` if offered and not set in `options`).
+    pub seed_option: Option<String>,
+}
+
+/// Why talking to an engine failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineFault {
+    /// The process could not start, closed its output or exited.
+    Crash(String),
+    /// No answer before the deadline.
+    Timeout(String),
+}
+
+impl std::fmt::Display for EngineFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineFault::Crash(s) | EngineFault::Timeout(s) => f.write_str(s),
+        }
+    }
+}
+
+/// The engine's last reported evaluation before `bestmove`, from the mover's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    pub cp: Option<i32>,
+    pub mate: Option<i32>,
+    pub depth: Option<u32>,
+}
+
+impl SearchInfo {
+    /// Centipawns with mates mapped far outside the heuristic range (for adjudication).
+    pub fn score_cp(&self) -> Option<i32> {
+        match (self.mate, self.cp) {
+            (Some(m), _) if m > 0 => Some(100_000 - m),
+            (Some(m), _) => Some(-100_000 - m),
+            (None, cp) => cp,
+        }
+    }
+}
+
+/// A `bestmove` answer.
+pub struct BestMove {
+    /// The move token exactly as sent (may be garbage).
+    pub token: String,
+    pub info: SearchInfo,
+    /// When `go` had been written.
+    pub sent: Instant,
+    /// When the `bestmove` line arrived.
+    pub received: Instant,
+}
+
+pub struct EngineProcess {
+    pub spec: EngineSpec,
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    line: Vec<u8>,
+    /// Options the engine declared (`option name ...`).
+    pub offered: Vec<String>,
+    /// Spin ranges of the offered options (to fit the seed into).
+    ranges: Vec<(String, i64, i64)>,
+    seed_option: Option<String>,
+}
+
+impl EngineProcess {
+    /// Starts the engine and runs `uci`/`uciok`, the options and `isready`/`readyok`.
+    pub async fn start(spec: &EngineSpec, handshake: Duration) -> Result<Self, EngineFault> {
+        let mut cmd = Command::new(&spec.program);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .process_group(0);
+        if let Some(d) = &spec.dir {
+            cmd.current_dir(d);
+        }
+        let mut child = cmd.spawn().map_err(|e| {
+            EngineFault::Crash(format!(
+                "engine {}: cannot start {}: {e}",
+                spec.name,
+                spec.program.display()
+            ))
+        })?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped"));
+        let mut eng = EngineProcess {
+            spec: spec.clone(),
+            child,
+            stdin,
+            stdout,
+            line: Vec::with_capacity(512),
+            offered: Vec::new(),
+            ranges: Vec::new(),
+            seed_option: None,
+        };
+        eng.send("uci\n").await?;
+        let deadline = Instant::now() + handshake;
+        loop {
+            let line = eng.read_line(deadline, "uciok").await?;
+            let t = line.trim();
+            if t == "uciok" {
+                break;
+            }
+            if t.starts_with("option") {
+                if let UciMessage::Option(o) = vampirc_uci::parse_one(t) {
+                    if let vampirc_uci::UciOptionConfig::Spin { name, min, max, .. } = &o {
+                        eng.ranges
+                            .push((name.clone(), min.unwrap_or(0), max.unwrap_or(i64::MAX)));
+                    }
+                    eng.offered.push(o.get_name().to_string());
+                }
+            }
+        }
+        let mut cmds = String::new();
+        for (k, v) in &spec.options {
+            cmds.push_str(&format!("setoption name {k} value {v}\n"));
+        }
+        eng.seed_option = match &spec.seed_option {
+            Some(s) if s.is_empty() => None,
+            Some(s) => Some(s.clone()),
+            None => eng
+                .offered
+                .iter()
+                .find(|o| o.eq_ignore_ascii_case("seed") || o.eq_ignore_ascii_case("randomseed"))
+                .filter(|o| !spec.options.iter().any(|(k, _)| k.eq_ignore_ascii_case(o)))
+                .cloned(),
+        };
+        cmds.push_str("isready\n");
+        eng.send(&cmds).await?;
+        eng.wait_ready(Instant::now() + handshake).await?;
+        Ok(eng)
+    }
+
+    /// Options in the config that the engine did not declare (case-insensitive, as UCI says).
+    pub fn unknown_options(&self) -> Vec<String> {
+        self.spec
+            .options
+            .iter()
+            .filter(|(k, _)| !self.offered.iter().any(|o| o.eq_ignore_ascii_case(k)))
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
+
+    /// `ucinewgame`, the game's seed if the engine takes one, then `isready`/`readyok`.
+    pub async fn new_game(&mut self, seed: u64, timeout: Duration) -> Result<(), EngineFault> {
+        let mut cmds = String::from("ucinewgame\n");
+        if let Some(opt) = &self.seed_option {
+            let value = self.fit_seed(opt, seed);
+            cmds.push_str(&format!("setoption name {opt} value {value}\n"));
+        }
+        cmds.push_str("isready\n");
+        self.send(&cmds).await?;
+        self.wait_ready(Instant::now() + timeout).await
+    }
+
+    /// The seed mapped into the option's spin range, avoiding 0 (often "seed from the clock").
+    fn fit_seed(&self, opt: &str, seed: u64) -> u64 {
+        match self
+            .ranges
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(opt))
+        {
+            Some(&(_, min, max)) if max > min => {
+                let lo = min.max(1) as u64;
+                let hi = max as u64;
+                if hi < lo {
+                    return min as u64;
+                }
+                lo + seed % (hi - lo).saturating_add(1).max(1)
+            }
+            _ => seed,
+        }
+    }
+
+    async fn wait_ready(&mut self, deadline: Instant) -> Result<(), EngineFault> {
+        loop {
+            if self.read_line(deadline, "readyok").await?.trim() == "readyok" {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Sends `position` + `go` (one write) and waits for `bestmove` until `deadline`.
+    pub async fn go(&mut self, commands: &str, deadline: Instant) -> Result<BestMove, EngineFault> {
+        self.send(commands).await?;
+        let sent = Instant::now();
+        let mut info = SearchInfo::default();
+        loop {
+            let line = self.read_line(deadline, "bestmove").await?;
+            let received = Instant::now();
+            let t = line.trim();
+            if let Some(rest) = t.strip_prefix("bestmove") {
+                let token = rest.split_whitespace().next().unwrap_or("").to_string();
+                return Ok(BestMove {
+                    token,
+                    info,
+                    sent,
+                    received,
+                });
+            }
+            if t.starts_with("info") && t.contains(" score ") {
+                parse_info(t, &mut info);
+            }
+        }
+    }
+
+    pub async fn send(&mut self, text: &str) -> Result<(), EngineFault> {
+        let r = async {
+            self.stdin.write_all(text.as_bytes()).await?;
+            self.stdin.flush().await
+        }
+        .await;
+        r.map_err(|e| EngineFault::Crash(format!("engine {}: write failed: {e}", self.spec.name)))
+    }
+
+    /// Reads one line (lossy UTF-8: garbage bytes must not stop the match).
+    async fn read_line(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &str,
+    ) -> Result<String, EngineFault> {
+        self.line.clear();
+        match tokio::time::timeout_at(deadline, self.stdout.read_until(b'\n', &mut self.line)).await
+        {
+            Err(_) => Err(EngineFault::Timeout(format!(
+                "engine {}: no '{waiting_for}' in time",
+                self.spec.name
+            ))),
+            Ok(Err(e)) => Err(EngineFault::Crash(format!(
+                "engine {}: read failed: {e}",
+                self.spec.name
+            ))),
+            Ok(Ok(0)) => {
+                let status =
+                    match tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await
+                    {
+                        Ok(Ok(s)) => format!(" ({s})"),
+                        _ => String::new(),
+                    };
+                Err(EngineFault::Crash(format!(
+                    "engine {}: disconnected while waiting for '{waiting_for}'{status}",
+                    self.spec.name
+                )))
+            }
+            Ok(Ok(_)) => Ok(String::from_utf8_lossy(&self.line).into_owned()),
+        }
+    }
+
+    /// Polite shutdown: `quit`, a short wait, then kill.
+    pub async fn quit(mut self) {
+        let _ = self.send("quit\n").await;
+        if tokio::time::timeout(Duration::from_millis(300), self.child.wait())
+            .await
+            .is_err()
+        {
+            let _ = self.child.kill().await;
+        }
+    }
+}
+
+/// Reads score/depth from an `info` line into `info` (only the first MultiPV line counts).
+fn parse_info(line: &str, info: &mut SearchInfo) {
+    // vampirc-uci 0.11 swallows everything after `wdl` into one attribute: drop `wdl W D L`.
+    let owned;
+    let line = match line.find(" wdl ") {
+        Some(i) => {
+            let mut toks: Vec<&str> = line[..i].split_whitespace().collect();
+            toks.extend(line[i..].split_whitespace().skip(4));
+            owned = toks.join(" ");
+            owned.as_str()
+        }
+        None => line,
+    };
+    let UciMessage::Info(attrs) = vampirc_uci::parse_one(line) else {
+        return;
+    };
+    let mut next = *info;
+    let mut has_score = false;
+    for a in attrs {
+        match a {
+            UciInfoAttribute::MultiPv(n) if n > 1 => return,
+            UciInfoAttribute::Depth(d) => next.depth = Some(d as u32),
+            UciInfoAttribute::Score { cp, mate, .. } => {
+                next.cp = cp;
+                next.mate = mate.map(|m| m as i32);
+                has_score = true;
+            }
+            _ => {}
+        }
+    }
+    if has_score {
+        *info = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines() {
+        let mut i = SearchInfo::default();
+        parse_info(
+            "info depth 12 seldepth 15 multipv 1 score cp 35 nodes 100 nps 5 pv e2e4",
+            &mut i,
+        );
+        assert_eq!((i.cp, i.depth), (Some(35), Some(12)));
+        parse_info(
+            "info depth 12 multipv 2 score cp -90 nodes 100 pv d2d4",
+            &mut i,
+        );
+        assert_eq!(i.cp, Some(35));
+        parse_info(
+            "info depth 13 seldepth 20 multipv 1 score mate -3 wdl 0 0 1000 nodes 5 pv e2e4",
+            &mut i,
+        );
+        assert_eq!((i.mate, i.depth), (Some(-3), Some(13)));
+        assert_eq!(i.score_cp(), Some(-99_997));
+        parse_info("info depth 14 score cp 20 lowerbound nodes 9", &mut i);
+        assert_eq!((i.cp, i.mate), (Some(20), None));
+    }
+}

@@ -1,0 +1,168 @@
+//! Each failure kind of the mock engine is classified, the offender loses, its process is
+//! restarted, and the run completes.
+
+mod arena_support;
+
+use arena_support::{check_run_dir, temp_dir, MOCK};
+use skillcal::arena::{
+    read_games_csv, run_match, AdjudicationConfig, EngineConfig, Limits, MatchConfig, RunOptions,
+    Timeouts, UciOptions,
+};
+
+fn mock(name: &str, options: &[(&str, &str)]) -> EngineConfig {
+    EngineConfig {
+        name: Some(name.into()),
+        command: MOCK.into(),
+        options: UciOptions(
+            options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        ),
+        ..Default::default()
+    }
+}
+
+fn config(bad: EngineConfig, limits: Limits) -> MatchConfig {
+    MatchConfig {
+        engines: vec![bad, mock("good", &[])],
+        limits,
+        rounds: 2,
+        concurrency: 2,
+        adjudication: AdjudicationConfig {
+            max_plies: Some(30),
+            ..Default::default()
+        },
+        timeouts: Timeouts {
+            handshake_ms: 2000,
+            stall_ms: 400,
+        },
+        ..Default::default()
+    }
+}
+
+fn nodes() -> Limits {
+    Limits {
+        nodes: Some(10),
+        ..Default::default()
+    }
+}
+
+/// Runs a match where engine "bad" fails in `mode` at its 3rd `go` of every process, and
+/// checks that every game ended with `expect`, lost by "bad", at the expected ply.
+fn failure_case(mode: &str, limits: Limits, expect: &str) {
+    let dir = temp_dir(&format!("fail-{mode}-{expect}"));
+    let cfg = config(mock("bad", &[("Fail", mode), ("FailAfter", "3")]), limits);
+    let summary = run_match(&cfg, &dir, &RunOptions::default()).unwrap();
+    assert_eq!((summary.planned, summary.done), (4, 4));
+    let rows = read_games_csv(&dir.join("games.csv")).unwrap();
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        assert_eq!(r.termination, expect, "game {}: {r:?}", r.game_id);
+        let bad_white = r.white == "bad";
+        assert_eq!(r.result, if bad_white { "0-1" } else { "1-0" }, "{r:?}");
+        // Fails at its own 3rd move of each game: a fresh process every game (restarted).
+        assert_eq!(r.plies, if bad_white { 4 } else { 5 }, "{r:?}");
+        assert_eq!(r.white_settings.is_empty(), !bad_white);
+    }
+    check_run_dir(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn crash_is_classified() {
+    failure_case("crash", nodes(), "crash");
+}
+
+#[test]
+fn hang_without_clock_is_a_stall() {
+    failure_case("hang", nodes(), "stall");
+}
+
+#[test]
+fn hang_with_clock_is_a_time_forfeit() {
+    let tc = Limits {
+        tc: Some("0.3+0".into()),
+        time_margin_ms: Some(50),
+        ..Default::default()
+    };
+    failure_case("hang", tc, "time_forfeit");
+}
+
+#[test]
+fn slow_answer_is_a_time_forfeit() {
+    let tc = Limits {
+        tc: Some("0.2+0.01".into()),
+        time_margin_ms: Some(50),
+        ..Default::default()
+    };
+    failure_case("timeout", tc, "time_forfeit");
+}
+
+#[test]
+fn illegal_move_is_classified() {
+    failure_case("illegal", nodes(), "illegal_move");
+}
+
+#[test]
+fn garbage_bestmove_is_an_illegal_move() {
+    failure_case("garbage", nodes(), "illegal_move");
+}
+
+#[test]
+fn noise_lines_do_not_disturb_a_game() {
+    let dir = temp_dir("fail-noise");
+    let cfg = config(mock("noisy", &[("Fail", "noise")]), nodes());
+    run_match(&cfg, &dir, &RunOptions::default()).unwrap();
+    let rows = read_games_csv(&dir.join("games.csv")).unwrap();
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r.plies > 4), "{rows:?}");
+    assert!(rows
+        .iter()
+        .all(|r| !["crash", "stall", "illegal_move", "time_forfeit"]
+            .contains(&r.termination.as_str())));
+    check_run_dir(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn engine_that_never_starts_is_a_config_error() {
+    let dir = temp_dir("fail-nostart");
+    let mut cfg = config(mock("dead", &[]), nodes());
+    cfg.engines[0].args = vec!["--fail".into(), "nostart".into()];
+    cfg.timeouts.handshake_ms = 300;
+    let err = format!(
+        "{:#}",
+        run_match(&cfg, &dir, &RunOptions::default()).unwrap_err()
+    );
+    assert!(
+        err.contains("engines[0]: engine dead") && err.contains("uciok"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unknown_option_and_missing_binary_are_config_errors() {
+    let dir = temp_dir("fail-option");
+    let cfg = config(mock("typo", &[("Hsah", "8")]), nodes());
+    let err = format!(
+        "{:#}",
+        run_match(&cfg, &dir, &RunOptions::default()).unwrap_err()
+    );
+    assert!(
+        err.contains("unknown UCI option(s) Hsah") && err.contains("Hash"),
+        "{err}"
+    );
+    let mut cfg = config(mock("x", &[]), nodes());
+    cfg.engines[0].command = "/nonexistent/engine".into();
+    let err = format!(
+        "{:#}",
+        run_match(&cfg, &dir, &RunOptions::default()).unwrap_err()
+    );
+    assert!(
+        err.contains("engines[0].command") && err.contains("/nonexistent/engine"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

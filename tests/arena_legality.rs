@@ -1,0 +1,64 @@
+//! A real Stockfish match checked by an independent parse: every game legal, and its result
+//! and termination agree with the final position.
+//!
+//! The long run (100 games, scripts/arena-100.sh) is checked with
+//! `ARENA_CHECK_DIR=results/arena-100 cargo test --release --test arena_legality -- --ignored`.
+
+mod arena_support;
+
+use std::path::PathBuf;
+
+use arena_support::{check_run_dir, temp_dir, STOCKFISH};
+use skillcal::arena::{run_match, MatchConfig, RunOptions};
+
+#[test]
+fn stockfish_match_is_legal_and_consistent() {
+    if !std::path::Path::new(STOCKFISH).exists() {
+        panic!("{STOCKFISH} is missing: run scripts/install-engines.sh");
+    }
+    let dir = temp_dir("legality");
+    let cfg = MatchConfig::from_toml_str(&format!(
+        r#"
+rounds = 6
+concurrency = 2
+seed = 11
+[limits]
+nodes = 1500
+[adjudication]
+resign = {{ score_cp = 900, moves = 3 }}
+draw = {{ score_cp = 5, moves = 6, after_move = 50 }}
+max_plies = 160
+[[engines]]
+command = "{STOCKFISH}"
+options = {{ "Skill Level" = 1, Hash = 8 }}
+[[engines]]
+command = "{STOCKFISH}"
+options = {{ "Skill Level" = 6, Hash = 8, UCI_ShowWDL = true }}
+"#
+    ))
+    .unwrap();
+    let s = run_match(&cfg, &dir, &RunOptions::default()).unwrap();
+    assert_eq!((s.planned, s.done), (12, 12));
+    let (n, terms) = check_run_dir(&dir);
+    assert_eq!(n, 12);
+    eprintln!("terminations: {terms:?}");
+    // Scores reached the adjudicator through UCI_ShowWDL's info lines too.
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert!(
+        pgn.contains("/") && pgn.contains("s}"),
+        "per-move comments missing"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[ignore = "checks an existing run directory: set ARENA_CHECK_DIR"]
+fn check_existing_run() {
+    let dir = PathBuf::from(std::env::var("ARENA_CHECK_DIR").expect("set ARENA_CHECK_DIR"));
+    let (n, terms) = check_run_dir(&dir);
+    eprintln!(
+        "{}: {n} games legal and consistent; terminations {terms:?}",
+        dir.display()
+    );
+    assert!(n > 0);
+}

@@ -1,0 +1,219 @@
+//! Shared by the arena tests: temp dirs, the mock engine, and an independent PGN checker
+//! (pgn-reader parse + shakmaty replay; it does not use the arena's own code).
+
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+
+pub const MOCK: &str = env!("CARGO_BIN_EXE_skillcal-mock-engine");
+pub const SKILLCAL: &str = env!("CARGO_BIN_EXE_skillcal");
+pub const STOCKFISH: &str = "/usr/games/stockfish";
+
+/// A fresh empty directory under the system temp dir.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skillcal-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// One game as read back from the PGN.
+#[derive(Debug, Default, Clone)]
+pub struct PgnGame {
+    pub tags: BTreeMap<String, String>,
+    pub sans: Vec<String>,
+    pub outcome: Option<String>,
+}
+
+struct Collect;
+
+impl Visitor for Collect {
+    type Tags = BTreeMap<String, String>;
+    type Movetext = PgnGame;
+    type Output = PgnGame;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(BTreeMap::new())
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
+        tags.insert(
+            String::from_utf8_lossy(name).into_owned(),
+            value.decode_utf8_lossy().into_owned(),
+        );
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
+        ControlFlow::Continue(PgnGame {
+            tags,
+            ..Default::default()
+        })
+    }
+
+    fn san(&mut self, g: &mut Self::Movetext, san: SanPlus) -> ControlFlow<Self::Output> {
+        g.sans.push(san.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(
+        &mut self,
+        g: &mut Self::Movetext,
+        o: pgn_reader::Outcome,
+    ) -> ControlFlow<Self::Output> {
+        g.outcome = Some(o.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, g: Self::Movetext) -> Self::Output {
+        g
+    }
+}
+
+pub fn read_pgn(path: &Path) -> Vec<PgnGame> {
+    let text = std::fs::read(path).unwrap();
+    let mut r = Reader::new(&text[..]);
+    let mut out = Vec::new();
+    while let Some(g) = r.read_game(&mut Collect).unwrap() {
+        out.push(g);
+    }
+    out
+}
+
+/// Checks every game of `dir/games.pgn`: tags present, moves legal from the FEN tag, the
+/// result and termination agree with the final position, and games.csv says the same.
+/// Returns the number of games and the terminations seen.
+pub fn check_run_dir(dir: &Path) -> (usize, BTreeMap<String, usize>) {
+    let games = read_pgn(&dir.join("games.pgn"));
+    let rows = skillcal::arena::read_games_csv(&dir.join("games.csv")).unwrap();
+    assert_eq!(
+        games.len(),
+        rows.len(),
+        "PGN and CSV hold different numbers of games"
+    );
+    let by_id: HashMap<u64, &skillcal::arena::GameRecord> =
+        rows.iter().map(|r| (r.game_id, r)).collect();
+    assert_eq!(by_id.len(), rows.len(), "duplicate game ids in games.csv");
+    let mut terms = BTreeMap::new();
+    for g in &games {
+        let id: u64 = g.tags["GameId"].parse().unwrap();
+        let ctx = format!("game {id}");
+        for t in [
+            "Event",
+            "Site",
+            "Date",
+            "Round",
+            "White",
+            "Black",
+            "Result",
+            "FEN",
+            "SetUp",
+            "TimeControl",
+            "Termination",
+            "PlyCount",
+        ] {
+            assert!(g.tags.contains_key(t), "{ctx}: tag {t} missing");
+        }
+        let row = by_id
+            .get(&id)
+            .unwrap_or_else(|| panic!("{ctx}: not in games.csv"));
+        let result = g.tags["Result"].clone();
+        assert_eq!(
+            g.outcome.as_deref(),
+            Some(result.as_str()),
+            "{ctx}: movetext result"
+        );
+        assert_eq!(row.result, result, "{ctx}: CSV result");
+        assert_eq!(row.white, g.tags["White"], "{ctx}");
+        assert_eq!(row.black, g.tags["Black"], "{ctx}");
+        let term = g.tags["SkillcalTermination"].clone();
+        assert_eq!(row.termination, term, "{ctx}: CSV termination");
+        assert_eq!(
+            g.tags["PlyCount"].parse::<usize>().unwrap(),
+            g.sans.len(),
+            "{ctx}: PlyCount"
+        );
+        assert_eq!(row.plies as usize, g.sans.len(), "{ctx}: CSV plies");
+
+        let fen: Fen = g.tags["FEN"].parse().unwrap();
+        let mut pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let mut seen: HashMap<u64, u32> = HashMap::new();
+        *seen
+            .entry(pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0)
+            .or_default() += 1;
+        for (k, san) in g.sans.iter().enumerate() {
+            assert!(
+                !pos.is_game_over(),
+                "{ctx}: move {k} played after the game was over"
+            );
+            let m = san
+                .parse::<SanPlus>()
+                .ok()
+                .and_then(|s| s.san.to_move(&pos).ok())
+                .unwrap_or_else(|| panic!("{ctx}: illegal move {san} at ply {k}"));
+            pos.play_unchecked(m);
+            *seen
+                .entry(pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0)
+                .or_default() += 1;
+        }
+        let reps = seen[&pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0];
+        let winner_is_mover_of_last = match pos.turn() {
+            Color::White => "0-1",
+            Color::Black => "1-0",
+        };
+        let by_rules = pos.is_checkmate()
+            || pos.is_stalemate()
+            || pos.is_insufficient_material()
+            || pos.halfmoves() >= 100
+            || reps >= 3;
+        match term.as_str() {
+            "checkmate" => {
+                assert!(pos.is_checkmate(), "{ctx}: no mate on the board");
+                assert_eq!(result, winner_is_mover_of_last, "{ctx}: mate result");
+            }
+            "stalemate" => assert!(pos.is_stalemate() && result == "1/2-1/2", "{ctx}"),
+            "insufficient_material" => {
+                assert!(
+                    pos.is_insufficient_material() && result == "1/2-1/2",
+                    "{ctx}"
+                )
+            }
+            "fifty_moves" => assert!(pos.halfmoves() >= 100 && result == "1/2-1/2", "{ctx}"),
+            "threefold" => assert!(
+                reps >= 3 && result == "1/2-1/2",
+                "{ctx}: {reps} repetitions"
+            ),
+            "adjudication_draw" | "max_plies" => {
+                assert!(!by_rules && result == "1/2-1/2", "{ctx}: {term}")
+            }
+            "adjudication_resign" => assert!(!by_rules && result != "1/2-1/2", "{ctx}"),
+            "time_forfeit" | "illegal_move" | "crash" | "stall" => {
+                // The offender is the side to move; it loses.
+                assert!(!by_rules, "{ctx}: failure after the game was over");
+                let expect = match pos.turn() {
+                    Color::White => "0-1",
+                    Color::Black => "1-0",
+                };
+                assert_eq!(
+                    result, expect,
+                    "{ctx}: the side to move failed and must lose"
+                );
+            }
+            other => panic!("{ctx}: unknown termination {other}"),
+        }
+        *terms.entry(term).or_default() += 1;
+    }
+    (games.len(), terms)
+}
