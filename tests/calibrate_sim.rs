@@ -1,0 +1,149 @@
+//! The whole calibration loop on simulated games: planning, fitting, the table, the report.
+
+mod common;
+
+use skillcal::calibrate::{self, config::CalibrationConfig, Options};
+use skillcal::report;
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("skillcal-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn adaptive_calibration_reaches_precision_and_table_is_right() {
+    let cfg = common::config(6000, 50.0, "linear");
+    let dir = tmpdir("sim");
+    let runner = common::sim_runner([0.0; 9]);
+    let out = calibrate::calibrate(
+        &cfg,
+        &dir,
+        &runner,
+        &Options {
+            fit_only: false,
+            quiet: true,
+        },
+    )
+    .unwrap();
+    assert!(out.games <= 6000);
+    assert!(
+        out.all_met,
+        "precision not met within budget: {} games",
+        out.games
+    );
+    // every in-range target: the setting's true Elo is within the stated interval (allow 1 miss)
+    let mut misses = 0;
+    for r in &out.targets {
+        if r.range != "ok" {
+            continue;
+        }
+        let nodes: f64 = r.knobs.trim_start_matches("LimitNodes=").parse().unwrap();
+        let true_elo = common::true_elo_nodes(nodes);
+        // node rounding moves the true Elo by < 1
+        if (true_elo - r.target).abs() > r.half_width + 2.0 {
+            misses += 1;
+        }
+    }
+    assert!(misses <= 1, "{misses} targets missed");
+    // 1000 lies below the lowest anchor 1320: flagged
+    assert!(out
+        .targets
+        .iter()
+        .any(|r| r.target == 1000.0 && r.extrapolated));
+    // table in the engine's format
+    let table = std::fs::read_to_string(dir.join("uci_elo_table.csv")).unwrap();
+    let header = table.lines().find(|l| !l.starts_with('#')).unwrap();
+    assert_eq!(
+        header,
+        "elo,LimitNodes,elo_lower,elo_upper,LimitNodes_lower,LimitNodes_upper"
+    );
+    let rows: Vec<Vec<f64>> = table
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 16);
+    assert!(
+        rows.windows(2).all(|w| w[0][1] <= w[1][1]),
+        "nodes not monotone"
+    );
+    // report
+    let html = report::generate(&dir).unwrap();
+    let text = std::fs::read_to_string(&html).unwrap();
+    assert!(text.contains("<svg") && text.contains("UCI_Elo table"));
+    for f in [
+        "report.md",
+        "elo_vs_LimitNodes.svg",
+        "draw_rate.svg",
+        "game_length.svg",
+        "terminations.svg",
+        "fit_points.csv",
+        "fit_curve.csv",
+        "pool.csv",
+        "games.csv",
+    ] {
+        assert!(dir.join(f).exists(), "{f} missing");
+    }
+    if std::env::var_os("SKILLCAL_KEEP").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    } else {
+        eprintln!("kept {}", dir.display());
+    }
+}
+
+#[test]
+fn resume_replays_nothing_and_continues() {
+    let cfg = common::config(400, 50.0, "linear");
+    let dir = tmpdir("resume");
+    let runner = common::sim_runner([0.0; 9]);
+    let quiet = Options {
+        fit_only: false,
+        quiet: true,
+    };
+    let a = calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
+    assert!(a.games <= 400 && a.games >= 300, "{}", a.games);
+    // rerun with the same budget: nothing new
+    let b = calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
+    assert_eq!(a.games, b.games);
+    // a larger budget continues from the same games
+    let cfg2 = common::config(800, 50.0, "linear");
+    let c = calibrate::calibrate(&cfg2, &dir, &runner, &quiet).unwrap();
+    assert!(c.games > a.games && c.games <= 800);
+    // a different path is refused
+    let other = CalibrationConfig::parse(
+        &common::config_text(800, 50.0, "linear").replace("to = 65536", "to = 100000"),
+        "x.toml",
+    )
+    .unwrap();
+    let err = calibrate::calibrate(&other, &dir, &runner, &quiet).unwrap_err();
+    assert!(err.to_string().contains("different strength path"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn config_errors_name_file_and_key() {
+    let bad =
+        common::config_text(100, 50.0, "linear").replace("scale = \"log\"", "scale = \"logx\"");
+    let e = CalibrationConfig::parse(&bad, "configs/x.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("configs/x.toml") && e.contains("scale"), "{e}");
+    let bad = common::config_text(100, 50.0, "linear")
+        .replace("games_per_pairing = 20", "games_per_pairing = 3");
+    let e = CalibrationConfig::parse(&bad, "configs/x.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("plan.games_per_pairing"), "{e}");
+    let bad = common::config_text(100, 50.0, "linear").replace("seed = 7\n", "");
+    let e = CalibrationConfig::parse(&bad, "configs/x.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("seed"), "{e}");
+    let bad = common::config_text(100, 50.0, "linear").replace("from = 32", "from = 0");
+    let e = CalibrationConfig::parse(&bad, "configs/x.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("path[0]") && e.contains("log"), "{e}");
+}
