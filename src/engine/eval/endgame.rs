@@ -1,0 +1,147 @@
+//! Endgame knowledge shared by the evaluation and the recognizers: driving a lone king to
+//! the edge or to the right corner, and scaling down endgames the stronger side cannot win.
+
+use shakmaty::{Bitboard, Board, Color, Square};
+
+/// `scale` returns a factor out of this.
+pub const SCALE_NORMAL: i32 = 16;
+
+/// Centipawns per step the lone king is pushed towards its target (edge/corner).
+const MOP_UP_EDGE: i32 = 40;
+/// Centipawns per step the strong king comes closer to the lone king.
+const MOP_UP_KINGS: i32 = 10;
+
+/// Manhattan distance between two squares.
+#[inline]
+pub fn manhattan(a: Square, b: Square) -> i32 {
+    let df = a.file().to_u32() as i32 - b.file().to_u32() as i32;
+    let dr = a.rank().to_u32() as i32 - b.rank().to_u32() as i32;
+    df.abs() + dr.abs()
+}
+
+/// Manhattan distance from `sq` to the nearest corner (0..=6); 6 minus it is the distance
+/// from the centre, so it also measures how far a king is from the edge.
+#[inline]
+pub fn corner_distance(sq: Square) -> i32 {
+    let f = sq.file().to_u32() as i32;
+    let r = sq.rank().to_u32() as i32;
+    f.min(7 - f) + r.min(7 - r)
+}
+
+/// Manhattan distance from `sq` to the nearer corner of the bishop's colour (0..=7): KBNK
+/// mates only there.
+#[inline]
+pub fn bishop_corner_distance(sq: Square, dark_bishop: bool) -> i32 {
+    let f = sq.file().to_u32() as i32;
+    let r = sq.rank().to_u32() as i32;
+    if dark_bishop {
+        // a1 and h8
+        (f + r).min(14 - f - r)
+    } else {
+        // a8 and h1
+        (f + 7 - r).min(7 - f + r)
+    }
+}
+
+/// Whether `color`'s pieces (pawns aside) can force mate against a bare king.
+#[inline]
+pub fn has_mating_force(board: &Board, color: Color) -> bool {
+    let ours = board.by_color(color);
+    if (board.rooks_and_queens() & ours).any() {
+        return true;
+    }
+    let bishops = board.bishops() & ours;
+    let knights = board.knights() & ours;
+    let both_colours =
+        (bishops & Bitboard::DARK_SQUARES).any() && (bishops & Bitboard::LIGHT_SQUARES).any();
+    both_colours || (bishops.any() && knights.any())
+}
+
+/// How far the lone king still has to go to the squares where it gets mated (0 = there):
+/// the bishop's corners in KBNK, the nearest corner otherwise.
+pub fn lone_king_distance(board: &Board, strong: Color, lone_king: Square) -> i32 {
+    let ours = board.by_color(strong);
+    let bishops = board.bishops() & ours;
+    let only_bishop_and_knight =
+        bishops.count() == 1 && (board.knights() & ours).count() == 1 && ours.count() == 3;
+    match bishops.first() {
+        Some(b) if only_bishop_and_knight => {
+            bishop_corner_distance(lone_king, Bitboard::DARK_SQUARES.contains(b))
+        }
+        _ => corner_distance(lone_king),
+    }
+}
+
+/// White-relative bonus for driving a bare king to the edge (KBNK: to the bishop's corner)
+/// and bringing the strong king close, when the other side can force mate.
+pub fn mop_up(board: &Board) -> i32 {
+    let white_bare = board.white().count() == 1;
+    let black_bare = board.black().count() == 1;
+    if white_bare == black_bare {
+        return 0;
+    }
+    let strong = if black_bare {
+        Color::White
+    } else {
+        Color::Black
+    };
+    if !has_mating_force(board, strong) {
+        return 0;
+    }
+    let (Some(lone), Some(king)) = (board.king_of(!strong), board.king_of(strong)) else {
+        return 0;
+    };
+    let drive = 7 - lone_king_distance(board, strong, lone);
+    let close = 7 - king.distance(lone) as i32;
+    let bonus = MOP_UP_EDGE * drive + MOP_UP_KINGS * close;
+    if strong == Color::White {
+        bonus
+    } else {
+        -bonus
+    }
+}
+
+/// Non-pawn material in pawn units (minor 3, rook 5, queen 9).
+#[inline]
+fn non_pawn_material(board: &Board, color: Color) -> i32 {
+    let ours = board.by_color(color);
+    3 * ((board.knights() | board.bishops()) & ours).count() as i32
+        + 5 * (board.rooks() & ours).count() as i32
+        + 9 * (board.queens() & ours).count() as i32
+}
+
+/// Factor (out of `SCALE_NORMAL`) for a white-relative evaluation `v`: small when the side
+/// ahead has no pawns and too little extra material to mate, half with opposite bishops.
+pub fn scale(board: &Board, v: i32) -> i32 {
+    if v == 0 {
+        return SCALE_NORMAL;
+    }
+    let strong = if v > 0 { Color::White } else { Color::Black };
+    let pawns = board.pawns();
+    if (pawns & board.by_color(strong)).is_empty() {
+        let ours = non_pawn_material(board, strong);
+        let theirs = non_pawn_material(board, !strong);
+        if ours <= 3 {
+            // A minor piece or less cannot win without pawns.
+            return 1;
+        }
+        let strong_knights = (board.knights() & board.by_color(strong)).count();
+        if ours == 6 && strong_knights == 2 && (pawns & board.by_color(!strong)).is_empty() {
+            // Two knights cannot force mate.
+            return 1;
+        }
+        if ours - theirs <= 2 {
+            // e.g. rook against minor, rook and minor against rook
+            return 4;
+        }
+    }
+    let bishops = board.bishops();
+    if (board.knights() | board.rooks_and_queens()).is_empty()
+        && (bishops & board.white()).count() == 1
+        && (bishops & board.black()).count() == 1
+        && (bishops & Bitboard::DARK_SQUARES).count() == 1
+    {
+        return SCALE_NORMAL / 2;
+    }
+    SCALE_NORMAL
+}

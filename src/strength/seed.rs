@@ -1,0 +1,58 @@
+//! Seeds for the weakening: every random choice of a search comes from the engine seed, the
+//! position and the game ply, so the same seed and the same moves give the same choices.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// ChaCha stream of the ScoreInaccuracy root Errors.
+const ERROR_STREAM: u64 = 1;
+/// ChaCha stream of the MultiPV choice noise; separate so that changing the noise model never
+/// changes the Errors of the same move.
+const NOISE_STREAM: u64 = 2;
+
+/// SplitMix64 finaliser: spreads nearby inputs (ply n, n + 1) over the whole 64-bit range.
+fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The seed of one search: a hash of the engine seed (`RandomSeed`, already resolved from the clock
+/// if it was 0), the position's Zobrist key (or any stable hash of its FEN) and the game ply.
+///
+/// The ply is included so that a repeated position later in the game draws fresh Errors.
+pub fn move_seed(seed: u64, position_key: u64, ply: u32) -> u64 {
+    let a = mix64(seed ^ 0x5eed_5eed_5eed_5eed);
+    let b = mix64(a ^ position_key);
+    mix64(b ^ u64::from(ply).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+/// The ScoreInaccuracy Errors of one search: `n_moves` independent uniform integers in
+/// `[-si, +si]`, index `i` for the `i`-th legal root move in the move generator's order (not the
+/// search's order, which depends on the transposition table). At `si = 0` all Errors are 0.
+pub fn root_errors(move_seed: u64, n_moves: usize, si: u32) -> Vec<i32> {
+    if si == 0 {
+        return vec![0; n_moves];
+    }
+    let si = si as i32;
+    let mut rng = ChaCha8Rng::seed_from_u64(move_seed);
+    rng.set_stream(ERROR_STREAM);
+    (0..n_moves).map(|_| rng.random_range(-si..=si)).collect()
+}
+
+/// The generator for the MultiPV choice noise of one search (see [`super::noise::choose`]).
+pub fn noise_rng(move_seed: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(move_seed);
+    rng.set_stream(NOISE_STREAM);
+    rng
+}
+
+/// A nonzero seed from the clock, for `RandomSeed = 0`. The engine should resolve it once and
+/// print it (`info string`) so that the games can be replayed with the same seed.
+pub fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    mix64(nanos ^ u64::from(std::process::id())).max(1)
+}

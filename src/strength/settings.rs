@@ -1,0 +1,454 @@
+//! `Settings`: every weakening option with its default, validation, UCI declaration and the
+//! `Name=value,Name=value` text the arena uses to name built-in engine configurations.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::knob::{Kind, Knob, NoiseModel, Value};
+use super::noise::Noise;
+use super::table::{EloTable, Row, TableError, EMBEDDED_NAME};
+
+/// Option names that are not knobs.
+pub const RANDOM_SEED: &str = "RandomSeed";
+pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
+pub const UCI_ELO: &str = "UCI_Elo";
+pub const STRENGTH_TABLE: &str = "StrengthTable";
+
+/// Largest `RandomSeed`: kept within a signed 32-bit spin, which every GUI can represent.
+pub const MAX_RANDOM_SEED: u64 = i32::MAX as u64;
+/// `UCI_Elo` values accepted by `setoption` (the table clamps to its own range).
+pub const ELO_ACCEPTED: (i64, i64) = (0, 5000);
+
+/// A `setoption` that cannot be applied; the message names the option and the value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    #[error("unknown option '{name}'")]
+    Unknown { name: String },
+    #[error("option {name}: bad value '{value}': {reason}")]
+    BadValue {
+        name: String,
+        value: String,
+        reason: String,
+    },
+    #[error("option {name}: {source}")]
+    Table { name: String, source: TableError },
+    #[error("settings '{text}': '{part}' is not Name=value")]
+    Spec { text: String, part: String },
+}
+
+/// Where the UCI_Elo table comes from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum TableSource {
+    #[default]
+    Embedded,
+    Path(PathBuf),
+}
+
+/// Every weakening option. Limits and seeds of 0 mean "none" / "from the clock".
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// ScoreInaccuracy: root Errors uniform in `[-SI, +SI]` cp (seed 002).
+    pub score_inaccuracy: u32,
+    /// MultiPV: candidates searched with exact scores (and reported as `multipv k`).
+    pub multipv: u32,
+    pub noise_model: NoiseModel,
+    /// NoiseUniform: half-width `a` (cp) of the uniform model.
+    pub noise_uniform: u32,
+    /// NoiseSigma: standard deviation (cp) of the Gaussian model.
+    pub noise_sigma: u32,
+    /// NoiseDrift: GBM drift `mu` (per unit horizon).
+    pub noise_drift: f64,
+    /// NoiseDiffusion: GBM diffusion `s` (per square root of unit horizon).
+    pub noise_diffusion: f64,
+    /// NoiseHorizon: GBM horizon `T`.
+    pub noise_horizon: f64,
+    /// LimitNodes: nodes per move (0 = no limit).
+    pub limit_nodes: u64,
+    /// LimitNps: nodes-per-second throttle (0 = no throttle).
+    pub limit_nps: u64,
+    /// LimitDepth: iterative-deepening depth limit (0 = no limit).
+    pub limit_depth: u32,
+    /// WinGuard: best score (cp) from which noise and Errors no longer change the move.
+    pub win_guard: i32,
+    /// RandomSeed (0 = from the clock, see [`super::seed::clock_seed`]).
+    pub random_seed: u64,
+    /// UCI_LimitStrength: when on, the table row for `elo` overrides the knobs it has columns for.
+    pub limit_strength: bool,
+    /// UCI_Elo.
+    pub elo: i64,
+    pub strength_table: TableSource,
+    table: Arc<EloTable>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let table = EloTable::embedded().clone();
+        let mut s = Settings {
+            score_inaccuracy: 0,
+            multipv: 1,
+            noise_model: NoiseModel::None,
+            noise_uniform: 0,
+            noise_sigma: 0,
+            noise_drift: 0.0,
+            noise_diffusion: 0.0,
+            noise_horizon: 1.0,
+            limit_nodes: 0,
+            limit_nps: 0,
+            limit_depth: 0,
+            win_guard: 0,
+            random_seed: 0,
+            limit_strength: false,
+            elo: table.elo_range().0.round() as i64,
+            strength_table: TableSource::Embedded,
+            table: Arc::new(table),
+        };
+        for knob in Knob::ALL {
+            s.set_knob(knob, knob.default_value());
+        }
+        s
+    }
+}
+
+/// One UCI option declaration, printed as `option name ... type ...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionDecl {
+    pub name: &'static str,
+    pub kind: DeclKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum DeclKind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Combo { default: String, vars: Vec<String> },
+    String { default: String },
+}
+
+impl fmt::Display for OptionDecl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "option name {} type ", self.name)?;
+        match &self.kind {
+            DeclKind::Spin { default, min, max } => {
+                write!(f, "spin default {default} min {min} max {max}")
+            }
+            DeclKind::Check { default } => write!(f, "check default {default}"),
+            DeclKind::Combo { default, vars } => {
+                write!(f, "combo default {default}")?;
+                vars.iter().try_for_each(|v| write!(f, " var {v}"))
+            }
+            DeclKind::String { default } => write!(f, "string default {default}"),
+        }
+    }
+}
+
+fn parse_bool(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// Formats a value as it is written in `setoption` and in tables.
+fn format_num(knob: Knob, x: f64) -> String {
+    match knob.kind() {
+        Kind::Int { .. } => format!("{}", x as i64),
+        _ => format!("{x}"),
+    }
+}
+
+impl Settings {
+    /// The UCI_Elo table in use.
+    pub fn table(&self) -> &EloTable {
+        &self.table
+    }
+
+    /// A knob's current (explicit) value.
+    pub fn knob(&self, knob: Knob) -> Value {
+        let n = Value::Num;
+        match knob {
+            Knob::ScoreInaccuracy => n(f64::from(self.score_inaccuracy)),
+            Knob::MultiPv => n(f64::from(self.multipv)),
+            Knob::NoiseModel => Value::Model(self.noise_model),
+            Knob::NoiseUniform => n(f64::from(self.noise_uniform)),
+            Knob::NoiseSigma => n(f64::from(self.noise_sigma)),
+            Knob::NoiseDrift => n(self.noise_drift),
+            Knob::NoiseDiffusion => n(self.noise_diffusion),
+            Knob::NoiseHorizon => n(self.noise_horizon),
+            Knob::LimitNodes => n(self.limit_nodes as f64),
+            Knob::LimitNps => n(self.limit_nps as f64),
+            Knob::LimitDepth => n(f64::from(self.limit_depth)),
+            Knob::WinGuard => n(f64::from(self.win_guard)),
+        }
+    }
+
+    /// Sets a knob from an already validated value (from [`Knob::parse_value`] or a table row).
+    pub fn set_knob(&mut self, knob: Knob, value: Value) {
+        let x = match value {
+            Value::Num(x) => x,
+            Value::Model(m) => {
+                self.noise_model = m;
+                return;
+            }
+        };
+        match knob {
+            Knob::ScoreInaccuracy => self.score_inaccuracy = x as u32,
+            Knob::MultiPv => self.multipv = x as u32,
+            Knob::NoiseModel => {}
+            Knob::NoiseUniform => self.noise_uniform = x as u32,
+            Knob::NoiseSigma => self.noise_sigma = x as u32,
+            Knob::NoiseDrift => self.noise_drift = x,
+            Knob::NoiseDiffusion => self.noise_diffusion = x,
+            Knob::NoiseHorizon => self.noise_horizon = x,
+            Knob::LimitNodes => self.limit_nodes = x as u64,
+            Knob::LimitNps => self.limit_nps = x as u64,
+            Knob::LimitDepth => self.limit_depth = x as u32,
+            Knob::WinGuard => self.win_guard = x as i32,
+        }
+    }
+
+    /// Applies `setoption name <name> value <value>`. Names match case-insensitively; errors name
+    /// the option and the value. `StrengthTable` loads (and checks) the file at once.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        let bad = |reason: String| OptionError::BadValue {
+            name: name.trim().to_string(),
+            value: value.trim().to_string(),
+            reason,
+        };
+        if let Some(knob) = Knob::from_name(name) {
+            let v = knob.parse_value(value).map_err(bad)?;
+            self.set_knob(knob, v);
+            return Ok(());
+        }
+        let n = name.trim();
+        let v = value.trim();
+        if n.eq_ignore_ascii_case(RANDOM_SEED) {
+            let seed: u64 = v
+                .parse()
+                .map_err(|_| bad(format!("'{v}' is not an integer")))?;
+            if seed > MAX_RANDOM_SEED {
+                return Err(bad(format!("{seed} is outside 0..={MAX_RANDOM_SEED}")));
+            }
+            self.random_seed = seed;
+        } else if n.eq_ignore_ascii_case(UCI_LIMIT_STRENGTH) {
+            self.limit_strength =
+                parse_bool(v).ok_or_else(|| bad(format!("'{v}' is not true or false")))?;
+        } else if n.eq_ignore_ascii_case(UCI_ELO) {
+            let elo: i64 = v
+                .parse()
+                .map_err(|_| bad(format!("'{v}' is not an integer")))?;
+            let (lo, hi) = ELO_ACCEPTED;
+            if elo < lo || elo > hi {
+                return Err(bad(format!("{elo} is outside {lo}..={hi}")));
+            }
+            self.elo = elo;
+        } else if n.eq_ignore_ascii_case(STRENGTH_TABLE) {
+            if v.is_empty() || v == EMBEDDED_NAME {
+                self.strength_table = TableSource::Embedded;
+                self.table = Arc::new(EloTable::embedded().clone());
+            } else {
+                let path = PathBuf::from(v);
+                let table = EloTable::load(&path).map_err(|source| OptionError::Table {
+                    name: STRENGTH_TABLE.into(),
+                    source,
+                })?;
+                self.strength_table = TableSource::Path(path);
+                self.table = Arc::new(table);
+            }
+        } else {
+            return Err(OptionError::Unknown {
+                name: n.to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The UCI declarations, in the order the engine prints them after `uci`. The UCI_Elo range
+    /// is the loaded table's.
+    pub fn uci_options(&self) -> Vec<OptionDecl> {
+        let mut decls: Vec<OptionDecl> = Knob::ALL
+            .into_iter()
+            .map(|knob| {
+                let kind = match knob.kind() {
+                    Kind::Int {
+                        min, max, default, ..
+                    } => DeclKind::Spin { default, min, max },
+                    Kind::Float { default, .. } => DeclKind::String {
+                        default: format!("{default}"),
+                    },
+                    Kind::Model => DeclKind::Combo {
+                        default: NoiseModel::None.name().to_string(),
+                        vars: NoiseModel::ALL
+                            .iter()
+                            .map(|m| m.name().to_string())
+                            .collect(),
+                    },
+                };
+                OptionDecl {
+                    name: knob.name(),
+                    kind,
+                }
+            })
+            .collect();
+        let (lo, hi) = self.table.elo_range();
+        let (lo, hi) = (lo.floor() as i64, hi.ceil() as i64);
+        decls.push(OptionDecl {
+            name: RANDOM_SEED,
+            kind: DeclKind::Spin {
+                default: 0,
+                min: 0,
+                max: MAX_RANDOM_SEED as i64,
+            },
+        });
+        decls.push(OptionDecl {
+            name: UCI_LIMIT_STRENGTH,
+            kind: DeclKind::Check { default: false },
+        });
+        decls.push(OptionDecl {
+            name: UCI_ELO,
+            kind: DeclKind::Spin {
+                default: lo,
+                min: lo,
+                max: hi,
+            },
+        });
+        decls.push(OptionDecl {
+            name: STRENGTH_TABLE,
+            kind: DeclKind::String {
+                default: EMBEDDED_NAME.to_string(),
+            },
+        });
+        decls
+    }
+
+    /// The settings as `Name=value,...`: every option that differs from the default, in
+    /// declaration order (empty for the full-strength engine). Inverse of [`Settings::from_spec`].
+    pub fn to_spec(&self) -> String {
+        let default = Settings::default();
+        let mut parts = Vec::new();
+        for knob in Knob::ALL {
+            let v = self.knob(knob);
+            if v != default.knob(knob) {
+                let text = match v {
+                    Value::Num(x) => format_num(knob, x),
+                    Value::Model(m) => m.name().to_string(),
+                };
+                parts.push(format!("{}={text}", knob.name()));
+            }
+        }
+        if self.random_seed != default.random_seed {
+            parts.push(format!("{RANDOM_SEED}={}", self.random_seed));
+        }
+        if self.limit_strength != default.limit_strength {
+            parts.push(format!("{UCI_LIMIT_STRENGTH}={}", self.limit_strength));
+        }
+        if self.elo != default.elo {
+            parts.push(format!("{UCI_ELO}={}", self.elo));
+        }
+        if let TableSource::Path(p) = &self.strength_table {
+            parts.push(format!("{STRENGTH_TABLE}={}", p.display()));
+        }
+        parts.join(",")
+    }
+
+    /// Parses `Name=value,Name=value` (applied left to right onto the defaults, so a later
+    /// duplicate wins). Values cannot contain commas.
+    pub fn from_spec(text: &str) -> Result<Settings, OptionError> {
+        let mut s = Settings::default();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, value) = part.split_once('=').ok_or_else(|| OptionError::Spec {
+                text: text.to_string(),
+                part: part.to_string(),
+            })?;
+            s.set_option(name, value)?;
+        }
+        Ok(s)
+    }
+
+    /// The table row `UCI_LimitStrength` would apply (None when it is off).
+    pub fn strength_row(&self) -> Option<Row> {
+        self.limit_strength
+            .then(|| self.table.settings_for_elo(self.elo as f64))
+    }
+
+    /// The settings the engine plays with: with `UCI_LimitStrength` on, the table's row for
+    /// `UCI_Elo` overrides every knob the table has a column for; the other knobs keep their
+    /// explicit values. The explicit values are kept in `self`, so switching it off restores them.
+    pub fn effective(&self) -> Settings {
+        let mut s = self.clone();
+        if let Some(row) = self.strength_row() {
+            for (knob, value) in row.values {
+                s.set_knob(knob, value);
+            }
+        }
+        s
+    }
+
+    /// The `info string` text the engine prints when `UCI_LimitStrength` chose settings.
+    pub fn strength_info(&self) -> Option<String> {
+        let row = self.strength_row()?;
+        let provisional = if self.table.provisional() {
+            ", provisional"
+        } else {
+            ""
+        };
+        Some(format!(
+            "UCI_Elo {} (table {}{provisional}): {}",
+            self.elo,
+            self.table.source(),
+            row.to_spec()
+        ))
+    }
+
+    /// The node limit of a search: the smaller of `go nodes` and `LimitNodes` (0 = none).
+    pub fn node_limit(&self, go_nodes: Option<u64>) -> Option<u64> {
+        let own = (self.limit_nodes > 0).then_some(self.limit_nodes);
+        match (go_nodes, own) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The depth limit of a search: the smaller of `go depth` and `LimitDepth` (0 = none).
+    pub fn depth_limit(&self, go_depth: Option<u32>) -> Option<u32> {
+        let own = (self.limit_depth > 0).then_some(self.limit_depth);
+        match (go_depth, own) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The NPS throttle (None = full speed).
+    pub fn nps_limit(&self) -> Option<u64> {
+        (self.limit_nps > 0).then_some(self.limit_nps)
+    }
+
+    /// The seed to use: `RandomSeed`, or a clock seed when it is 0. Resolve once (at `isready` or
+    /// `ucinewgame`) and print it, so that the games can be replayed.
+    pub fn resolved_seed(&self) -> u64 {
+        if self.random_seed == 0 {
+            super::seed::clock_seed()
+        } else {
+            self.random_seed
+        }
+    }
+
+    /// The noise model with its coefficients. Noise needs `MultiPV >= 2` to have a choice.
+    pub fn noise(&self) -> Noise {
+        match self.noise_model {
+            NoiseModel::None => Noise::None,
+            NoiseModel::Uniform => Noise::Uniform {
+                a: f64::from(self.noise_uniform),
+            },
+            NoiseModel::Gaussian => Noise::Gaussian {
+                sigma: f64::from(self.noise_sigma),
+            },
+            NoiseModel::Gbm => Noise::Gbm {
+                drift: self.noise_drift,
+                diffusion: self.noise_diffusion,
+                horizon: self.noise_horizon,
+            },
+        }
+    }
+}
