@@ -147,3 +147,54 @@ fn config_errors_name_file_and_key() {
         .to_string();
     assert!(e.contains("path[0]") && e.contains("log"), "{e}");
 }
+
+#[test]
+fn shipped_configs_parse() {
+    for name in ["smoke", "default", "full"] {
+        let path = std::path::PathBuf::from(format!("configs/{name}.toml"));
+        let cfg = CalibrationConfig::load(&path).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        assert_eq!(cfg.name, name);
+        assert!(cfg.openings.file.exists(), "{name}: opening book missing");
+        assert_eq!(cfg.lowest_anchor(), 1320.0);
+    }
+}
+
+#[test]
+fn verify_measures_the_offset_of_a_mislabelled_engine() {
+    use skillcal::calibrate::runner::EngineSpec;
+    use skillcal::calibrate::sim::SimRunner;
+    let cfg = common::config(100, 50.0, "linear");
+    let dir = tmpdir("verify");
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("table.csv");
+    std::fs::write(&table, "elo,LimitNodes\n1000,100\n2500,60000\n").unwrap();
+    // the engine plays 100 Elo above every label
+    let runner = SimRunner {
+        truth: Box::new(|e: &EngineSpec| {
+            if let Some(l) = e.option("UCI_Elo") {
+                return l.parse::<f64>().unwrap() + 100.0;
+            }
+            let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
+            common::ANCHORS[i]
+        }),
+        draw_rate: 0.3,
+    };
+    let levels = [1500.0, 1800.0, 2100.0];
+    let rows = calibrate::verify::verify(&cfg, &table, &dir, &levels, 200, &runner).unwrap();
+    for r in &rows {
+        assert!(r.lower < r.measured && r.measured < r.upper);
+        assert!(
+            (r.diff - 100.0).abs() < 2.5 * (r.upper - r.lower) / 2.0,
+            "{r:?}"
+        );
+    }
+    let back: Vec<skillcal::report::data::VerifyRow> =
+        skillcal::report::data::read_csv(&dir.join("verify.csv")).unwrap();
+    assert_eq!(back.len(), 3);
+    let html = report::generate(&dir).unwrap();
+    assert!(std::fs::read_to_string(html)
+        .unwrap()
+        .contains("Verification"));
+    assert!(dir.join("verify.svg").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -89,10 +89,13 @@ pub struct Limits {
     #[serde(default)]
     pub depth: Option<u32>,
     #[serde(default)]
-    pub movetime: Option<u64>,
+    pub movetime_ms: Option<u64>,
     /// Clock as `base+inc` in seconds, e.g. `10+0.1`.
     #[serde(default)]
     pub tc: Option<String>,
+    /// How far past its clock an engine may answer before it forfeits.
+    #[serde(default)]
+    pub time_margin_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]

@@ -531,11 +531,19 @@ pub fn calibrate(
     write_results(cfg, dir, batch)
 }
 
+/// Current rating of each pool member for planning: fitted when the fit has one, else the
+/// anchor; an unanchored member without games has none (its fitted value is only the prior).
 fn pool_estimates(cfg: &CalibrationConfig, a: &Analysis) -> Vec<Option<f64>> {
     (0..cfg.pool.members.len())
-        .map(|j| match (&a.curve, &a.points) {
-            (Some(f), _) | (None, Some(f)) => Some(f.players[j].elo),
-            _ => cfg.pool.members[j].elo,
+        .map(|j| {
+            let m = &cfg.pool.members[j];
+            if m.elo.is_none() && a.stats.get(j).is_none_or(|s| s.games == 0) {
+                return None;
+            }
+            match (&a.curve, &a.points) {
+                (Some(f), _) | (None, Some(f)) => Some(f.players[j].elo),
+                _ => m.elo,
+            }
         })
         .collect()
 }

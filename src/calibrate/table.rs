@@ -10,7 +10,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::config::{fmt_num, knobs_label, CalibrationConfig};
+use super::config::{fmt_num, knobs_label, option_string, CalibrationConfig};
 use super::fit::{model_formula, Fit, RangeFlag, Z95};
 use crate::report::data::TargetRow;
 
@@ -83,8 +83,12 @@ pub fn table_csv(cfg: &CalibrationConfig, fit: &Fit, rows: &[TargetRow], scale: 
         }
     }
     let knobs: Vec<&str> = cfg.path.iter().map(|k| k.knob.as_str()).collect();
+    // The subject's fixed knob options go in as constant columns: with UCI_LimitStrength the
+    // engine takes its settings from the table, so the table must carry them.
+    let fixed = fixed_knobs(cfg);
     let mut header = vec!["elo".to_string()];
     header.extend(knobs.iter().map(|k| k.to_string()));
+    header.extend(fixed.iter().map(|(k, _)| k.clone()));
     header.push("elo_lower".into());
     header.push("elo_upper".into());
     for k in &knobs {
@@ -97,6 +101,7 @@ pub fn table_csv(cfg: &CalibrationConfig, fit: &Fit, rows: &[TargetRow], scale: 
         for k in &cfg.path {
             cols.push(fmt_num(k.value(r.t)));
         }
+        cols.extend(fixed.iter().map(|(_, v)| v.clone()));
         cols.push(format!("{:.0}", r.elo_lower));
         cols.push(format!("{:.0}", r.elo_upper));
         for k in &cfg.path {
@@ -109,6 +114,22 @@ pub fn table_csv(cfg: &CalibrationConfig, fit: &Fit, rows: &[TargetRow], scale: 
     s
 }
 
+/// Subject options that are strength knobs and not on the path, with their values.
+pub fn fixed_knobs(cfg: &CalibrationConfig) -> Vec<(String, String)> {
+    cfg.subject
+        .options
+        .iter()
+        .filter(|(k, _)| {
+            crate::strength::knob::Knob::from_name(k).is_some()
+                && !cfg.path.iter().any(|p| &p.knob == *k)
+        })
+        .map(|(k, v)| (k.clone(), option_string(v)))
+        .collect()
+}
+
+/// Writes the table after checking that the engine's own loader accepts it.
 pub fn write_table(path: &Path, text: &str) -> anyhow::Result<()> {
+    crate::strength::table::EloTable::parse(text, &path.display().to_string())
+        .map_err(|e| anyhow::anyhow!("the engine would not load the table: {e}"))?;
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }

@@ -66,13 +66,13 @@ pub fn curve_plot(
         .margin(12)
         .x_label_area_size(48)
         .y_label_area_size(64)
-        .right_y_label_area_size(10)
         .build_cartesian_2d(-0.02f64..1.02f64, ylo..yhi)
         .map_err(err)?;
     chart
         .configure_mesh()
         .x_desc(format!("{knob} (strength parameter t from 0 to 1)"))
         .y_desc("Elo")
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .x_labels(11)
         .x_label_formatter(&|t| label_at(*t))
         .light_line_style(WHITE.mix(0.0))
@@ -194,6 +194,8 @@ pub fn verify_plot(path: &Path, rows: &[VerifyRow]) -> anyhow::Result<()> {
         .configure_mesh()
         .x_desc("target UCI_Elo")
         .y_desc("measured Elo")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
         .map_err(err)?;
     chart
@@ -317,6 +319,7 @@ pub fn terminations_plot(path: &Path, counts: &[(String, usize)]) -> anyhow::Res
     chart
         .configure_mesh()
         .x_desc("games")
+        .x_label_formatter(&|x| format!("{x:.0}"))
         .disable_y_mesh()
         .y_labels(0)
         .draw()
