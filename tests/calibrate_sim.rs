@@ -198,3 +198,39 @@ fn verify_measures_the_offset_of_a_mislabelled_engine() {
     assert!(dir.join("verify.svg").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn residuals_flag_a_wrong_curve_form() {
+    use skillcal::calibrate::runner::EngineSpec;
+    use skillcal::calibrate::sim::SimRunner;
+    // strongly concave in log2(nodes): diminishing returns
+    let truth = |e: &EngineSpec| -> f64 {
+        if let Some(n) = e.option("LimitNodes") {
+            let x = (n.parse::<f64>().unwrap() / 32.0).log2() / 11.0;
+            return 900.0 + 2600.0 * x - 1300.0 * x * x;
+        }
+        let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
+        common::ANCHORS[i]
+    };
+    let mut p = Vec::new();
+    for model in ["linear", "quadratic"] {
+        let mut cfg = common::config(4000, 20.0, model);
+        cfg.plan.min_games_per_target = 200;
+        let dir = tmpdir(&format!("form-{model}"));
+        let runner = SimRunner {
+            truth: Box::new(truth),
+            draw_rate: 0.3,
+        };
+        let quiet = Options {
+            fit_only: false,
+            quiet: true,
+        };
+        calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
+        let s = skillcal::report::data::read_summary(&dir).unwrap();
+        p.push((s.residual_p, s.residual_points));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    eprintln!("residual p (linear, quadratic): {p:?}");
+    assert!(p[0].0 < 0.01, "linear form not rejected: {p:?}");
+    assert!(p[1].0 > 0.01, "quadratic form rejected: {p:?}");
+}

@@ -1,7 +1,7 @@
 //! Calibration: plan games, fit Elo against the knobs, invert into a UCI_Elo table, verify it.
 //!
 //! A run directory holds `calibrate.toml` (the config it was started with), one subdirectory per
-//! match under `matches/` (`b003-01/match.toml` is the plan of that match, written before it is
+//! match under `matches/` (`b003-01/calibration-match.toml` is the plan of that match, written before it is
 //! played; the arena's `games.csv` / `games.pgn` beside it), `plan.csv` (why each match was
 //! chosen), and the results: `games.csv` (every game), `fit_curve.csv`, `fit_points.csv`,
 //! `pool.csv`, `table_details.csv`, `uci_elo_table.csv`, `summary.toml`, the report and plots.
@@ -302,12 +302,12 @@ pub fn list_matches(dir: &Path) -> anyhow::Result<Vec<(PathBuf, MatchSpec)>> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
         .with_context(|| format!("cannot list {}", root.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("match.toml").exists())
+        .filter(|p| p.join("calibration-match.toml").exists())
         .collect();
     dirs.sort();
     dirs.into_iter()
         .map(|d| {
-            let path = d.join("match.toml");
+            let path = d.join("calibration-match.toml");
             let text = std::fs::read_to_string(&path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let spec: MatchSpec =
@@ -490,7 +490,7 @@ pub fn calibrate(
                 .join("matches")
                 .join(format!("b{batch:03}-{:02}", j + 1));
             std::fs::create_dir_all(&d)?;
-            std::fs::write(d.join("match.toml"), toml::to_string(spec)?)?;
+            std::fs::write(d.join("calibration-match.toml"), toml::to_string(spec)?)?;
             append_plan_log(cfg, dir, batch, &d, spec, reason, est)?;
             dirs.push(d);
         }
@@ -679,6 +679,21 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> anyho
         }
     }
     data::write_csv(&dir.join("fit_points.csv"), &point_rows)?;
+    let zs: Vec<f64> = point_rows
+        .iter()
+        .map(|p| p.z)
+        .filter(|z| z.is_finite())
+        .collect();
+    let residual_chi2: f64 = zs.iter().map(|z| z * z).sum();
+    let n_theta = a.curve.as_ref().map(|c| c.theta.len()).unwrap_or(2);
+    let residual_p = if zs.len() > n_theta {
+        use statrs::distribution::{ChiSquared, ContinuousCDF};
+        ChiSquared::new((zs.len() - n_theta) as f64)
+            .map(|d| 1.0 - d.cdf(residual_chi2))
+            .unwrap_or(f64::NAN)
+    } else {
+        f64::NAN
+    };
     let isotonic_max_gap = point_rows
         .iter()
         .map(|p| (p.isotonic - p.curve).abs())
@@ -702,7 +717,11 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> anyho
         match table::invert_targets(cfg, c) {
             Some(rows) => {
                 let text = table::table_csv(cfg, c, &rows, &scale);
-                table::write_table(&dir.join("uci_elo_table.csv"), &text)?;
+                table::write_table(
+                    &dir.join("uci_elo_table.csv"),
+                    &text,
+                    table::is_builtin(cfg),
+                )?;
                 targets = rows;
             }
             None => notes.push("no table written: the curve is not increasing".into()),
@@ -742,6 +761,9 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> anyho
             .collect(),
         monotone: a.curve.as_ref().is_some_and(|c| c.monotone()),
         isotonic_max_gap,
+        residual_chi2,
+        residual_points: zs.len() as u32,
+        residual_p,
         notes,
     };
     data::write_summary(dir, &summary)?;

@@ -120,16 +120,28 @@ pub fn fixed_knobs(cfg: &CalibrationConfig) -> Vec<(String, String)> {
         .options
         .iter()
         .filter(|(k, _)| {
-            crate::strength::knob::Knob::from_name(k).is_some()
+            is_builtin(cfg)
+                && crate::strength::knob::Knob::from_name(k).is_some()
                 && !cfg.path.iter().any(|p| &p.knob == *k)
         })
         .map(|(k, v)| (k.clone(), option_string(v)))
         .collect()
 }
 
-/// Writes the table after checking that the engine's own loader accepts it.
-pub fn write_table(path: &Path, text: &str) -> anyhow::Result<()> {
-    crate::strength::table::EloTable::parse(text, &path.display().to_string())
-        .map_err(|e| anyhow::anyhow!("the engine would not load the table: {e}"))?;
+/// Writes the table; for the built-in engine first checks that its own loader accepts it
+/// (another subject engine may have other option names).
+pub fn write_table(path: &Path, text: &str, builtin: bool) -> anyhow::Result<()> {
+    if builtin {
+        crate::strength::table::EloTable::parse(text, &path.display().to_string())
+            .map_err(|e| anyhow::anyhow!("the engine would not load the table: {e}"))?;
+    }
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Whether the subject is skillcal's own engine.
+pub fn is_builtin(cfg: &CalibrationConfig) -> bool {
+    cfg.subject
+        .command
+        .as_deref()
+        .is_none_or(|c| c == "builtin" || c.starts_with("builtin:"))
 }

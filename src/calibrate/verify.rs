@@ -158,7 +158,7 @@ pub fn verify(
             .join("matches")
             .join(format!("v{:02}-{level:.0}", i + 1));
         std::fs::create_dir_all(&d)?;
-        std::fs::write(d.join("match.toml"), toml::to_string(&spec)?)?;
+        std::fs::write(d.join("calibration-match.toml"), toml::to_string(&spec)?)?;
         if super::games_in(&d)?.len() < spec.planned_games() {
             eprintln!(
                 "verify: UCI_Elo {level:.0} against {} pool members",

@@ -102,6 +102,15 @@ pub struct Summary {
     pub knobs: Vec<KnobSummary>,
     pub monotone: bool,
     pub isotonic_max_gap: f64,
+    /// Residuals of the tested settings against the curve: sum of z^2, settings, and the
+    /// chi-square p-value on (settings - curve parameters) degrees of freedom (approximate: the
+    /// points and the curve share games).
+    #[serde(default)]
+    pub residual_chi2: f64,
+    #[serde(default)]
+    pub residual_points: u32,
+    #[serde(default)]
+    pub residual_p: f64,
     pub notes: Vec<String>,
 }
 

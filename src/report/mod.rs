@@ -281,6 +281,19 @@ pub fn generate(dir: &Path) -> anyhow::Result<PathBuf> {
                 s.budget
             ),
         );
+        if s.residual_points > 0 {
+            para(
+                &mut md,
+                &mut html,
+                &format!(
+                    "Residuals of the {} tested settings against the curve (each rated on its own): chi-square {:.1} on {} degrees of freedom, p = {:.3} (approximate; a small p says the curve's form misses the data, see the isotonic fit in the plot).",
+                    s.residual_points,
+                    s.residual_chi2,
+                    (s.residual_points as usize).saturating_sub(s.theta.len()),
+                    s.residual_p
+                ),
+            );
+        }
         for n in &s.notes {
             para(&mut md, &mut html, &format!("Note: {n}"));
         }
