@@ -6,7 +6,8 @@
 //! and one above when possible, never further than `max_gap`). A setting below (or above) the
 //! pool is chained to a stronger (weaker) subject setting about 200 Elo away, which itself plays
 //! the pool. Before a usable curve exists the first batch plays `plan.initial` against opponents
-//! near `plan.guess`, or spread over the pool.
+//! near `plan.guess`, or spread over the pool, and each initial setting also plays the next
+//! stronger one.
 
 use super::config::CalibrationConfig;
 use super::fit::Fit;
@@ -133,6 +134,10 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
         }
         cfg.plan.guess.map(|[a, b]| a + (b - a) * t)
     };
+    // Without a usable curve the settings are also chained to each other (each plays the next
+    // stronger one), so that one which loses every game to the pool is still rated.
+    let mut chain: Vec<f64> = wanted.iter().map(|w| w.0).collect();
+    chain.sort_by(f64::total_cmp);
     let mut plans = Vec::new();
     for (t, reason) in wanted {
         if remaining < 2 {
@@ -143,6 +148,11 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
             Some(e) => nearest_pool(cfg, &state.pool_elo, e),
             None => spread_pool(cfg, &state.pool_elo),
         };
+        if monotone.is_none() {
+            if let Some(&next) = chain.iter().find(|&&u| u > t) {
+                opponents.push(Opponent::Subject(next));
+            }
+        }
         if let (Some(e), Some(f)) = (est, monotone) {
             if opponents.len() < cfg.plan.opponents_per_setting {
                 let below_pool = state
