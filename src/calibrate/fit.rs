@@ -26,6 +26,9 @@ use crate::report::data::GameRow;
 pub const K: f64 = std::f64::consts::LN_10 / 400.0;
 /// 95% two-sided normal quantile.
 pub const Z95: f64 = 1.959_963_984_540_054;
+/// Floor of the estimated dispersion: Pearson's estimate runs low when many games are lopsided
+/// (expected scores near 0 or 1), and a floor keeps the intervals from shrinking on that alone.
+pub const MIN_DISPERSION: f64 = 0.5;
 /// SD of the weak prior that keeps unanchored players finite when they score 0% or 100%.
 pub const WEAK_SD: f64 = 1000.0;
 
@@ -358,7 +361,7 @@ pub fn fit(roles: &[Role], tallies: &[Tally], model: ModelKind) -> anyhow::Resul
     // Quasi-likelihood dispersion from the first fit, then refit with it.
     let dof = (games - n as f64).max(1.0);
     let dispersion = if games > n as f64 + 5.0 {
-        (problem.pearson(&beta) / dof).clamp(0.05, 4.0)
+        (problem.pearson(&beta) / dof).clamp(MIN_DISPERSION, 4.0)
     } else {
         1.0
     };

@@ -18,7 +18,8 @@ pub struct VerifyArgs {
     /// Calibration config giving the pool, openings, limits and seed.
     #[arg(long, default_value = "configs/default.toml")]
     pub config: PathBuf,
-    /// Output directory (writes verify.csv, games, report).
+    /// Output directory (writes verify.csv, games, report); default: `verify/` beside the table,
+    /// so that `skillcal report` on the calibration's directory shows the verification too.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// UCI_Elo levels, comma separated (default: the config's verify.levels, else every other
@@ -34,10 +35,12 @@ pub const VERIFY_PREFIX: &str = "skillcal_elo";
 
 pub fn run_verify(args: &VerifyArgs) -> anyhow::Result<()> {
     let cfg = CalibrationConfig::load(&args.config)?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(format!("{}-verify", cfg.name)));
+    let out = args.out.clone().unwrap_or_else(|| {
+        args.table
+            .parent()
+            .map(|p| p.join("verify"))
+            .unwrap_or_else(|| PathBuf::from("verify"))
+    });
     let mut levels = args.levels.clone();
     if levels.is_empty() {
         levels = cfg.verify.levels.clone();
@@ -54,6 +57,13 @@ pub fn run_verify(args: &VerifyArgs) -> anyhow::Result<()> {
     print_summary(&rows, cfg.lowest_anchor());
     let report = crate::report::generate(&out)?;
     eprintln!("report: {}", report.display());
+    // a calibration directory holding this verification: refresh its report as well
+    if let Some(parent) = out.parent() {
+        if out.file_name().is_some_and(|n| n == "verify") && parent.join("summary.toml").exists() {
+            let report = crate::report::generate(parent)?;
+            eprintln!("report: {}", report.display());
+        }
+    }
     Ok(())
 }
 
