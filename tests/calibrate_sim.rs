@@ -234,3 +234,43 @@ fn residuals_flag_a_wrong_curve_form() {
     assert!(p[0].0 < 0.01, "linear form not rejected: {p:?}");
     assert!(p[1].0 > 0.01, "quadratic form rejected: {p:?}");
 }
+
+#[test]
+fn unanchored_member_is_chained_by_the_pool_ladder() {
+    use skillcal::calibrate::runner::EngineSpec;
+    use skillcal::calibrate::sim::SimRunner;
+    // an unanchored weak member (true 1000) listed first, next to the lowest anchor
+    let text = common::config_text(1500, 50.0, "linear")
+        .replace("batch_settings = 6", "batch_settings = 6\npool_games = 60")
+        .replace(
+            "[[pool.member]]\nname = \"sf0\"",
+            "[[pool.member]]\nname = \"weak\"\noptions = { \"Skill Level\" = -5 }\n\n[[pool.member]]\nname = \"sf0\"",
+        );
+    let cfg = CalibrationConfig::parse(&text, "test.toml").unwrap();
+    assert_eq!(cfg.pool.members[0].elo, None);
+    let runner = SimRunner {
+        truth: Box::new(|e: &EngineSpec| {
+            if let Some(n) = e.option("LimitNodes") {
+                return common::true_elo_nodes(n.parse().unwrap());
+            }
+            match e.option("Skill Level").unwrap().parse::<i64>().unwrap() {
+                -5 => 1000.0,
+                i => common::ANCHORS[i as usize],
+            }
+        }),
+        draw_rate: 0.3,
+    };
+    let dir = tmpdir("ladder");
+    let quiet = Options {
+        fit_only: false,
+        quiet: true,
+    };
+    let out = calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
+    assert!(out.games <= 1500);
+    let pool: Vec<skillcal::report::data::PoolRow> =
+        skillcal::report::data::read_csv(&dir.join("pool.csv")).unwrap();
+    let weak = &pool[0];
+    assert!(weak.anchor.is_none() && weak.games >= 60);
+    assert!(weak.lower < 1000.0 && 1000.0 < weak.upper, "{weak:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

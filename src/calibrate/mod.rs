@@ -437,7 +437,8 @@ pub fn calibrate(
         let state = PlanState {
             fit: analysis.curve.as_ref(),
             pool_elo,
-            games_played: games.len(),
+            // the pool ladder of the first batch comes out of the same budget
+            games_played: games.len() + ladder_games(cfg, batch),
             setting_games: analysis
                 .players
                 .roles
@@ -529,6 +530,15 @@ pub fn calibrate(
         batch += 1;
     }
     write_results(cfg, dir, batch)
+}
+
+/// Games of the pool ladder (adjacent members against each other), played in batch 0.
+fn ladder_games(cfg: &CalibrationConfig, batch: u32) -> usize {
+    if batch == 0 {
+        cfg.plan.pool_games * cfg.pool.members.len().saturating_sub(1)
+    } else {
+        0
+    }
 }
 
 /// Current rating of each pool member for planning: fitted when the fit has one, else the
