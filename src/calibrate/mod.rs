@@ -689,6 +689,11 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> anyho
         }
     }
     data::write_csv(&dir.join("fit_points.csv"), &point_rows)?;
+    let isotonic_max_z = point_rows
+        .iter()
+        .map(|p| (p.isotonic - p.curve).abs() / ((p.upper - p.lower) / (2.0 * Z95)))
+        .filter(|x| x.is_finite())
+        .fold(0.0, f64::max);
     let zs: Vec<f64> = point_rows
         .iter()
         .map(|p| p.z)
@@ -771,6 +776,7 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> anyho
             .collect(),
         monotone: a.curve.as_ref().is_some_and(|c| c.monotone()),
         isotonic_max_gap,
+        isotonic_max_z,
         residual_chi2,
         residual_points: zs.len() as u32,
         residual_p,

@@ -102,6 +102,9 @@ pub struct Summary {
     pub knobs: Vec<KnobSummary>,
     pub monotone: bool,
     pub isotonic_max_gap: f64,
+    /// The same gap divided by the point's standard error, largest over the settings.
+    #[serde(default)]
+    pub isotonic_max_z: f64,
     /// Residuals of the tested settings against the curve: sum of z^2, settings, and the
     /// chi-square p-value on (settings - curve parameters) degrees of freedom (approximate: the
     /// points and the curve share games).

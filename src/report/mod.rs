@@ -268,7 +268,7 @@ pub fn generate(dir: &Path) -> anyhow::Result<PathBuf> {
             &mut md,
             &mut html,
             &format!(
-                "Strength path: {}. Model: {}, fitted by maximum likelihood on the {} game results (logistic expected score, pool members as soft anchors, quasi-likelihood dispersion {:.3}); coefficients {:?}. Curve increasing on the path: {}. Largest gap between the isotonic fit of the per-setting ratings and the curve: {:.0} Elo. {} batches, {} of {} games of the budget.",
+                "Strength path: {}. Model: {}, fitted by maximum likelihood on the {} game results (logistic expected score, pool members as soft anchors, quasi-likelihood dispersion {:.3}); coefficients {:?}. Curve increasing on the path: {}. Largest gap between the isotonic fit of the per-setting ratings and the curve: {:.0} Elo (largest in units of the point's standard error: {:.1}). {} batches, {} of {} games of the budget.",
                 knob_desc.join("; "),
                 s.formula,
                 s.games,
@@ -276,6 +276,7 @@ pub fn generate(dir: &Path) -> anyhow::Result<PathBuf> {
                 s.theta.iter().map(|x| (x * 10.0).round() / 10.0).collect::<Vec<_>>(),
                 if s.monotone { "yes" } else { "no" },
                 s.isotonic_max_gap,
+                s.isotonic_max_z,
                 s.batches,
                 s.games,
                 s.budget
