@@ -1,0 +1,492 @@
+//! The calibration configuration (TOML): subject, strength path, reference pool, targets, plan.
+//! Parse errors name the file, line and key; semantic checks name the file and key.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CalibrationConfig {
+    /// Run name used in reports; defaults to the config file's stem.
+    #[serde(default)]
+    pub name: String,
+    /// Seed of every random choice (openings, engine RandomSeed values, plan tie-breaks).
+    pub seed: u64,
+    /// Games played at once.
+    #[serde(default = "default_concurrency")]
+    pub concurrency: usize,
+    /// Total game budget of the calibration.
+    pub budget: usize,
+    /// 95% half-width goal (Elo) for every target in the anchored range.
+    pub precision: f64,
+    /// Goal for targets below the lowest anchor (extrapolated); default twice `precision`.
+    #[serde(default)]
+    pub precision_extrapolated: Option<f64>,
+    /// Target Elo grid: `{ from, to, step }` or a list.
+    pub targets: Targets,
+    pub subject: EngineConfig,
+    /// Knobs driven by the strength parameter t in [0, 1] (t = 1 strongest).
+    pub path: Vec<KnobPath>,
+    #[serde(default)]
+    pub fit: FitConfig,
+    #[serde(default)]
+    pub plan: PlanConfig,
+    pub pool: PoolConfig,
+    pub openings: OpeningsConfig,
+    /// Passed to the arena unchanged (resign / draw adjudication, maximum plies).
+    #[serde(default)]
+    pub adjudication: Option<toml::Table>,
+    #[serde(default)]
+    pub verify: VerifyConfig,
+}
+
+fn default_concurrency() -> usize {
+    2
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(untagged)]
+pub enum Targets {
+    Range { from: f64, to: f64, step: f64 },
+    List(Vec<f64>),
+}
+
+impl Targets {
+    pub fn values(&self) -> Vec<f64> {
+        match self {
+            Targets::List(v) => v.clone(),
+            Targets::Range { from, to, step } => {
+                let n = ((to - from) / step).floor() as usize;
+                (0..=n).map(|i| from + step * i as f64).collect()
+            }
+        }
+    }
+}
+
+/// An engine: command (or `builtin` for skillcal's own engine), UCI options, limits per move.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct EngineConfig {
+    #[serde(default)]
+    pub command: Option<String>,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub options: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+/// Search limits the arena sends with `go` (any combination).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    #[serde(default)]
+    pub nodes: Option<u64>,
+    #[serde(default)]
+    pub depth: Option<u32>,
+    #[serde(default)]
+    pub movetime_ms: Option<u64>,
+    /// Clock as `base+inc` in seconds, e.g. `10+0.1`.
+    #[serde(default)]
+    pub tc: Option<String>,
+    /// How far past its clock an engine may answer before it forfeits.
+    #[serde(default)]
+    pub time_margin_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Scale {
+    Linear,
+    Log,
+    /// ln(1 + v / offset): for knobs such as ScoreInaccuracy that start at 0.
+    Log1p,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct KnobPath {
+    /// UCI option name, e.g. `LimitNodes`, `ScoreInaccuracy`.
+    pub knob: String,
+    /// Value at t = 0 (weakest).
+    pub from: f64,
+    /// Value at t = 1 (strongest).
+    pub to: f64,
+    #[serde(default = "default_scale")]
+    pub scale: Scale,
+    /// Offset of the `log1p` scale (same unit as the knob).
+    #[serde(default = "default_offset")]
+    pub offset: f64,
+    /// Round values to integers (UCI spin options).
+    #[serde(default = "default_true")]
+    pub integer: bool,
+}
+
+fn default_scale() -> Scale {
+    Scale::Linear
+}
+fn default_offset() -> f64 {
+    10.0
+}
+fn default_true() -> bool {
+    true
+}
+
+impl KnobPath {
+    fn fwd(&self, v: f64) -> f64 {
+        match self.scale {
+            Scale::Linear => v,
+            Scale::Log => v.ln(),
+            Scale::Log1p => (v / self.offset).ln_1p(),
+        }
+    }
+    fn back(&self, u: f64) -> f64 {
+        match self.scale {
+            Scale::Linear => u,
+            Scale::Log => u.exp(),
+            Scale::Log1p => u.exp_m1() * self.offset,
+        }
+    }
+    /// Knob value at strength parameter t (interpolated on the knob's scale), rounded if integer.
+    pub fn value(&self, t: f64) -> f64 {
+        let (a, b) = (self.fwd(self.from), self.fwd(self.to));
+        let v = self.back(a + (b - a) * t.clamp(0.0, 1.0));
+        if self.integer {
+            v.round()
+        } else {
+            (v * 1000.0).round() / 1000.0
+        }
+    }
+    pub fn scale_name(&self) -> &'static str {
+        match self.scale {
+            Scale::Linear => "linear",
+            Scale::Log => "log",
+            Scale::Log1p => "log1p",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ModelKind {
+    /// Elo = a + b t.
+    #[default]
+    Linear,
+    /// Elo = a + b t + c t^2 (kept only if monotone on [0, 1]; else the linear form is used).
+    Quadratic,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FitConfig {
+    #[serde(default)]
+    pub model: ModelKind,
+}
+
+impl Default for FitConfig {
+    fn default() -> Self {
+        FitConfig {
+            model: ModelKind::Linear,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct PlanConfig {
+    /// Strength parameters of the first batch.
+    pub initial: Vec<f64>,
+    /// Optional first guess of Elo at t = 0 and t = 1 (picks the first opponents).
+    pub guess: Option<[f64; 2]>,
+    /// t is quantized to multiples of 1/grid so that settings repeat.
+    pub grid: u32,
+    /// Games per (setting, opponent) pairing; even, so each opening is played with both colours.
+    pub games_per_pairing: usize,
+    /// Opponents per setting, the nearest by current estimate.
+    pub opponents_per_setting: usize,
+    /// Opponents further than this (Elo) from the setting's estimate are not used.
+    pub max_gap: f64,
+    /// At most this many settings per batch.
+    pub batch_settings: usize,
+    /// A target also counts as met only once this many games were played by settings within
+    /// 1.5 grid steps of its t*: direct evidence next to the parametric fit (0 = off).
+    pub min_games_per_target: usize,
+    /// Games per adjacent pair of pool members, played once at the start (measures the pool's
+    /// own spacing next to the anchors); 0 = none.
+    pub pool_games: usize,
+}
+
+impl Default for PlanConfig {
+    fn default() -> Self {
+        PlanConfig {
+            initial: vec![0.0, 0.25, 0.5, 0.75, 1.0],
+            guess: None,
+            grid: 40,
+            games_per_pairing: 20,
+            opponents_per_setting: 2,
+            max_gap: 300.0,
+            batch_settings: 6,
+            min_games_per_target: 0,
+            pool_games: 0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PoolConfig {
+    /// Default engine command of every member (members may override).
+    #[serde(default)]
+    pub command: Option<String>,
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Options every member gets (a member's own options are added on top).
+    #[serde(default)]
+    pub options: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    pub limits: Limits,
+    /// Prior standard deviation of soft anchors (0 = hard anchors).
+    #[serde(default = "default_anchor_sd")]
+    pub anchor_sd: f64,
+    /// What scale the anchors put the numbers on (shown in the report).
+    #[serde(default)]
+    pub scale: String,
+    #[serde(rename = "member")]
+    pub members: Vec<PoolMember>,
+}
+
+fn default_anchor_sd() -> f64 {
+    50.0
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PoolMember {
+    pub name: String,
+    /// Anchor rating; absent = rated through games only (e.g. chaining below the anchors).
+    #[serde(default)]
+    pub elo: Option<f64>,
+    /// Prior SD of this member (overrides `pool.anchor_sd`).
+    #[serde(default)]
+    pub sd: Option<f64>,
+    #[serde(default)]
+    pub command: Option<String>,
+    #[serde(default)]
+    pub args: Option<Vec<String>>,
+    #[serde(default)]
+    pub options: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    pub limits: Option<Limits>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningsConfig {
+    pub file: PathBuf,
+    /// `random` (seeded) or `sequential`.
+    #[serde(default = "default_order")]
+    pub order: String,
+    #[serde(default)]
+    pub plies: Option<u32>,
+}
+
+fn default_order() -> String {
+    "random".into()
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct VerifyConfig {
+    /// UCI_Elo levels to verify; default: every other target from the lowest anchor up.
+    pub levels: Vec<f64>,
+    pub games_per_opponent: usize,
+    pub opponents_per_level: usize,
+}
+
+impl Default for VerifyConfig {
+    fn default() -> Self {
+        VerifyConfig {
+            levels: Vec::new(),
+            games_per_opponent: 20,
+            opponents_per_level: 2,
+        }
+    }
+}
+
+/// A UCI option value from TOML as the string sent with `setoption`.
+pub fn option_string(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Boolean(b) => b.to_string(),
+        other => other.to_string(),
+    }
+}
+
+impl CalibrationConfig {
+    /// Reads and checks a config file; relative paths inside are resolved against the current
+    /// directory first, then against the config file's directory.
+    pub fn load(path: &Path) -> anyhow::Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read config {}", path.display()))?;
+        let mut cfg = Self::parse(&text, &path.display().to_string())?;
+        if cfg.name.is_empty() {
+            cfg.name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "calibration".into());
+        }
+        if !cfg.openings.file.exists() {
+            if let Some(dir) = path.parent() {
+                let alt = dir.join(&cfg.openings.file);
+                if alt.exists() {
+                    cfg.openings.file = alt;
+                }
+            }
+        }
+        Ok(cfg)
+    }
+
+    /// Parses and checks config text; `origin` names the file in errors.
+    pub fn parse(text: &str, origin: &str) -> anyhow::Result<Self> {
+        let cfg: CalibrationConfig =
+            toml::from_str(text).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+        cfg.validate(origin)?;
+        Ok(cfg)
+    }
+
+    pub fn validate(&self, origin: &str) -> anyhow::Result<()> {
+        if self.concurrency == 0 {
+            bail!("{origin}: key `concurrency`: must be at least 1");
+        }
+        if self.precision.is_nan() || self.precision <= 0.0 {
+            bail!("{origin}: key `precision`: must be a positive number of Elo");
+        }
+        if let Targets::Range { from, to, step } = self.targets {
+            if step.is_nan() || step <= 0.0 || to < from {
+                bail!("{origin}: key `targets`: need from <= to and step > 0");
+            }
+        }
+        if self.targets.values().is_empty() {
+            bail!("{origin}: key `targets`: no target Elo given");
+        }
+        if self.path.is_empty() {
+            bail!("{origin}: key `path`: at least one [[path]] knob is needed");
+        }
+        for (i, k) in self.path.iter().enumerate() {
+            let key = format!("path[{i}] ({})", k.knob);
+            if k.knob.trim().is_empty() {
+                bail!("{origin}: key `path[{i}].knob`: empty option name");
+            }
+            if k.from == k.to {
+                bail!("{origin}: key `{key}`: `from` and `to` are equal; the knob would not move");
+            }
+            match k.scale {
+                Scale::Log if k.from <= 0.0 || k.to <= 0.0 => {
+                    bail!("{origin}: key `{key}.scale`: log scale needs from and to > 0")
+                }
+                Scale::Log1p if k.offset <= 0.0 || k.from < 0.0 || k.to < 0.0 => {
+                    bail!("{origin}: key `{key}.offset`: log1p needs offset > 0 and values >= 0")
+                }
+                _ => {}
+            }
+        }
+        let p = &self.plan;
+        if p.grid == 0 || p.grid > 1000 {
+            bail!("{origin}: key `plan.grid`: must be in 1..=1000");
+        }
+        if p.initial.iter().any(|t| !(0.0..=1.0).contains(t)) {
+            bail!("{origin}: key `plan.initial`: strength parameters lie in [0, 1]");
+        }
+        if p.games_per_pairing < 2 || !p.games_per_pairing.is_multiple_of(2) {
+            bail!("{origin}: key `plan.games_per_pairing`: must be even and at least 2");
+        }
+        if p.opponents_per_setting == 0 {
+            bail!("{origin}: key `plan.opponents_per_setting`: must be at least 1");
+        }
+        if p.batch_settings == 0 {
+            bail!("{origin}: key `plan.batch_settings`: must be at least 1");
+        }
+        if self.pool.members.is_empty() {
+            bail!("{origin}: key `pool.member`: the reference pool is empty");
+        }
+        if !self.pool.members.iter().any(|m| m.elo.is_some()) {
+            bail!("{origin}: key `pool.member`: at least one member needs an `elo` anchor");
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (i, m) in self.pool.members.iter().enumerate() {
+            if m.name.trim().is_empty() || m.name.starts_with(super::SUBJECT_PREFIX) {
+                bail!(
+                    "{origin}: key `pool.member[{i}].name`: empty or reserved name `{}`",
+                    m.name
+                );
+            }
+            if !seen.insert(m.name.clone()) {
+                bail!(
+                    "{origin}: key `pool.member[{i}].name`: duplicate name `{}`",
+                    m.name
+                );
+            }
+            if m.sd.is_some_and(|s| s < 0.0) {
+                bail!("{origin}: key `pool.member[{i}].sd`: must be >= 0");
+            }
+            if m.command.is_none() && self.pool.command.is_none() {
+                bail!("{origin}: key `pool.member[{i}].command`: no command (set `pool.command`)");
+            }
+        }
+        if self.pool.anchor_sd < 0.0 {
+            bail!("{origin}: key `pool.anchor_sd`: must be >= 0");
+        }
+        if self.verify.games_per_opponent < 2 || !self.verify.games_per_opponent.is_multiple_of(2) {
+            bail!("{origin}: key `verify.games_per_opponent`: must be even and at least 2");
+        }
+        Ok(())
+    }
+
+    pub fn precision_for(&self, extrapolated: bool) -> f64 {
+        if extrapolated {
+            self.precision_extrapolated.unwrap_or(2.0 * self.precision)
+        } else {
+            self.precision
+        }
+    }
+
+    /// The lowest anchor value (the bottom of the anchored range).
+    pub fn lowest_anchor(&self) -> f64 {
+        self.pool
+            .members
+            .iter()
+            .filter_map(|m| m.elo)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Knob values at t, as (name, value) pairs in path order.
+    pub fn knobs_at(&self, t: f64) -> Vec<(String, f64)> {
+        self.path
+            .iter()
+            .map(|k| (k.knob.clone(), k.value(t)))
+            .collect()
+    }
+}
+
+/// `Name=Value;Name=Value` as written in the CSVs.
+pub fn knobs_label(knobs: &[(String, f64)]) -> String {
+    knobs
+        .iter()
+        .map(|(k, v)| format!("{k}={}", fmt_num(*v)))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+pub fn fmt_num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}

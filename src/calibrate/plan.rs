@@ -1,0 +1,265 @@
+//! Adaptive planning: which settings to play next, and against whom.
+//!
+//! Each batch takes the targets whose 95% half-width still misses the precision goal, the
+//! settings t* where the current curve reaches them (quantized to the grid so settings repeat),
+//! neediest first, and pairs each with the pool members nearest its current estimate (one below
+//! and one above when possible, never further than `max_gap`). A setting below (or above) the
+//! pool is chained to a stronger (weaker) subject setting about 200 Elo away, which itself plays
+//! the pool. Before a usable curve exists the first batch plays `plan.initial` against opponents
+//! near `plan.guess`, or spread over the pool, and each initial setting also plays the next
+//! stronger one.
+
+use super::config::CalibrationConfig;
+use super::fit::Fit;
+
+/// An opponent of a subject setting.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Opponent {
+    /// Index into `pool.members`.
+    Pool(usize),
+    /// Another subject setting (chaining).
+    Subject(f64),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SettingPlan {
+    pub t: f64,
+    pub estimate: Option<f64>,
+    pub opponents: Vec<Opponent>,
+    pub games_per_opponent: usize,
+    pub reason: String,
+}
+
+/// What the planner knows: the current fit (if any) and the pool's current ratings.
+pub struct PlanState<'a> {
+    pub fit: Option<&'a Fit>,
+    /// Current rating estimate of each pool member (fitted, or the anchor, or None).
+    pub pool_elo: Vec<Option<f64>>,
+    pub games_played: usize,
+    /// Games played so far by each subject setting t.
+    pub setting_games: Vec<(f64, usize)>,
+}
+
+/// Rounds t to the plan's grid.
+pub fn quantize(cfg: &CalibrationConfig, t: f64) -> f64 {
+    let g = cfg.plan.grid as f64;
+    (t.clamp(0.0, 1.0) * g).round() / g
+}
+
+/// The state of every target: (target, t*, half-width, goal); None without a monotone curve.
+pub fn target_status(cfg: &CalibrationConfig, fit: &Fit) -> Option<Vec<(f64, f64, f64, f64)>> {
+    let low = cfg.lowest_anchor();
+    cfg.targets
+        .values()
+        .into_iter()
+        .map(|target| {
+            let inv = fit.invert(target)?;
+            Some((
+                target,
+                inv.t,
+                inv.half_width(),
+                cfg.precision_for(target < low),
+            ))
+        })
+        .collect()
+}
+
+/// The next batch, or None when every target meets its goal or the budget is spent.
+pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<SettingPlan>> {
+    let mut remaining = cfg.budget.saturating_sub(state.games_played);
+    if remaining < 2 {
+        return None;
+    }
+    let monotone = state.fit.filter(|f| f.monotone());
+    let mut wanted: Vec<(f64, String)> = Vec::new();
+    match monotone.and_then(|f| target_status(cfg, f)) {
+        Some(status) => {
+            let mut needs: Vec<(f64, f64, String)> = Vec::new();
+            let min = cfg.plan.min_games_per_target;
+            let window = 1.5 / cfg.plan.grid as f64;
+            for (target, t, hw, goal) in status {
+                let near: usize = state
+                    .setting_games
+                    .iter()
+                    .filter(|(s, _)| (s - t).abs() <= window)
+                    .map(|(_, g)| g)
+                    .sum();
+                if hw <= goal && near >= min {
+                    continue;
+                }
+                let tq = quantize(cfg, t);
+                let (need, reason) = if hw > goal {
+                    (
+                        hw / goal,
+                        format!("target {target:.0}: ±{hw:.0} > {goal:.0}"),
+                    )
+                } else {
+                    (
+                        1.0 + (min - near) as f64 / min as f64,
+                        format!("target {target:.0}: {near} games nearby < {min}"),
+                    )
+                };
+                match needs.iter_mut().find(|n| n.0 == tq) {
+                    Some(n) if n.1 < need => {
+                        n.1 = need;
+                        n.2 = reason;
+                    }
+                    Some(_) => {}
+                    None => needs.push((tq, need, reason)),
+                }
+            }
+            needs.sort_by(|a, b| b.1.total_cmp(&a.1));
+            wanted.extend(
+                needs
+                    .into_iter()
+                    .take(cfg.plan.batch_settings)
+                    .map(|(t, _, r)| (t, r)),
+            );
+            if wanted.is_empty() {
+                return None;
+            }
+        }
+        None => {
+            for &t in &cfg.plan.initial {
+                let tq = quantize(cfg, t);
+                if !wanted.iter().any(|w| w.0 == tq) {
+                    wanted.push((tq, "initial design".into()));
+                }
+            }
+        }
+    }
+    let estimate = |t: f64| -> Option<f64> {
+        if let Some(f) = state.fit {
+            return Some(f.elo(t));
+        }
+        cfg.plan.guess.map(|[a, b]| a + (b - a) * t)
+    };
+    // Without a usable curve the settings are also chained to each other (each plays the next
+    // stronger one), so that one which loses every game to the pool is still rated.
+    let mut chain: Vec<f64> = wanted.iter().map(|w| w.0).collect();
+    chain.sort_by(f64::total_cmp);
+    let mut plans = Vec::new();
+    for (t, reason) in wanted {
+        if remaining < 2 {
+            break;
+        }
+        let est = estimate(t);
+        let mut opponents = match est {
+            Some(e) => nearest_pool(cfg, &state.pool_elo, e),
+            None => spread_pool(cfg, &state.pool_elo),
+        };
+        if monotone.is_none() {
+            if let Some(&next) = chain.iter().find(|&&u| u > t) {
+                opponents.push(Opponent::Subject(next));
+            }
+        }
+        if let (Some(e), Some(f)) = (est, monotone) {
+            if opponents.len() < cfg.plan.opponents_per_setting {
+                let below_pool = state
+                    .pool_elo
+                    .iter()
+                    .flatten()
+                    .all(|r| *r > e + cfg.plan.max_gap / 2.0);
+                let step = if below_pool { 200.0 } else { -200.0 };
+                if let Some(inv) = f.invert(e + step) {
+                    let t2 = quantize(cfg, inv.t);
+                    if t2 != t {
+                        opponents.push(Opponent::Subject(t2));
+                    }
+                }
+            }
+        }
+        if opponents.is_empty() {
+            // nothing near: the closest member still ties the setting to the scale
+            let e = est.unwrap_or(0.0);
+            if let Some(j) = closest(&state.pool_elo, e) {
+                opponents.push(Opponent::Pool(j));
+            }
+        }
+        let mut games = cfg.plan.games_per_pairing;
+        let need = games * opponents.len();
+        if need > remaining {
+            games = (remaining / opponents.len().max(1)) & !1;
+            if games < 2 {
+                opponents.truncate(remaining / 2);
+                games = 2;
+            }
+        }
+        if opponents.is_empty() {
+            break;
+        }
+        remaining = remaining.saturating_sub(games * opponents.len());
+        plans.push(SettingPlan {
+            t,
+            estimate: est,
+            opponents,
+            games_per_opponent: games,
+            reason,
+        });
+    }
+    if plans.is_empty() {
+        None
+    } else {
+        Some(plans)
+    }
+}
+
+fn closest(pool: &[Option<f64>], e: f64) -> Option<usize> {
+    pool.iter()
+        .enumerate()
+        .filter_map(|(j, r)| r.map(|r| (j, (r - e).abs())))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(j, _)| j)
+}
+
+/// Pool members within `max_gap` of e: the nearest below and above first, then by distance.
+fn nearest_pool(cfg: &CalibrationConfig, pool: &[Option<f64>], e: f64) -> Vec<Opponent> {
+    let mut near: Vec<(usize, f64)> = pool
+        .iter()
+        .enumerate()
+        .filter_map(|(j, r)| r.map(|r| (j, r - e)))
+        .filter(|(_, d)| d.abs() <= cfg.plan.max_gap)
+        .collect();
+    near.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()));
+    let mut order = Vec::new();
+    if let Some(b) = near.iter().find(|x| x.1 <= 0.0) {
+        order.push(b.0);
+    }
+    if let Some(a) = near.iter().find(|x| x.1 > 0.0) {
+        order.push(a.0);
+    }
+    for (j, _) in &near {
+        if !order.contains(j) {
+            order.push(*j);
+        }
+    }
+    order.truncate(cfg.plan.opponents_per_setting);
+    order.into_iter().map(Opponent::Pool).collect()
+}
+
+/// Without any estimate: members spread evenly over the pool sorted by rating.
+fn spread_pool(cfg: &CalibrationConfig, pool: &[Option<f64>]) -> Vec<Opponent> {
+    let mut rated: Vec<(usize, f64)> = pool
+        .iter()
+        .enumerate()
+        .filter_map(|(j, r)| r.map(|r| (j, r)))
+        .collect();
+    rated.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let k = cfg.plan.opponents_per_setting.max(3).min(rated.len());
+    if k == 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for i in 0..k {
+        let idx = if k == 1 {
+            rated.len() / 2
+        } else {
+            i * (rated.len() - 1) / (k - 1)
+        };
+        let j = rated[idx].0;
+        if !out.contains(&Opponent::Pool(j)) {
+            out.push(Opponent::Pool(j));
+        }
+    }
+    out
+}

@@ -1,0 +1,58 @@
+//! What the calibration asks of a match runner, kept small so that the arena (real games) and
+//! the simulator (tests, dry runs) are interchangeable.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::config::Limits;
+
+/// One engine of a match.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct EngineSpec {
+    pub name: String,
+    /// Executable, or `builtin` for skillcal's own engine.
+    pub command: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// UCI options in the order they are sent.
+    #[serde(default)]
+    pub options: Vec<(String, String)>,
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+impl EngineSpec {
+    pub fn option(&self, name: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// A gauntlet: `engines[0]` plays `games_per_opponent` games against each of the others.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MatchSpec {
+    pub engines: Vec<EngineSpec>,
+    pub games_per_opponent: usize,
+    pub seed: u64,
+    pub concurrency: usize,
+    pub openings: std::path::PathBuf,
+    pub openings_order: String,
+    #[serde(default)]
+    pub openings_plies: Option<u32>,
+    #[serde(default)]
+    pub adjudication: Option<toml::Table>,
+}
+
+impl MatchSpec {
+    pub fn planned_games(&self) -> usize {
+        self.games_per_opponent * self.engines.len().saturating_sub(1)
+    }
+}
+
+/// Plays (or resumes) a match into `dir`, leaving `dir/games.csv` in the arena's format.
+pub trait GameRunner {
+    fn run(&self, spec: &MatchSpec, dir: &Path) -> anyhow::Result<()>;
+}

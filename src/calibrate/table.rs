@@ -1,0 +1,147 @@
+//! Inverting the fitted curve at every target into the UCI_Elo table the engine loads.
+//!
+//! `uci_elo_table.csv`: `#` comment lines (scale, model, flags), then the header `elo`, one column
+//! per knob (its UCI option name), then the interval columns `elo_lower,elo_upper` (95% band of the
+//! Elo the row's setting plays at) and `<knob>_lower,<knob>_upper` (95% interval of the setting
+//! that reaches the target).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::Context;
+
+use super::config::{fmt_num, knobs_label, option_string, CalibrationConfig};
+use super::fit::{model_formula, Fit, RangeFlag, Z95};
+use crate::report::data::TargetRow;
+
+/// One row per target; None when the curve is not increasing (no inversion possible).
+pub fn invert_targets(cfg: &CalibrationConfig, fit: &Fit) -> Option<Vec<TargetRow>> {
+    let low = cfg.lowest_anchor();
+    cfg.targets
+        .values()
+        .into_iter()
+        .map(|target| {
+            let inv = fit.invert(target)?;
+            let extrapolated = target < low;
+            let hw = inv.half_width();
+            Some(TargetRow {
+                target,
+                t: inv.t,
+                t_lower: inv.t_lower,
+                t_upper: inv.t_upper,
+                knobs: knobs_label(&cfg.knobs_at(inv.t)),
+                elo: inv.elo,
+                elo_lower: inv.elo - Z95 * inv.elo_sd,
+                elo_upper: inv.elo + Z95 * inv.elo_sd,
+                half_width: hw,
+                extrapolated,
+                range: inv.range.as_str().into(),
+                precision_met: inv.range == RangeFlag::Ok && hw <= cfg.precision_for(extrapolated),
+            })
+        })
+        .collect()
+}
+
+/// The table text in the engine's format.
+pub fn table_csv(cfg: &CalibrationConfig, fit: &Fit, rows: &[TargetRow], scale: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# skillcal UCI_Elo table, calibration `{}`, {} games",
+        cfg.name, fit.games
+    );
+    let _ = writeln!(s, "# scale: {scale}");
+    let _ = writeln!(
+        s,
+        "# model: {} with t the strength parameter; theta = {:?}",
+        model_formula(fit.model),
+        fit.theta.iter().map(|x| x.round()).collect::<Vec<_>>()
+    );
+    for k in &cfg.path {
+        let _ = writeln!(
+            s,
+            "# path: {} from {} (t=0) to {} (t=1), {} scale",
+            k.knob,
+            fmt_num(k.from),
+            fmt_num(k.to),
+            k.scale_name()
+        );
+    }
+    for r in rows {
+        let mut flags = Vec::new();
+        if r.extrapolated {
+            flags.push("extrapolated below the lowest anchor".to_string());
+        }
+        if r.range != "ok" {
+            flags.push(format!(
+                "beyond the engine's range on this path ({}): plays at {:.0}",
+                r.range, r.elo
+            ));
+        }
+        if !flags.is_empty() {
+            let _ = writeln!(s, "# {:.0}: {}", r.target, flags.join("; "));
+        }
+    }
+    let knobs: Vec<&str> = cfg.path.iter().map(|k| k.knob.as_str()).collect();
+    // The subject's fixed knob options go in as constant columns: with UCI_LimitStrength the
+    // engine takes its settings from the table, so the table must carry them.
+    let fixed = fixed_knobs(cfg);
+    let mut header = vec!["elo".to_string()];
+    header.extend(knobs.iter().map(|k| k.to_string()));
+    header.extend(fixed.iter().map(|(k, _)| k.clone()));
+    header.push("elo_lower".into());
+    header.push("elo_upper".into());
+    for k in &knobs {
+        header.push(format!("{k}_lower"));
+        header.push(format!("{k}_upper"));
+    }
+    let _ = writeln!(s, "{}", header.join(","));
+    for r in rows {
+        let mut cols = vec![fmt_num(r.target)];
+        for k in &cfg.path {
+            cols.push(fmt_num(k.value(r.t)));
+        }
+        cols.extend(fixed.iter().map(|(_, v)| v.clone()));
+        cols.push(format!("{:.0}", r.elo_lower));
+        cols.push(format!("{:.0}", r.elo_upper));
+        for k in &cfg.path {
+            let (a, b) = (k.value(r.t_lower), k.value(r.t_upper));
+            cols.push(fmt_num(a.min(b)));
+            cols.push(fmt_num(a.max(b)));
+        }
+        let _ = writeln!(s, "{}", cols.join(","));
+    }
+    s
+}
+
+/// Subject options that are strength knobs and not on the path, with their values.
+pub fn fixed_knobs(cfg: &CalibrationConfig) -> Vec<(String, String)> {
+    cfg.subject
+        .options
+        .iter()
+        .filter(|(k, _)| {
+            is_builtin(cfg)
+                && crate::strength::knob::Knob::from_name(k).is_some()
+                && !cfg.path.iter().any(|p| &p.knob == *k)
+        })
+        .map(|(k, v)| (k.clone(), option_string(v)))
+        .collect()
+}
+
+/// Writes the table; for the built-in engine first checks that its own loader accepts it
+/// (another subject engine may have other option names).
+pub fn write_table(path: &Path, text: &str, builtin: bool) -> anyhow::Result<()> {
+    if builtin {
+        crate::strength::table::EloTable::parse(text, &path.display().to_string())
+            .map_err(|e| anyhow::anyhow!("the engine would not load the table: {e}"))?;
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Whether the subject is skillcal's own engine.
+pub fn is_builtin(cfg: &CalibrationConfig) -> bool {
+    cfg.subject
+        .command
+        .as_deref()
+        .is_none_or(|c| c == "builtin" || c.starts_with("builtin:"))
+}

@@ -1,0 +1,291 @@
+//! `skillcal verify TABLE`: fresh games of the engine with UCI_LimitStrength at several UCI_Elo
+//! values against the pool; each level rated on its own (pool soft-anchored as in calibration).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+use super::config::{option_string, CalibrationConfig};
+use super::fit::{self, Role};
+use super::runner::{EngineSpec, GameRunner};
+use super::{match_seed, match_spec, pool_engine};
+use crate::report::data::{self, GameRow, VerifyRow};
+
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// UCI_Elo table to verify (loaded by the engine through its StrengthTable option).
+    pub table: PathBuf,
+    /// Calibration config giving the pool, openings, limits and seed.
+    #[arg(long, default_value = "configs/default.toml")]
+    pub config: PathBuf,
+    /// Output directory (writes verify.csv, games, report); default: `verify/` beside the table,
+    /// so that `skillcal report` on the calibration's directory shows the verification too.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// UCI_Elo levels, comma separated (default: the config's verify.levels, else every other
+    /// table row from the lowest anchor up).
+    #[arg(long, value_delimiter = ',')]
+    pub levels: Vec<f64>,
+    /// Games against each opponent (even).
+    #[arg(long)]
+    pub games: Option<usize>,
+}
+
+pub const VERIFY_PREFIX: &str = "skillcal_elo";
+
+pub fn run_verify(args: &VerifyArgs) -> anyhow::Result<()> {
+    let cfg = CalibrationConfig::load(&args.config)?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        args.table
+            .parent()
+            .map(|p| p.join("verify"))
+            .unwrap_or_else(|| PathBuf::from("verify"))
+    });
+    let mut levels = args.levels.clone();
+    if levels.is_empty() {
+        levels = cfg.verify.levels.clone();
+    }
+    if levels.is_empty() {
+        levels = default_levels(&args.table, cfg.lowest_anchor())?;
+    }
+    let games = args.games.unwrap_or(cfg.verify.games_per_opponent);
+    if games < 2 || !games.is_multiple_of(2) {
+        bail!("--games: must be even and at least 2");
+    }
+    let runner = super::arena_glue::ArenaRunner::new(&out);
+    let rows = verify(&cfg, &args.table, &out, &levels, games, &runner)?;
+    print_summary(&rows, cfg.lowest_anchor());
+    let report = crate::report::generate(&out)?;
+    eprintln!("report: {}", report.display());
+    // a calibration directory holding this verification: refresh its report as well
+    if let Some(parent) = out.parent() {
+        if out.file_name().is_some_and(|n| n == "verify") && parent.join("summary.toml").exists() {
+            let report = crate::report::generate(parent)?;
+            eprintln!("report: {}", report.display());
+        }
+    }
+    Ok(())
+}
+
+/// Table rows from the lowest anchor up, every other one.
+fn default_levels(table: &Path, low: f64) -> anyhow::Result<Vec<f64>> {
+    let elos = table_elos(table)?;
+    let v: Vec<f64> = elos.into_iter().filter(|e| *e >= low).step_by(2).collect();
+    if v.is_empty() {
+        bail!(
+            "{}: no table row at or above the lowest anchor {low}; pass --levels",
+            table.display()
+        );
+    }
+    Ok(v)
+}
+
+/// The `elo` column of a UCI_Elo table.
+pub fn table_elos(table: &Path) -> anyhow::Result<Vec<f64>> {
+    let mut r = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_path(table)
+        .with_context(|| format!("cannot read table {}", table.display()))?;
+    let headers = r.headers()?.clone();
+    let col = headers
+        .iter()
+        .position(|h| h.trim() == "elo")
+        .ok_or_else(|| anyhow::anyhow!("{}: no `elo` column", table.display()))?;
+    let mut out = Vec::new();
+    for (i, rec) in r.records().enumerate() {
+        let rec = rec.with_context(|| format!("{}: row {}", table.display(), i + 1))?;
+        let v: f64 = rec
+            .get(col)
+            .unwrap_or("")
+            .trim()
+            .parse()
+            .with_context(|| format!("{}: row {}: bad elo", table.display(), i + 1))?;
+        out.push(v);
+    }
+    Ok(out)
+}
+
+pub fn level_name(level: f64) -> String {
+    format!("{VERIFY_PREFIX}{level:.0}")
+}
+
+/// The engine at UCI_Elo `level`, reading its settings from `table`.
+pub fn level_engine(cfg: &CalibrationConfig, table: &Path, level: f64) -> EngineSpec {
+    let knobs: Vec<&str> = cfg.path.iter().map(|k| k.knob.as_str()).collect();
+    let mut options: Vec<(String, String)> = cfg
+        .subject
+        .options
+        .iter()
+        .filter(|(k, _)| !knobs.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), option_string(v)))
+        .collect();
+    let table = std::fs::canonicalize(table).unwrap_or_else(|_| table.to_path_buf());
+    options.push(("StrengthTable".into(), table.display().to_string()));
+    options.push(("UCI_LimitStrength".into(), "true".into()));
+    options.push(("UCI_Elo".into(), format!("{level:.0}")));
+    EngineSpec {
+        name: level_name(level),
+        command: cfg
+            .subject
+            .command
+            .clone()
+            .unwrap_or_else(|| "builtin".into()),
+        args: cfg.subject.args.clone(),
+        options,
+        limits: cfg.subject.limits.clone(),
+    }
+}
+
+/// Plays every level against the pool members nearest to it and rates each level.
+pub fn verify(
+    cfg: &CalibrationConfig,
+    table: &Path,
+    out: &Path,
+    levels: &[f64],
+    games: usize,
+    runner: &dyn GameRunner,
+) -> anyhow::Result<Vec<VerifyRow>> {
+    if !table.exists() {
+        bail!("table {} does not exist", table.display());
+    }
+    std::fs::create_dir_all(out.join("matches"))?;
+    let anchors: Vec<(usize, f64)> = cfg
+        .pool
+        .members
+        .iter()
+        .enumerate()
+        .filter_map(|(j, m)| m.elo.map(|e| (j, e)))
+        .collect();
+    let mut all: Vec<GameRow> = Vec::new();
+    for (i, &level) in levels.iter().enumerate() {
+        let mut near = anchors.clone();
+        near.sort_by(|a, b| (a.1 - level).abs().total_cmp(&(b.1 - level).abs()));
+        near.truncate(cfg.verify.opponents_per_level.max(1));
+        let mut engines = vec![level_engine(cfg, table, level)];
+        engines.extend(near.iter().map(|(j, _)| pool_engine(cfg, *j)));
+        let spec = match_spec(cfg, engines, games, match_seed(cfg.seed ^ 0x5eed, 1000, i));
+        let d = out
+            .join("matches")
+            .join(format!("v{:02}-{level:.0}", i + 1));
+        std::fs::create_dir_all(&d)?;
+        std::fs::write(d.join("calibration-match.toml"), toml::to_string(&spec)?)?;
+        if super::games_in(&d)?.len() < spec.planned_games() {
+            eprintln!(
+                "verify: UCI_Elo {level:.0} against {} pool members",
+                near.len()
+            );
+            runner.run(&spec, &d)?;
+        }
+        all.extend(super::games_in(&d)?);
+    }
+    let mut names: Vec<String> = cfg.pool.members.iter().map(|m| m.name.clone()).collect();
+    let mut roles: Vec<Role> = cfg
+        .pool
+        .members
+        .iter()
+        .map(|m| match m.elo {
+            Some(mean) => Role::Anchored {
+                mean,
+                sd: m.sd.unwrap_or(cfg.pool.anchor_sd),
+            },
+            None => Role::Free,
+        })
+        .collect();
+    let first = names.len();
+    for &l in levels {
+        names.push(level_name(l));
+        roles.push(Role::Free);
+    }
+    let index = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), i))
+        .collect();
+    let (tallies, stats) = fit::tally_games(&all, &index)?;
+    let f = fit::fit(&roles, &tallies, super::config::ModelKind::Linear)?;
+    let low = cfg.lowest_anchor();
+    let rows: Vec<VerifyRow> = levels
+        .iter()
+        .enumerate()
+        .map(|(k, &target)| {
+            let p = &f.players[first + k];
+            let s = &stats[first + k];
+            VerifyRow {
+                target,
+                measured: p.elo,
+                lower: p.lower(),
+                upper: p.upper(),
+                games: s.games,
+                score: if s.games > 0 {
+                    s.score / s.games as f64
+                } else {
+                    f64::NAN
+                },
+                diff: p.elo - target,
+                extrapolated: target < low,
+            }
+        })
+        .collect();
+    data::write_csv(&out.join("verify.csv"), &rows)?;
+    let mut merged = String::new();
+    for entry in std::fs::read_dir(out.join("matches"))? {
+        let p = entry?.path().join("games.csv");
+        if let Ok(text) = std::fs::read_to_string(&p) {
+            let mut lines = text.lines();
+            let h = lines.next().unwrap_or("");
+            if merged.is_empty() {
+                merged.push_str(h);
+                merged.push('\n');
+            }
+            for l in lines.filter(|l| !l.trim().is_empty()) {
+                merged.push_str(l);
+                merged.push('\n');
+            }
+        }
+    }
+    std::fs::write(out.join("games.csv"), merged)?;
+    Ok(rows)
+}
+
+/// RMS of measured minus target over the anchored levels, and the levels off by more than
+/// twice their 95% half-width.
+pub fn verify_stats(rows: &[VerifyRow], low: f64) -> (f64, usize, Vec<f64>) {
+    let anchored: Vec<&VerifyRow> = rows.iter().filter(|r| r.target >= low).collect();
+    let n = anchored.len();
+    let rms = if n > 0 {
+        (anchored.iter().map(|r| r.diff * r.diff).sum::<f64>() / n as f64).sqrt()
+    } else {
+        f64::NAN
+    };
+    let off = anchored
+        .iter()
+        .filter(|r| r.diff.abs() > (r.upper - r.lower))
+        .map(|r| r.target)
+        .collect();
+    (rms, n, off)
+}
+
+fn print_summary(rows: &[VerifyRow], low: f64) {
+    println!("target  measured  95% interval      diff  games");
+    for r in rows {
+        println!(
+            "{:>6.0}  {:>8.0}  [{:>6.0}, {:>6.0}]  {:>+6.0}  {:>5}{}",
+            r.target,
+            r.measured,
+            r.lower,
+            r.upper,
+            r.diff,
+            r.games,
+            if r.extrapolated {
+                "  (extrapolated)"
+            } else {
+                ""
+            }
+        );
+    }
+    let (rms, n, off) = verify_stats(rows, low);
+    println!("RMS of measured - target over {n} anchored levels: {rms:.0} Elo");
+    if !off.is_empty() {
+        println!("off by more than twice the 95% half-width: {off:?}");
+    }
+}

@@ -1,0 +1,345 @@
+//! SVG plots (plotters, SVG backend; text as SVG <text>, no font files needed).
+
+use std::path::Path;
+
+use anyhow::anyhow;
+use plotters::prelude::*;
+
+use super::data::{CurveRow, PointRow, PoolRow, VerifyRow};
+
+fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
+    anyhow!("plot: {e:?}")
+}
+
+fn range_of(values: impl Iterator<Item = f64>, pad: f64) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite()) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    if hi - lo < 1e-9 {
+        return (lo - 1.0, hi + 1.0);
+    }
+    let p = (hi - lo) * pad;
+    (lo - p, hi + p)
+}
+
+/// The value of `knob` in a `Name=Value;...` label.
+pub fn knob_value(label: &str, knob: &str) -> Option<String> {
+    label.split(';').find_map(|kv| {
+        let (k, v) = kv.split_once('=')?;
+        (k == knob).then(|| v.to_string())
+    })
+}
+
+/// Elo against the strength parameter, the x axis labelled with `knob`'s values: fitted curve
+/// with its 95% band, each tested setting with its own 95% interval, the isotonic fit through
+/// them, and the pool members as horizontal lines.
+pub fn curve_plot(
+    path: &Path,
+    knob: &str,
+    curve: &[CurveRow],
+    points: &[PointRow],
+    pool: &[PoolRow],
+    lowest_anchor: f64,
+) -> anyhow::Result<()> {
+    let root = SVGBackend::new(path, (860, 540)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let ys = curve.iter().flat_map(|c| [c.lower, c.upper]).chain(
+        points
+            .iter()
+            .flat_map(|p| [p.lower.max(p.elo - 600.0), p.upper.min(p.elo + 600.0)]),
+    );
+    let (ylo, yhi) = range_of(ys, 0.05);
+    let label_at = |t: f64| -> String {
+        curve
+            .iter()
+            .min_by(|a, b| (a.t - t).abs().total_cmp(&(b.t - t).abs()))
+            .and_then(|c| knob_value(&c.knobs, knob))
+            .unwrap_or_else(|| format!("{t:.2}"))
+    };
+    let mut chart = ChartBuilder::on(&root)
+        .caption(format!("Elo against {knob}"), ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(48)
+        .y_label_area_size(64)
+        .build_cartesian_2d(-0.02f64..1.02f64, ylo..yhi)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(format!("{knob} (strength parameter t from 0 to 1)"))
+        .y_desc("Elo")
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .x_labels(11)
+        .x_label_formatter(&|t| label_at(*t))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(err)?;
+    for p in pool {
+        if p.elo.is_finite() && p.elo > ylo && p.elo < yhi {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(-0.02, p.elo), (1.02, p.elo)],
+                    BLACK.mix(0.15),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    p.name.clone(),
+                    (-0.015, p.elo + (yhi - ylo) * 0.005),
+                    ("sans-serif", 11).into_font().color(&BLACK.mix(0.5)),
+                )))
+                .map_err(err)?;
+        }
+    }
+    if lowest_anchor.is_finite() && lowest_anchor > ylo && lowest_anchor < yhi {
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(-0.02, ylo), (1.02, lowest_anchor)],
+                RGBColor(255, 200, 0).mix(0.08).filled(),
+            )))
+            .map_err(err)?
+            .label(format!(
+                "below the lowest anchor ({lowest_anchor:.0}): extrapolated"
+            ))
+            .legend(|(x, y)| {
+                Rectangle::new(
+                    [(x, y - 5), (x + 20, y + 5)],
+                    RGBColor(255, 200, 0).mix(0.3).filled(),
+                )
+            });
+    }
+    if !curve.is_empty() {
+        let mut band: Vec<(f64, f64)> = curve.iter().map(|c| (c.t, c.lower)).collect();
+        band.extend(curve.iter().rev().map(|c| (c.t, c.upper)));
+        chart
+            .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.18))))
+            .map_err(err)?
+            .label("95% band")
+            .legend(|(x, y)| {
+                Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.mix(0.18).filled())
+            });
+        chart
+            .draw_series(LineSeries::new(
+                curve.iter().map(|c| (c.t, c.elo)),
+                BLUE.stroke_width(2),
+            ))
+            .map_err(err)?
+            .label("fitted curve")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
+    }
+    if !points.is_empty() {
+        chart
+            .draw_series(points.iter().map(|p| {
+                PathElement::new(
+                    vec![(p.t, p.lower.max(ylo)), (p.t, p.upper.min(yhi))],
+                    RED.stroke_width(1),
+                )
+            }))
+            .map_err(err)?;
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .map(|p| Circle::new((p.t, p.elo), 4, RED.filled())),
+            )
+            .map_err(err)?
+            .label("tested setting (own rating, 95%)")
+            .legend(|(x, y)| Circle::new((x + 10, y), 4, RED.filled()));
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().map(|p| (p.t, p.isotonic)),
+                GREEN.stroke_width(1),
+            ))
+            .map_err(err)?
+            .label("isotonic fit")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], GREEN));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// Measured strength against target UCI_Elo, with 95% intervals and the line measured = target.
+pub fn verify_plot(path: &Path, rows: &[VerifyRow]) -> anyhow::Result<()> {
+    let root = SVGBackend::new(path, (700, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let (lo, hi) = range_of(
+        rows.iter().flat_map(|r| {
+            [
+                r.target,
+                r.lower.max(r.measured - 500.0),
+                r.upper.min(r.measured + 500.0),
+            ]
+        }),
+        0.08,
+    );
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Verification: measured against target", ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(48)
+        .y_label_area_size(64)
+        .build_cartesian_2d(lo..hi, lo..hi)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("target UCI_Elo")
+        .y_desc("measured Elo")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(LineSeries::new(vec![(lo, lo), (hi, hi)], BLACK.mix(0.4)))
+        .map_err(err)?
+        .label("measured = target")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.4)));
+    chart
+        .draw_series(rows.iter().map(|r| {
+            PathElement::new(
+                vec![(r.target, r.lower.max(lo)), (r.target, r.upper.min(hi))],
+                RED,
+            )
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(
+            rows.iter()
+                .map(|r| Circle::new((r.target, r.measured), 4, RED.filled())),
+        )
+        .map_err(err)?
+        .label("measured (95% interval)")
+        .legend(|(x, y)| Circle::new((x + 10, y), 4, RED.filled()));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// Draw rate of each tested setting against the strength parameter.
+pub fn draw_rate_plot(
+    path: &Path,
+    points: &[PointRow],
+    knob: &str,
+    curve: &[CurveRow],
+) -> anyhow::Result<()> {
+    let root = SVGBackend::new(path, (700, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let label_at = |t: f64| -> String {
+        curve
+            .iter()
+            .min_by(|a, b| (a.t - t).abs().total_cmp(&(b.t - t).abs()))
+            .and_then(|c| knob_value(&c.knobs, knob))
+            .unwrap_or_else(|| format!("{t:.2}"))
+    };
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Draw rate of each tested setting", ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(56)
+        .build_cartesian_2d(-0.02f64..1.02f64, 0f64..1f64)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(knob.to_string())
+        .y_desc("draw rate")
+        .x_labels(11)
+        .x_label_formatter(&|t| label_at(*t))
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(
+            points
+                .iter()
+                .filter(|p| p.draw_rate.is_finite())
+                .map(|p| Circle::new((p.t, p.draw_rate), 4, BLUE.filled())),
+        )
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// Histogram of game lengths in plies.
+pub fn length_plot(path: &Path, bins: &[(u32, u32, usize)]) -> anyhow::Result<()> {
+    let root = SVGBackend::new(path, (700, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let xmax = bins.last().map(|b| b.1).unwrap_or(100).max(1);
+    let ymax = bins.iter().map(|b| b.2).max().unwrap_or(1).max(1);
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Game length", ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0u32..xmax, 0usize..ymax + ymax / 10 + 1)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("plies")
+        .y_desc("games")
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(
+            bins.iter()
+                .map(|&(a, b, c)| Rectangle::new([(a, 0), (b, c)], BLUE.mix(0.6).filled())),
+        )
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// Games per termination kind, as horizontal bars.
+pub fn terminations_plot(path: &Path, counts: &[(String, usize)]) -> anyhow::Result<()> {
+    let h = 120 + 36 * counts.len().max(1) as u32;
+    let root = SVGBackend::new(path, (700, h)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let xmax = counts.iter().map(|c| c.1).max().unwrap_or(1).max(1) as f64 * 1.15;
+    let n = counts.len().max(1) as f64;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Terminations", ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(20)
+        .build_cartesian_2d(0f64..xmax, 0f64..n)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("games")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .disable_y_mesh()
+        .y_labels(0)
+        .draw()
+        .map_err(err)?;
+    for (i, (name, c)) in counts.iter().enumerate() {
+        let y = n - i as f64 - 1.0;
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(0.0, y + 0.15), (*c as f64, y + 0.85)],
+                BLUE.mix(0.5).filled(),
+            )))
+            .map_err(err)?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format!("{name} ({c})"),
+                (xmax * 0.01, y + 0.62),
+                ("sans-serif", 13).into_font(),
+            )))
+            .map_err(err)?;
+    }
+    root.present().map_err(err)?;
+    Ok(())
+}

@@ -1,0 +1,276 @@
+//! The whole calibration loop on simulated games: planning, fitting, the table, the report.
+
+mod common;
+
+use skillcal::calibrate::{self, config::CalibrationConfig, Options};
+use skillcal::report;
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("skillcal-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn adaptive_calibration_reaches_precision_and_table_is_right() {
+    let cfg = common::config(6000, 50.0, "linear");
+    let dir = tmpdir("sim");
+    let runner = common::sim_runner([0.0; 9]);
+    let out = calibrate::calibrate(
+        &cfg,
+        &dir,
+        &runner,
+        &Options {
+            fit_only: false,
+            quiet: true,
+        },
+    )
+    .unwrap();
+    assert!(out.games <= 6000);
+    assert!(
+        out.all_met,
+        "precision not met within budget: {} games",
+        out.games
+    );
+    // every in-range target: the setting's true Elo is within the stated interval (allow 1 miss)
+    let mut misses = 0;
+    for r in &out.targets {
+        if r.range != "ok" {
+            continue;
+        }
+        let nodes: f64 = r.knobs.trim_start_matches("LimitNodes=").parse().unwrap();
+        let true_elo = common::true_elo_nodes(nodes);
+        // node rounding moves the true Elo by < 1
+        if (true_elo - r.target).abs() > r.half_width + 2.0 {
+            misses += 1;
+        }
+    }
+    assert!(misses <= 1, "{misses} targets missed");
+    // 1000 lies below the lowest anchor 1320: flagged
+    assert!(out
+        .targets
+        .iter()
+        .any(|r| r.target == 1000.0 && r.extrapolated));
+    // table in the engine's format
+    let table = std::fs::read_to_string(dir.join("uci_elo_table.csv")).unwrap();
+    let header = table.lines().find(|l| !l.starts_with('#')).unwrap();
+    assert_eq!(
+        header,
+        "elo,LimitNodes,elo_lower,elo_upper,LimitNodes_lower,LimitNodes_upper"
+    );
+    let rows: Vec<Vec<f64>> = table
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 16);
+    assert!(
+        rows.windows(2).all(|w| w[0][1] <= w[1][1]),
+        "nodes not monotone"
+    );
+    // report
+    let html = report::generate(&dir).unwrap();
+    let text = std::fs::read_to_string(&html).unwrap();
+    assert!(text.contains("<svg") && text.contains("UCI_Elo table"));
+    for f in [
+        "report.md",
+        "elo_vs_LimitNodes.svg",
+        "draw_rate.svg",
+        "game_length.svg",
+        "terminations.svg",
+        "fit_points.csv",
+        "fit_curve.csv",
+        "pool.csv",
+        "games.csv",
+    ] {
+        assert!(dir.join(f).exists(), "{f} missing");
+    }
+    if std::env::var_os("SKILLCAL_KEEP").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    } else {
+        eprintln!("kept {}", dir.display());
+    }
+}
+
+#[test]
+fn resume_replays_nothing_and_continues() {
+    let cfg = common::config(400, 50.0, "linear");
+    let dir = tmpdir("resume");
+    let runner = common::sim_runner([0.0; 9]);
+    let quiet = Options {
+        fit_only: false,
+        quiet: true,
+    };
+    let a = calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
+    assert!(a.games <= 400 && a.games >= 300, "{}", a.games);
+    // rerun with the same budget: nothing new
+    let b = calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
+    assert_eq!(a.games, b.games);
+    // a larger budget continues from the same games
+    let cfg2 = common::config(800, 50.0, "linear");
+    let c = calibrate::calibrate(&cfg2, &dir, &runner, &quiet).unwrap();
+    assert!(c.games > a.games && c.games <= 800);
+    // a different path is refused
+    let other = CalibrationConfig::parse(
+        &common::config_text(800, 50.0, "linear").replace("to = 65536", "to = 100000"),
+        "x.toml",
+    )
+    .unwrap();
+    let err = calibrate::calibrate(&other, &dir, &runner, &quiet).unwrap_err();
+    assert!(err.to_string().contains("different strength path"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn config_errors_name_file_and_key() {
+    let bad =
+        common::config_text(100, 50.0, "linear").replace("scale = \"log\"", "scale = \"logx\"");
+    let e = CalibrationConfig::parse(&bad, "configs/x.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("configs/x.toml") && e.contains("scale"), "{e}");
+    let bad = common::config_text(100, 50.0, "linear")
+        .replace("games_per_pairing = 20", "games_per_pairing = 3");
+    let e = CalibrationConfig::parse(&bad, "configs/x.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("plan.games_per_pairing"), "{e}");
+    let bad = common::config_text(100, 50.0, "linear").replace("seed = 7\n", "");
+    let e = CalibrationConfig::parse(&bad, "configs/x.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("seed"), "{e}");
+    let bad = common::config_text(100, 50.0, "linear").replace("from = 32", "from = 0");
+    let e = CalibrationConfig::parse(&bad, "configs/x.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("path[0]") && e.contains("log"), "{e}");
+}
+
+#[test]
+fn shipped_configs_parse() {
+    for name in ["smoke", "default", "full"] {
+        let path = std::path::PathBuf::from(format!("configs/{name}.toml"));
+        let cfg = CalibrationConfig::load(&path).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        assert_eq!(cfg.name, name);
+        assert!(cfg.openings.file.exists(), "{name}: opening book missing");
+        assert_eq!(cfg.lowest_anchor(), 1320.0);
+    }
+}
+
+#[test]
+fn verify_measures_the_offset_of_a_mislabelled_engine() {
+    use skillcal::calibrate::runner::EngineSpec;
+    use skillcal::calibrate::sim::SimRunner;
+    let cfg = common::config(100, 50.0, "linear");
+    let dir = tmpdir("verify");
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("table.csv");
+    std::fs::write(&table, "elo,LimitNodes\n1000,100\n2500,60000\n").unwrap();
+    // the engine plays 100 Elo above every label
+    let runner = SimRunner {
+        truth: Box::new(|e: &EngineSpec| {
+            if let Some(l) = e.option("UCI_Elo") {
+                return l.parse::<f64>().unwrap() + 100.0;
+            }
+            let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
+            common::ANCHORS[i]
+        }),
+        draw_rate: 0.3,
+    };
+    let levels = [1500.0, 1800.0, 2100.0];
+    let rows = calibrate::verify::verify(&cfg, &table, &dir, &levels, 200, &runner).unwrap();
+    for r in &rows {
+        assert!(r.lower < r.measured && r.measured < r.upper);
+        assert!(
+            (r.diff - 100.0).abs() < 2.5 * (r.upper - r.lower) / 2.0,
+            "{r:?}"
+        );
+    }
+    let back: Vec<skillcal::report::data::VerifyRow> =
+        skillcal::report::data::read_csv(&dir.join("verify.csv")).unwrap();
+    assert_eq!(back.len(), 3);
+    let html = report::generate(&dir).unwrap();
+    assert!(std::fs::read_to_string(html)
+        .unwrap()
+        .contains("Verification"));
+    assert!(dir.join("verify.svg").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn residuals_flag_a_wrong_curve_form() {
+    use skillcal::calibrate::runner::EngineSpec;
+    use skillcal::calibrate::sim::SimRunner;
+    // strongly concave in log2(nodes): diminishing returns
+    let truth = |e: &EngineSpec| -> f64 {
+        if let Some(n) = e.option("LimitNodes") {
+            let x = (n.parse::<f64>().unwrap() / 32.0).log2() / 11.0;
+            return 900.0 + 2600.0 * x - 1300.0 * x * x;
+        }
+        let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
+        common::ANCHORS[i]
+    };
+    let mut p = Vec::new();
+    for model in ["linear", "quadratic"] {
+        let mut cfg = common::config(4000, 20.0, model);
+        cfg.plan.min_games_per_target = 200;
+        let dir = tmpdir(&format!("form-{model}"));
+        let runner = SimRunner {
+            truth: Box::new(truth),
+            draw_rate: 0.3,
+        };
+        let quiet = Options {
+            fit_only: false,
+            quiet: true,
+        };
+        calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
+        let s = skillcal::report::data::read_summary(&dir).unwrap();
+        p.push((s.residual_p, s.residual_points));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    eprintln!("residual p (linear, quadratic): {p:?}");
+    assert!(p[0].0 < 0.01, "linear form not rejected: {p:?}");
+    assert!(p[1].0 > 0.01, "quadratic form rejected: {p:?}");
+}
+
+#[test]
+fn unanchored_member_is_chained_by_the_pool_ladder() {
+    use skillcal::calibrate::runner::EngineSpec;
+    use skillcal::calibrate::sim::SimRunner;
+    // an unanchored weak member (true 1000) listed first, next to the lowest anchor
+    let text = common::config_text(1500, 50.0, "linear")
+        .replace("batch_settings = 6", "batch_settings = 6\npool_games = 60")
+        .replace(
+            "[[pool.member]]\nname = \"sf0\"",
+            "[[pool.member]]\nname = \"weak\"\noptions = { \"Skill Level\" = -5 }\n\n[[pool.member]]\nname = \"sf0\"",
+        );
+    let cfg = CalibrationConfig::parse(&text, "test.toml").unwrap();
+    assert_eq!(cfg.pool.members[0].elo, None);
+    let runner = SimRunner {
+        truth: Box::new(|e: &EngineSpec| {
+            if let Some(n) = e.option("LimitNodes") {
+                return common::true_elo_nodes(n.parse().unwrap());
+            }
+            match e.option("Skill Level").unwrap().parse::<i64>().unwrap() {
+                -5 => 1000.0,
+                i => common::ANCHORS[i as usize],
+            }
+        }),
+        draw_rate: 0.3,
+    };
+    let dir = tmpdir("ladder");
+    let quiet = Options {
+        fit_only: false,
+        quiet: true,
+    };
+    let out = calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
+    assert!(out.games <= 1500);
+    let pool: Vec<skillcal::report::data::PoolRow> =
+        skillcal::report::data::read_csv(&dir.join("pool.csv")).unwrap();
+    let weak = &pool[0];
+    assert!(weak.anchor.is_none() && weak.games >= 60);
+    assert!(weak.lower < 1000.0 && 1000.0 < weak.upper, "{weak:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
