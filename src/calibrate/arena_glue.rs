@@ -1,24 +1,109 @@
-//! The real match runner: hands a gauntlet to the arena.
+//! The real match runner: hands each calibration gauntlet to the arena, which plays it (or
+//! resumes it) in the match's own directory.
 
 use std::path::{Path, PathBuf};
 
-use super::runner::{GameRunner, MatchSpec};
+use anyhow::Context;
+
+use super::config::Limits as CalLimits;
+use super::runner::{EngineSpec, GameRunner, MatchSpec};
+use crate::arena::{
+    self, AdjudicationConfig, BookOrder, EngineConfig, Limits, MatchConfig, OpeningsConfig,
+    Pairing, RunOptions, UciOptions,
+};
 
 pub struct ArenaRunner {
-    #[allow(dead_code)]
+    /// The run directory, named in the PGN `Event` tag.
     root: PathBuf,
+    /// Show the arena's progress bar (it appears only on a terminal).
+    pub progress: bool,
 }
 
 impl ArenaRunner {
     pub fn new(root: &Path) -> Self {
         ArenaRunner {
             root: root.to_path_buf(),
+            progress: true,
         }
     }
 }
 
+fn limits(l: &CalLimits) -> Limits {
+    Limits {
+        tc: l.tc.clone(),
+        movetime_ms: l.movetime_ms,
+        nodes: l.nodes,
+        depth: l.depth,
+        time_margin_ms: l.time_margin_ms,
+    }
+}
+
+fn engine(e: &EngineSpec) -> EngineConfig {
+    EngineConfig {
+        name: Some(e.name.clone()),
+        command: e.command.clone(),
+        args: e.args.clone(),
+        options: UciOptions(e.options.clone()),
+        limits: limits(&e.limits),
+        ..Default::default()
+    }
+}
+
+/// The arena's config for one calibration gauntlet: `engines[0]` against each of the rest,
+/// `games_per_opponent` games each in colour-swapped pairs on the same opening.
+pub fn match_config(spec: &MatchSpec, event: &str) -> anyhow::Result<MatchConfig> {
+    let games = u32::try_from(spec.games_per_opponent).context("games per opponent")?;
+    let order = match spec.openings_order.as_str() {
+        "random" => BookOrder::Random,
+        "sequential" => BookOrder::Sequential,
+        other => anyhow::bail!("openings.order: '{other}' is neither 'random' nor 'sequential'"),
+    };
+    let adjudication: AdjudicationConfig = match &spec.adjudication {
+        Some(t) => t
+            .clone()
+            .try_into()
+            .context("[adjudication]: not a valid arena adjudication table")?,
+        None => AdjudicationConfig::default(),
+    };
+    let cfg = MatchConfig {
+        event: event.to_string(),
+        engines: spec.engines.iter().map(engine).collect(),
+        pairing: Pairing::Gauntlet,
+        rounds: games.div_ceil(2),
+        games_per_opening: 2,
+        games: Some(games),
+        concurrency: spec.concurrency.max(1),
+        seed: spec.seed,
+        openings: OpeningsConfig {
+            file: Some(spec.openings.clone()),
+            order,
+            plies: spec.openings_plies,
+            ..Default::default()
+        },
+        adjudication,
+        summary_every: 0,
+        ..Default::default()
+    };
+    cfg.validate()?;
+    Ok(cfg)
+}
+
 impl GameRunner for ArenaRunner {
-    fn run(&self, _spec: &MatchSpec, _dir: &Path) -> anyhow::Result<()> {
-        anyhow::bail!("the arena is not available in this build yet")
+    fn run(&self, spec: &MatchSpec, dir: &Path) -> anyhow::Result<()> {
+        let event = format!(
+            "skillcal calibration {} {}",
+            self.root.display(),
+            dir.file_name()
+                .map(|s| s.to_string_lossy())
+                .unwrap_or_default()
+        );
+        let cfg = match_config(spec, &event)?;
+        let opts = RunOptions {
+            progress: self.progress,
+            ..Default::default()
+        };
+        arena::run_match(&cfg, dir, &opts)
+            .with_context(|| format!("match in {}", dir.display()))?;
+        Ok(())
     }
 }
