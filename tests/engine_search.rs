@@ -4,7 +4,14 @@
 use skillcal::engine::position::{uci_string, Game};
 use skillcal::engine::score::{Bound, UciScore};
 use skillcal::engine::search::{Control, Engine, SearchParams, SearchResult};
-use skillcal::engine::uci::root_errors;
+use skillcal::strength::{move_seed, root_errors as errors_of};
+
+/// The Errors the UCI engine draws for `game` with engine seed `seed` (see `strength::seed`).
+fn root_errors(seed: u64, game: &Game, si: u32) -> Vec<i32> {
+    use shakmaty::Position;
+    let ms = move_seed(seed, game.root_key, game.history.len() as u32);
+    errors_of(ms, game.root.legal_moves().len(), si)
+}
 
 fn search(engine: &mut Engine, fen: &str, params: &SearchParams) -> SearchResult {
     let game = Game::from_fen(fen).unwrap();

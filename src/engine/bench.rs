@@ -8,6 +8,8 @@ use std::time::Instant;
 
 use super::position::Game;
 use super::search::{Control, Engine, SearchParams};
+use super::weaken::Weakening;
+use crate::strength::Settings;
 
 pub const DEFAULT_DEPTH: u32 = 11;
 const BENCH_HASH_MB: usize = 16;
@@ -60,16 +62,28 @@ pub const POSITIONS: &[&str] = &[
 pub struct BenchArgs {
     /// Search depth per position.
     pub depth: Option<u32>,
+    /// A weakening option as `Name=Value` (repeatable), e.g. `--set ScoreInaccuracy=50`: the
+    /// searches keep their depth, so the node count shows what the knob costs per depth.
+    /// Random choices use `RandomSeed` (default 1 here, so the count is reproducible).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
 }
 
 /// Total nodes of a fixed-depth search of every bench position, each with a fresh table.
-pub fn bench_nodes(depth: u32, mut on_position: impl FnMut(usize, &str, u64)) -> u64 {
+pub fn bench_nodes(
+    depth: u32,
+    settings: &Settings,
+    mut on_position: impl FnMut(usize, &str, u64),
+) -> u64 {
+    let eff = settings.effective();
+    let seed = settings.random_seed.max(1);
     let mut total = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {
         let game = Game::from_fen(fen).expect("bench FENs are valid");
         let mut engine = Engine::new(BENCH_HASH_MB);
         let mut params = SearchParams::default();
         params.limits.depth = Some(depth);
+        Weakening::prepare(&eff, seed, &game, &mut params);
         let result = engine.search(&game, &params, &Control::default(), &mut |_| {});
         on_position(i, fen, result.nodes);
         total += result.nodes;
@@ -82,8 +96,17 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     if depth == 0 {
         anyhow::bail!("bench: depth must be at least 1");
     }
+    let mut settings = Settings::default();
+    for s in &args.set {
+        let (name, value) = s
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("bench --set '{s}': expected NAME=VALUE"))?;
+        settings
+            .set_option(name, value)
+            .map_err(|e| anyhow::anyhow!("bench --set '{s}': {e}"))?;
+    }
     let start = Instant::now();
-    let total = bench_nodes(depth, |i, fen, nodes| {
+    let total = bench_nodes(depth, &settings, |i, fen, nodes| {
         eprintln!("position {:2} {nodes:>10} nodes  {fen}", i + 1);
     });
     let ms = start.elapsed().as_millis().max(1) as u64;

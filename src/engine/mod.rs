@@ -11,3 +11,4 @@ pub mod score;
 pub mod search;
 pub mod tt;
 pub mod uci;
+pub mod weaken;

@@ -9,30 +9,23 @@ use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use shakmaty::{Color, Position};
 use vampirc_uci::{parse_one, UciMessage, UciTimeControl};
 
 use super::position::{parse_uci_move, uci_string, Game};
 use super::score::{Bound, UciScore};
 use super::search::{Control, Engine, Info, SearchParams, SearchResult};
+use super::weaken::Weakening;
+use crate::strength::{clock_seed, Settings};
 
 const NAME: &str = concat!("skillcal ", env!("CARGO_PKG_VERSION"));
 
-/// Option values (UCI names in the handshake below).
+/// Options of the engine itself; the weakening options live in [`Settings`].
 #[derive(Clone, Debug)]
 pub struct Options {
     pub hash_mb: usize,
     pub move_overhead_ms: u64,
     pub ponder: bool,
-    pub multipv: usize,
-    pub score_inaccuracy: i32,
-    pub limit_nodes: u64,
-    pub limit_nps: u64,
-    pub limit_depth: u32,
-    /// 0 = seeded from the clock at start-up.
-    pub random_seed: u64,
 }
 
 impl Default for Options {
@@ -41,48 +34,18 @@ impl Default for Options {
             hash_mb: 16,
             move_overhead_ms: 10,
             ponder: false,
-            multipv: 1,
-            score_inaccuracy: 0,
-            limit_nodes: 0,
-            limit_nps: 0,
-            limit_depth: 0,
-            random_seed: 0,
         }
     }
 }
 
+/// The engine's own options; the weakening options follow them (`Settings::uci_options`).
 const OPTION_LINES: &[&str] = &[
     "option name Hash type spin default 16 min 1 max 4096",
     "option name Threads type spin default 1 min 1 max 1",
     "option name Clear Hash type button",
     "option name Move Overhead type spin default 10 min 0 max 5000",
     "option name Ponder type check default false",
-    "option name MultiPV type spin default 1 min 1 max 256",
-    "option name ScoreInaccuracy type spin default 0 min 0 max 5000",
-    "option name LimitNodes type spin default 0 min 0 max 1000000000000",
-    "option name LimitNps type spin default 0 min 0 max 1000000000",
-    "option name LimitDepth type spin default 0 min 0 max 100",
-    "option name RandomSeed type spin default 0 min 0 max 4294967295",
 ];
-
-/// One Error per legal root move (in `legal_moves()` order), uniform in [-si, +si] (seed 002,
-/// step 1), from a generator seeded by the engine seed and the position, so the same seed and
-/// the same game give the same Errors.
-pub fn root_errors(seed: u64, game: &Game, si: i32) -> Vec<i32> {
-    let n = game.root.legal_moves().len();
-    if si <= 0 {
-        return vec![0; n];
-    }
-    let mut h = seed
-        ^ game.root_key.rotate_left(17)
-        ^ (game.history.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    // splitmix64 finaliser: nearby inputs give unrelated streams.
-    h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    h ^= h >> 31;
-    let mut rng = ChaCha8Rng::seed_from_u64(h);
-    (0..n).map(|_| rng.random_range(-si..=si)).collect()
-}
 
 fn say(line: &str) {
     let out = std::io::stdout();
@@ -135,7 +98,11 @@ pub struct Uci {
     control: Control,
     game: Game,
     opts: Options,
+    settings: Settings,
+    /// `RandomSeed`, or a seed taken from the clock once at start-up while it is 0.
     seed: u64,
+    /// The clock seed has been printed (so the games can be replayed).
+    seed_told: bool,
     debug: bool,
 }
 
@@ -154,7 +121,9 @@ impl Uci {
             control: Control::default(),
             game: Game::default(),
             seed: clock_seed(),
+            seed_told: false,
             opts,
+            settings: Settings::default(),
             debug: false,
         }
     }
@@ -217,6 +186,9 @@ impl Uci {
                 say("id author the skillcal developers");
                 for o in OPTION_LINES {
                     say(o);
+                }
+                for o in self.settings.uci_options() {
+                    say(&o.to_string());
                 }
                 say("uciok");
             }
@@ -341,38 +313,31 @@ impl Uci {
                 }
             }
             "ponder" => self.opts.ponder = value.eq_ignore_ascii_case("true"),
-            "multipv" => {
-                if let Some(v) = num(name, value, 1usize, 256) {
-                    self.opts.multipv = v;
-                }
+            _ => self.set_weakening(name, value),
+        }
+    }
+
+    /// A weakening option (`Settings`): errors name the option and the value, and change nothing.
+    fn set_weakening(&mut self, name: &str, value: &str) {
+        if let Err(e) = self.settings.set_option(name, value) {
+            say(&format!("info string {e}; ignored"));
+            return;
+        }
+        let key = name.trim().to_ascii_lowercase();
+        if key == "randomseed" {
+            self.seed = match self.settings.random_seed {
+                0 => clock_seed(),
+                s => s,
+            };
+            self.seed_told = false;
+        }
+        if matches!(
+            key.as_str(),
+            "uci_limitstrength" | "uci_elo" | "strengthtable"
+        ) {
+            if let Some(text) = self.settings.strength_info() {
+                say(&format!("info string {text}"));
             }
-            "scoreinaccuracy" => {
-                if let Some(v) = num(name, value, 0i32, 5000) {
-                    self.opts.score_inaccuracy = v;
-                }
-            }
-            "limitnodes" => {
-                if let Some(v) = num(name, value, 0u64, 1_000_000_000_000) {
-                    self.opts.limit_nodes = v;
-                }
-            }
-            "limitnps" => {
-                if let Some(v) = num(name, value, 0u64, 1_000_000_000) {
-                    self.opts.limit_nps = v;
-                }
-            }
-            "limitdepth" => {
-                if let Some(v) = num(name, value, 0u32, 100) {
-                    self.opts.limit_depth = v;
-                }
-            }
-            "randomseed" => {
-                if let Some(v) = num(name, value, 0u64, u64::from(u32::MAX)) {
-                    self.opts.random_seed = v;
-                    self.seed = if v == 0 { clock_seed() } else { v };
-                }
-            }
-            _ => say(&format!("info string unknown option {name:?} ignored")),
         }
     }
 
@@ -420,28 +385,20 @@ impl Uci {
                 }
             }
         }
-        if self.opts.limit_nodes > 0 {
-            l.nodes = Some(
-                l.nodes
-                    .map_or(self.opts.limit_nodes, |n| n.min(self.opts.limit_nodes)),
-            );
+        // UCI_LimitStrength: the table's row replaces the knobs it has columns for.
+        let eff = self.settings.effective();
+        if Weakening::is_random(&eff) && self.settings.random_seed == 0 && !self.seed_told {
+            say(&format!(
+                "info string RandomSeed 0: seeded from the clock with {} (set RandomSeed to replay)",
+                self.seed
+            ));
+            self.seed_told = true;
         }
-        if self.opts.limit_depth > 0 {
-            l.depth = Some(
-                l.depth
-                    .map_or(self.opts.limit_depth, |d| d.min(self.opts.limit_depth)),
-            );
-        }
-        if self.opts.limit_nps > 0 {
-            l.nps = Some(self.opts.limit_nps);
-        }
-        params.multipv = self.opts.multipv;
-        params.score_inaccuracy = self.opts.score_inaccuracy;
-        params.errors = root_errors(self.seed, &self.game, self.opts.score_inaccuracy);
-        self.start_search(params, ponder);
+        let choice = Weakening::prepare(&eff, self.seed, &self.game, &mut params);
+        self.start_search(params, choice, ponder);
     }
 
-    fn start_search(&mut self, params: SearchParams, ponder: bool) {
+    fn start_search(&mut self, params: SearchParams, choice: Weakening, ponder: bool) {
         let mut engine = match self.engine.take() {
             Some(e) => e,
             None => Engine::new(self.opts.hash_mb),
@@ -455,8 +412,26 @@ impl Uci {
             .name("search".into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let result =
+                let mut result =
                     engine.search(&game, &params, &control, &mut |info| say(&info_line(info)));
+                // Totals at the end of the search (the iterations report only completed depths).
+                let ms = result.time.as_millis() as u64;
+                say(&format!(
+                    "info nodes {} nps {} time {ms}",
+                    result.nodes,
+                    result.nodes * 1000 / ms.max(1)
+                ));
+                let best = result.candidates.first().map(|c| c.score);
+                if let (Some(c), Some(best)) = (choice.apply(&mut result), best) {
+                    if c.index != 0 {
+                        say(&format!(
+                            "info string noise: multipv {} played ({} cp, perceived {:.0}) over {best} cp",
+                            c.index + 1,
+                            result.score,
+                            c.perceived[c.index]
+                        ));
+                    }
+                }
                 // UCI: after `go infinite` or while pondering, bestmove waits for stop/ponderhit.
                 while (infinite || control.ponder.load(Ordering::SeqCst))
                     && !control.stop.load(Ordering::SeqCst)
@@ -471,13 +446,6 @@ impl Uci {
             Err(e) => say(&format!("info string cannot start the search thread: {e}")),
         }
     }
-}
-
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64)
-        | 1
 }
 
 /// Runs the protocol on stdin/stdout until `quit` or end of input.

@@ -39,6 +39,9 @@ pub struct SearchParams {
     /// One Error per legal root move, in the order of `game.root.legal_moves()`, added to that
     /// move's score at every depth (seed 002, step 6). Empty means all zeros.
     pub errors: Vec<i32>,
+    /// From this root score up (and for mates) Errors no longer change a move's score, so a
+    /// weakened engine still converts clear wins (`WinGuard`, see `strength::perturb_root_score`).
+    pub win_guard: i32,
 }
 
 impl Default for SearchParams {
@@ -48,6 +51,7 @@ impl Default for SearchParams {
             multipv: 1,
             score_inaccuracy: 0,
             errors: Vec::new(),
+            win_guard: crate::strength::noise::DEFAULT_WIN_GUARD,
         }
     }
 }

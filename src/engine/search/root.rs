@@ -9,7 +9,8 @@ use shakmaty::{Chess, Move, Position};
 use super::{tt_move_in, Candidate, Info, SearchParams, SearchResult, Searcher};
 use crate::engine::movepick::{Picker, MAX_PLY};
 use crate::engine::position::{encode, play};
-use crate::engine::score::{is_mate, mate_in, mated_in, Bound, DRAW, INFINITE};
+use crate::engine::score::{mate_in, mated_in, Bound, DRAW, INFINITE};
+use crate::strength::perturb_root_score;
 
 /// Half-width of the first root move's aspiration window at full strength (centipawns).
 pub const ASPIRATION: i32 = 30;
@@ -25,17 +26,6 @@ struct RootMove {
     applied: i32,
     bound: Bound,
     pv: Vec<Move>,
-}
-
-/// Errors are not added to mate scores: a forced mate the search sees is never traded for a
-/// heuristic score, and a mate's distance stays exact.
-#[inline]
-fn applied_error(raw: i32, error: i32) -> i32 {
-    if is_mate(raw) {
-        0
-    } else {
-        error
-    }
 }
 
 impl Searcher<'_> {
@@ -88,6 +78,7 @@ impl Searcher<'_> {
             .clamp(1, MAX_PLY as u32 - 8);
         let multipv = params.multipv.clamp(1, rms.len());
         let si = params.score_inaccuracy.max(0);
+        let guard = params.win_guard;
         let mut result = SearchResult {
             best: Some(rms[0].mv),
             ponder: None,
@@ -101,9 +92,9 @@ impl Searcher<'_> {
         for depth in 1..=max_depth {
             self.seldepth = 0;
             let done = if multipv == 1 {
-                self.root_si(root, depth as i32, &mut rms, si)
+                self.root_si(root, depth as i32, &mut rms, si, guard)
             } else {
-                self.root_multipv(root, depth as i32, &mut rms, multipv)
+                self.root_multipv(root, depth as i32, &mut rms, multipv, guard)
             };
             if !done {
                 break;
@@ -190,7 +181,14 @@ impl Searcher<'_> {
 
     /// Seed 002 root: one iteration; false if the search was stopped before it completed.
     #[allow(clippy::needless_range_loop)]
-    fn root_si(&mut self, root: &Chess, depth: i32, rms: &mut [RootMove], si: i32) -> bool {
+    fn root_si(
+        &mut self,
+        root: &Chess,
+        depth: i32,
+        rms: &mut [RootMove],
+        si: i32,
+        guard: i32,
+    ) -> bool {
         let root_key = *self.keys.last().expect("root key");
         // Step 3: the aspiration window is centred on the previous iteration's best score.
         let prev_best = rms[0].score;
@@ -224,7 +222,7 @@ impl Searcher<'_> {
                 let a = (best - si - 1).max(-INFINITE);
                 let b = (best + si).min(INFINITE);
                 let s = -self.negamax(&child, depth - 1, -b, -a, 1, true);
-                if !self.stopped && s + applied_error(s, error) >= best {
+                if !self.stopped && perturb_root_score(s, error, guard) >= best {
                     self.full(&child, depth)
                 } else {
                     full_window = false;
@@ -238,11 +236,11 @@ impl Searcher<'_> {
             if self.stopped {
                 return false;
             }
-            let applied = applied_error(raw, error);
-            let rm = &mut rms[i];
-            rm.applied = applied;
             // Step 6: the Error is part of the score before the bound test.
-            rm.score = raw + applied;
+            let score = perturb_root_score(raw, error, guard);
+            let rm = &mut rms[i];
+            rm.applied = score - raw;
+            rm.score = score;
             rm.bound = if exact { Bound::Exact } else { Bound::Upper };
             rm.pv.clear();
             rm.pv.push(m);
@@ -261,7 +259,14 @@ impl Searcher<'_> {
     /// with an open window above it when it enters the top `n`. Errors (if any) are added like
     /// in `root_si`.
     #[allow(clippy::needless_range_loop)]
-    fn root_multipv(&mut self, root: &Chess, depth: i32, rms: &mut [RootMove], n: usize) -> bool {
+    fn root_multipv(
+        &mut self,
+        root: &Chess,
+        depth: i32,
+        rms: &mut [RootMove],
+        n: usize,
+        guard: i32,
+    ) -> bool {
         let root_key = *self.keys.last().expect("root key");
         let mut top: Vec<i32> = Vec::with_capacity(rms.len());
         for i in 0..rms.len() {
@@ -286,10 +291,10 @@ impl Searcher<'_> {
             if self.stopped {
                 return false;
             }
-            let applied = applied_error(raw, error);
+            let score = perturb_root_score(raw, error, guard);
             let rm = &mut rms[i];
-            rm.applied = applied;
-            rm.score = raw + applied;
+            rm.applied = score - raw;
+            rm.score = score;
             rm.bound = if exact { Bound::Exact } else { Bound::Upper };
             rm.pv.clear();
             rm.pv.push(m);
