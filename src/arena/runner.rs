@@ -514,6 +514,10 @@ fn check_snapshot(dir: &Path, cfg: &MatchConfig) -> anyhow::Result<()> {
         c.timeouts = Default::default();
         c.skillcal_bin = None;
         c.event = String::new();
+        // match.toml stores options as a sorted table: compare them as sets, not in send order
+        for e in &mut c.engines {
+            e.options.0.sort();
+        }
         c
     };
     if let Ok(text) = std::fs::read_to_string(&path) {
