@@ -345,3 +345,44 @@ fn sprt_llr_agrees_with_the_brownian_approximation() {
         "{exact_n} vs {approx_n}"
     );
 }
+
+#[test]
+fn bad_options_are_errors() {
+    let g = games("A", "B", 5, 2, 3);
+    for opts in [
+        RateOptions {
+            prior_sd: f64::INFINITY,
+            ..RateOptions::default()
+        },
+        RateOptions {
+            prior_sd: 0.0,
+            ..RateOptions::default()
+        },
+        RateOptions {
+            white_advantage: WhiteAdvantage::Fixed(f64::NAN),
+            ..RateOptions::default()
+        },
+        RateOptions {
+            white_advantage: WhiteAdvantage::Fixed(1e308),
+            ..RateOptions::default()
+        },
+        RateOptions {
+            draw_rate: Some(1.0),
+            ..RateOptions::default()
+        },
+        RateOptions {
+            confidence: 1.0,
+            ..RateOptions::default()
+        },
+        RateOptions {
+            anchors: vec![Anchor::hard("A", f64::NAN)],
+            ..RateOptions::default()
+        },
+    ] {
+        let err = rate(&g, &opts).unwrap_err().to_string();
+        assert!(
+            err.starts_with("rating:") || err.starts_with("anchor"),
+            "{err}"
+        );
+    }
+}
