@@ -347,6 +347,23 @@ fn sprt_llr_agrees_with_the_brownian_approximation() {
 }
 
 #[test]
+fn all_draws_keep_an_honest_interval() {
+    // Three draws say little: the draw model must not conclude that every game is a draw and
+    // shrink the interval to nothing. With the fitted draw rate capped at n/(n+1) = 3/4, a
+    // game's score variance at 50% is 1/4 - 3/16 = 1/16, so the SD of A - B is
+    // sqrt(1/16 / 3) / (1/4) / (ln 10 / 400) = 100.3 Elo and the 95% half-width 196.6; the weak
+    // 2000-Elo prior (precision 2.5e-7 against the games' 2.49e-5 per Elo^2) is counted in both
+    // factors of the sandwich and widens it to 198.5. (Before the cap: 19.7.)
+    let g = games("A", "B", 0, 3, 0);
+    let r = rate(&g, &anchored("B", 0.0)).unwrap();
+    let a = r.get("A").unwrap();
+    assert!(a.elo.unwrap().abs() < 1e-6);
+    let half = (a.upper.unwrap() - a.lower.unwrap()) / 2.0;
+    assert!((half - 198.5).abs() < 0.5, "{half}");
+    assert!((r.equal_draw_rate - 0.75).abs() < 1e-9);
+}
+
+#[test]
 fn bad_options_are_errors() {
     let g = games("A", "B", 5, 2, 3);
     for opts in [

@@ -456,9 +456,14 @@ pub fn rate(games: &[Game], opts: &RateOptions) -> Result<Ratings> {
         .map(|c| (c.n, expected_score(fit.r[c.w] - fit.r[c.b] + fit.adv)))
         .collect();
     let draws: f64 = problem.cells.iter().map(|c| c.draws).sum();
+    // The fitted draw rate between equals is capped at n/(n+1) for n rated games (one decisive
+    // pseudo-game): a pool in which every game was drawn would otherwise get nu -> infinity, a
+    // score variance of 0 and intervals as narrow as if the result were certain.
+    let rated_games: f64 = problem.cells.iter().map(|c| c.n).sum();
     let nu = match opts.draw_rate {
         Some(rate) => nu_from_equal_draw_rate(rate),
-        None => estimate_nu(&cells_e, draws),
+        None => estimate_nu(&cells_e, draws)
+            .min(nu_from_equal_draw_rate(rated_games / (rated_games + 1.0))),
     };
 
     let z = StatNormal::standard().inverse_cdf(0.5 + opts.confidence / 2.0);
