@@ -37,6 +37,33 @@ fn pgn_loads_with_opening_pairs() {
 }
 
 #[test]
+fn fastchess_pgn_loads_with_opening_pairs() {
+    // fastchess's layout: FEN + SetUp, Black-to-move movetext ("3... Nc6"), comments with
+    // quoted PVs and termination reasons, both games of a pair under one Round.
+    let pgn = data("rating_fastchess.pgn");
+    let games = load_games(&[&pgn], &LoadOptions::default()).unwrap();
+    assert_eq!(games.len(), 4);
+    assert!(games.iter().all(|g| g.pair.is_some()));
+    // From skillcal's side: pair 1 lost then drew (LD), pair 2 won both (WW).
+    let h = head_to_head(&games, "skillcal elo=1500", "sf-skill-3");
+    assert_eq!(h.pentanomial.counts, [0, 1, 0, 0, 1]);
+    assert_eq!((h.wins, h.draws, h.losses), (2, 1, 1));
+    let (ok, stdout, stderr) = skillcal(&[
+        "rate",
+        pgn.to_str().unwrap(),
+        "--anchor",
+        "sf-skill-3=1400",
+        "--bootstrap",
+        "0",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("skillcal elo=1500") && stdout.contains("62.5%"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn rate_command_on_cutechess_pgn() {
     let dir = std::env::temp_dir().join(format!("skillcal-rating-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
