@@ -9,13 +9,14 @@ players=${2:-30}
 bootstrap=${3:-1000}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+bin=${CARGO_TARGET_DIR:-target}/release
 cargo build --release --quiet --bin skillcal --example rating_gen_games
-target/release/examples/rating_gen_games "$dir/games.csv" "$games" "$players" 1
+"$bin/examples/rating_gen_games" "$dir/games.csv" "$games" "$players" 1
 start=$(date +%s.%N)
-target/release/skillcal rate "$dir/games.csv" --anchor P00=1200 --bootstrap "$bootstrap" \
+"$bin/skillcal" rate "$dir/games.csv" --anchor P00=1200 --bootstrap "$bootstrap" \
     --csv "$dir/ratings.csv" > "$dir/table.txt"
 end=$(date +%s.%N)
 head -12 "$dir/table.txt"
 echo "..."
-printf 'skillcal rate: %s games, %s players, %s bootstrap simulations: %.2f s\n' \
-    "$games" "$players" "$bootstrap" "$(echo "$end - $start" | bc -l)"
+printf 'skillcal rate: %s games, %s players, %s bootstrap simulations: %.2f s (load average %s)\n' \
+    "$games" "$players" "$bootstrap" "$(echo "$end - $start" | bc -l)" "$(cut -d' ' -f1-3 /proc/loadavg)"

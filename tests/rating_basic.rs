@@ -258,7 +258,13 @@ fn pentanomial_hand_example() {
     assert!((s.elo_pm - 122.07).abs() < 0.01, "{}", s.elo_pm);
     assert!((s.los - 0.7215).abs() < 1e-4, "{}", s.los);
     assert!((s.nelo - 45.62).abs() < 0.01, "{}", s.nelo);
-    assert!(s.nelo_lower < s.nelo && s.nelo < s.nelo_upper);
+    //   nElo interval (fishtest's statistics page), per pair: t = 0.05 / sqrt(0.0725) = 0.185695;
+    //   third and fourth central moments -0.007875 and 0.01454375, so skew = -0.403407 and
+    //   excess kurtosis = -0.233056; var_t = 1 - t skew + t^2 (exkurt + 2) / 4 = 1.090143;
+    //   t ± 1.959964 sqrt(var_t / 10) = [-0.461432, 0.832822]; times 347.436 / sqrt 2 = 245.672:
+    //   [-113.36, +204.60].
+    assert!((s.nelo_lower + 113.36).abs() < 0.01, "{}", s.nelo_lower);
+    assert!((s.nelo_upper - 204.60).abs() < 0.01, "{}", s.nelo_upper);
 }
 
 #[test]
@@ -344,4 +350,144 @@ fn sprt_llr_agrees_with_the_brownian_approximation() {
         (exact_n - approx_n).abs() < 0.02 * approx_n.abs().max(1.0),
         "{exact_n} vs {approx_n}"
     );
+}
+
+#[test]
+fn statistics_match_fishtest_and_fastchess() {
+    // fastchess's report of a real match (Zeno, doubled-passed-pawns vs develop, from its
+    // README): "Elo: 19.83 +/- 6.77, nElo: 24.25 +/- 8.26, LOS: 100.00 %,
+    // Ptnml(0-2): [352, 579, 1264, 743, 464], LLR: 4.60 (100.0%) (-4.60, 4.60) [9.00, 16.00]
+    // ... H1 was accepted". fastchess's nElo ± is 1.96/sqrt(games) in t units; ours is fishtest's
+    // (which accounts for skew and kurtosis), so only the centre is compared.
+    let zeno = Pentanomial {
+        counts: [352, 579, 1264, 743, 464],
+    };
+    let s = zeno.stats(0.95);
+    assert!((s.elo - 19.83).abs() < 0.005, "{}", s.elo);
+    assert!((s.elo_pm - 6.77).abs() < 0.005, "{}", s.elo_pm);
+    assert!((s.nelo - 24.25).abs() < 0.005, "{}", s.nelo);
+    assert!(s.los > 0.9999);
+    // Normalized SPRT [9, 16] with alpha = beta = 0.01 (bounds ±ln 99 = ±4.595): just accepted.
+    let t = Sprt::new(9.0, 16.0, 0.01, 0.01, EloScale::Normalized);
+    let r = t.test(&zeno.counts);
+    assert!((r.upper_bound - 99f64.ln()).abs() < 1e-12);
+    assert_eq!(r.state, SprtState::AcceptH1);
+    assert!((r.llr - 4.60).abs() < 0.005, "{}", r.llr);
+
+    // Reference values from fishtest's own code (server/fishtest/stats/LLRcalc.py and
+    // stat_util.get_elo, run with the brentq root finder replaced by bisection); the
+    // pentanomials are the ones in stat_util.py's self-test.
+    use skillcal::rating::{llr_logistic, llr_normalized};
+    let big = [10789u64, 19328, 33806, 19402, 10543];
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-6 * b.abs().max(1.0);
+    let cases = [
+        (llr_logistic(-3.0, 1.0, &big), 2.131067811785043),
+        (llr_normalized(0.0, 2.0, &big), -6.070429067586407),
+        (
+            llr_logistic(0.2, 0.9, &[39, 2226, 31451, 2412, 40]),
+            2.1625425800500317,
+        ),
+        (
+            llr_normalized(0.764, 3.439, &[39, 2226, 31451, 2412, 40]),
+            2.1629408695841628,
+        ),
+        (
+            llr_logistic(0.0, 5.0, &[5026, 15699, 5019]),
+            -7.088346352567046,
+        ),
+        (
+            llr_normalized(0.0, 5.0, &[5026, 15699, 5019]),
+            -2.8270700736560648,
+        ),
+    ];
+    for (k, (ours, fishtest)) in cases.iter().enumerate() {
+        assert!(close(*ours, *fishtest), "case {k}: {ours} vs {fishtest}");
+    }
+    let s = Pentanomial { counts: big }.stats(0.95);
+    assert!(close(s.elo, -0.7735773359165423), "{}", s.elo);
+    assert!(close(s.elo_pm, 1.2775798957280218), "{}", s.elo_pm);
+    assert!(close(s.los, 0.11765885803277504), "{}", s.los);
+    // Normalized Elo and its interval as fishtest's statistics page computes them (t-value
+    // with the skew/kurtosis variance, divided by sqrt 2 for pairs, times 800 / ln 10).
+    assert!(close(s.nelo, -0.9516290044726476), "{}", s.nelo);
+    assert!(close(s.nelo_lower, -2.5232516812470083), "{}", s.nelo_lower);
+    assert!(close(s.nelo_upper, 0.6199936723017129), "{}", s.nelo_upper);
+}
+
+#[test]
+fn ratings_match_ordo_on_its_scale() {
+    // Ordo's default scale puts 76% at +202 (its -z 202) instead of the logistic 200.24, so its
+    // differences are ours times 202 / 200.24. Published Ordo runs (Zeno engine's SPRT notes):
+    // 20000 games, 17375.5 points for Zeno 2.0: Ordo 2465.6 vs 2134.4 (difference 331.2);
+    // 20003 games, 16525 points for Zeno 3.0: Ordo 2436.6 vs 2163.4 (difference 273.2).
+    // The draws do not matter (the fit uses scores, as Ordo's does).
+    let to_ordo = 202.0 / (400.0 * (0.76f64 / 0.24).log10());
+    for (wins, draws, losses, ordo) in [(16205, 2341, 1454, 331.2), (15458, 2134, 2411, 273.2)] {
+        let r = rate(
+            &games("new", "old", wins, draws, losses),
+            &anchored("old", 0.0),
+        )
+        .unwrap();
+        let diff = r.get("new").unwrap().elo.unwrap() * to_ordo;
+        // Ordo prints one decimal per player: the difference is good to ±0.1.
+        assert!((diff - ordo).abs() <= 0.11, "{diff} vs Ordo {ordo}");
+    }
+}
+
+#[test]
+fn all_draws_keep_an_honest_interval() {
+    // Three draws say little: the draw model must not conclude that every game is a draw and
+    // shrink the interval to nothing. With the fitted draw rate capped at n/(n+1) = 3/4, a
+    // game's score variance at 50% is 1/4 - 3/16 = 1/16, so the SD of A - B is
+    // sqrt(1/16 / 3) / (1/4) / (ln 10 / 400) = 100.3 Elo and the 95% half-width 196.6; the weak
+    // 2000-Elo prior (precision 2.5e-7 against the games' 2.49e-5 per Elo^2) is counted in both
+    // factors of the sandwich and widens it to 198.5. (Before the cap: 19.7.)
+    let g = games("A", "B", 0, 3, 0);
+    let r = rate(&g, &anchored("B", 0.0)).unwrap();
+    let a = r.get("A").unwrap();
+    assert!(a.elo.unwrap().abs() < 1e-6);
+    let half = (a.upper.unwrap() - a.lower.unwrap()) / 2.0;
+    assert!((half - 198.5).abs() < 0.5, "{half}");
+    assert!((r.equal_draw_rate - 0.75).abs() < 1e-9);
+}
+
+#[test]
+fn bad_options_are_errors() {
+    let g = games("A", "B", 5, 2, 3);
+    for opts in [
+        RateOptions {
+            prior_sd: f64::INFINITY,
+            ..RateOptions::default()
+        },
+        RateOptions {
+            prior_sd: 0.0,
+            ..RateOptions::default()
+        },
+        RateOptions {
+            white_advantage: WhiteAdvantage::Fixed(f64::NAN),
+            ..RateOptions::default()
+        },
+        RateOptions {
+            white_advantage: WhiteAdvantage::Fixed(1e308),
+            ..RateOptions::default()
+        },
+        RateOptions {
+            draw_rate: Some(1.0),
+            ..RateOptions::default()
+        },
+        RateOptions {
+            confidence: 1.0,
+            ..RateOptions::default()
+        },
+        RateOptions {
+            anchors: vec![Anchor::hard("A", f64::NAN)],
+            ..RateOptions::default()
+        },
+    ] {
+        let err = rate(&g, &opts).unwrap_err().to_string();
+        assert!(
+            err.starts_with("rating:") || err.starts_with("anchor"),
+            "{err}"
+        );
+    }
 }

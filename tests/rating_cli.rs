@@ -37,6 +37,33 @@ fn pgn_loads_with_opening_pairs() {
 }
 
 #[test]
+fn fastchess_pgn_loads_with_opening_pairs() {
+    // fastchess's layout: FEN + SetUp, Black-to-move movetext ("3... Nc6"), comments with
+    // quoted PVs and termination reasons, both games of a pair under one Round.
+    let pgn = data("rating_fastchess.pgn");
+    let games = load_games(&[&pgn], &LoadOptions::default()).unwrap();
+    assert_eq!(games.len(), 4);
+    assert!(games.iter().all(|g| g.pair.is_some()));
+    // From skillcal's side: pair 1 lost then drew (LD), pair 2 won both (WW).
+    let h = head_to_head(&games, "skillcal elo=1500", "sf-skill-3");
+    assert_eq!(h.pentanomial.counts, [0, 1, 0, 0, 1]);
+    assert_eq!((h.wins, h.draws, h.losses), (2, 1, 1));
+    let (ok, stdout, stderr) = skillcal(&[
+        "rate",
+        pgn.to_str().unwrap(),
+        "--anchor",
+        "sf-skill-3=1400",
+        "--bootstrap",
+        "0",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("skillcal elo=1500") && stdout.contains("62.5%"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn rate_command_on_cutechess_pgn() {
     let dir = std::env::temp_dir().join(format!("skillcal-rating-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -147,4 +174,39 @@ fn bad_arguments_are_readable() {
     assert!(!ok && stderr.contains("expected NAME=ELO"), "{stderr}");
     let (ok, _, stderr) = skillcal(&["rate", "/nonexistent/games.csv"]);
     assert!(!ok && stderr.contains("/nonexistent/games.csv"), "{stderr}");
+    // Each bad option fails with a message naming it, before any rating is printed.
+    let pgn = data("rating_cutechess.pgn");
+    let pgn = pgn.to_str().unwrap();
+    let h2h = ["--head-to-head", "Stockfish Skill 4", "skillcal nodes=2000"];
+    for (args, expect) in [
+        (vec!["--sprt", "nan,5"], "--sprt"),
+        (vec!["--sprt", "0,inf"], "--sprt"),
+        (vec!["--sprt", "5,0"], "elo0 must be below elo1"),
+        (vec!["--sprt", "0,5", "--alpha", "0"], "--alpha"),
+        (vec!["--white-advantage", "nan"], "--white-advantage"),
+        (vec!["--white-advantage", "inf"], "--white-advantage"),
+        (vec!["--prior-sd", "inf"], "prior SD"),
+        (vec!["--draw-rate", "1"], "--draw-rate"),
+        (vec!["--confidence", "1.5"], "confidence"),
+        (vec!["--bootstrap", "1"], "at least 2"),
+    ] {
+        let mut all = vec!["rate", pgn];
+        all.extend(h2h);
+        all.extend(args.iter().copied());
+        let (ok, stdout, stderr) = skillcal(&all);
+        assert!(!ok && stderr.contains(expect), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(
+            !stdout.contains("rank"),
+            "{args:?}: printed a table\n{stdout}"
+        );
+    }
+    for (a, b, expect) in [
+        ("Stockfish Skill 4", "Stockfish Skill 4", "against itself"),
+        ("Stockfish Skill 4", "nobody", "'nobody' is not a player"),
+    ] {
+        let (ok, stdout, stderr) = skillcal(&["rate", pgn, "--head-to-head", a, b]);
+        assert!(!ok && stderr.contains(expect), "{stderr}");
+        assert!(!stdout.contains("rank"), "checked before rating:\n{stdout}");
+    }
 }

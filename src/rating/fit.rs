@@ -61,6 +61,9 @@ pub(super) struct Problem {
 
 const ADV_PRIOR_VAR: f64 = 1000.0 * 1000.0;
 
+/// Largest fixed white advantage accepted (Elo).
+const MAX_WHITE_ADVANTAGE: f64 = 1000.0;
+
 /// Point estimate: ratings of all players (unrated ones keep their start value) and the white
 /// advantage.
 pub(super) struct Fit {
@@ -242,11 +245,24 @@ pub fn rate(games: &[Game], opts: &RateOptions) -> Result<Ratings> {
             opts.confidence
         );
     }
-    if opts.prior_sd.is_nan() || opts.prior_sd <= 0.0 {
+    if !(opts.prior_sd > 0.0 && opts.prior_sd.is_finite()) {
         bail!(
-            "rating: the prior SD must be positive, not {}",
+            "rating: the prior SD must be a positive number, not {}",
             opts.prior_sd
         );
+    }
+    if let WhiteAdvantage::Fixed(v) = opts.white_advantage {
+        if v.is_nan() || v.abs() > MAX_WHITE_ADVANTAGE {
+            bail!(
+                "rating: the white advantage must be a number of Elo within ±{MAX_WHITE_ADVANTAGE}, \
+                 not {v}"
+            );
+        }
+    }
+    if let Some(r) = opts.draw_rate {
+        if !(0.0..1.0).contains(&r) {
+            bail!("rating: the draw rate must lie in [0, 1), not {r}");
+        }
     }
     // Players in order of first appearance, with their records.
     let mut index: HashMap<&str, usize> = HashMap::new();
@@ -440,9 +456,14 @@ pub fn rate(games: &[Game], opts: &RateOptions) -> Result<Ratings> {
         .map(|c| (c.n, expected_score(fit.r[c.w] - fit.r[c.b] + fit.adv)))
         .collect();
     let draws: f64 = problem.cells.iter().map(|c| c.draws).sum();
+    // The fitted draw rate between equals is capped at n/(n+1) for n rated games (one decisive
+    // pseudo-game): a pool in which every game was drawn would otherwise get nu -> infinity, a
+    // score variance of 0 and intervals as narrow as if the result were certain.
+    let rated_games: f64 = problem.cells.iter().map(|c| c.n).sum();
     let nu = match opts.draw_rate {
         Some(rate) => nu_from_equal_draw_rate(rate),
-        None => estimate_nu(&cells_e, draws),
+        None => estimate_nu(&cells_e, draws)
+            .min(nu_from_equal_draw_rate(rated_games / (rated_games + 1.0))),
     };
 
     let z = StatNormal::standard().inverse_cdf(0.5 + opts.confidence / 2.0);

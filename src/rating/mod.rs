@@ -27,8 +27,9 @@
 //!   fitted). A weak Gaussian prior (SD 2000 Elo) on the difference of every two opponents keeps
 //!   100% and 0% scores finite.
 //! - Draw model: Davidson's `D = nu sqrt(W L)` with the expected score held logistic, so draws do
-//!   not change the rating scale; `nu` is fitted to the number of draws. It drives the
-//!   bootstrap's simulated games and the draw correction of the Hessian intervals.
+//!   not change the rating scale; `nu` is fitted to the number of draws (the draw rate between
+//!   equals capped at n/(n+1) for n games, so an all-draw pool keeps an interval). It drives
+//!   the bootstrap's simulated games and the draw correction of the Hessian intervals.
 //! - Intervals: [`Intervals::Bootstrap`] (parametric, seeded, percentile; the CLI default, like
 //!   Ordo's simulations) or [`Intervals::Hessian`] (sandwich normal approximation; the library
 //!   default because it is instant). Both are relative to the anchors: a hard anchor has a zero
@@ -150,9 +151,15 @@ fn parse_white_advantage(s: &str) -> Result<WhiteAdvantage> {
     match s.trim() {
         "off" | "none" | "0" => Ok(WhiteAdvantage::Off),
         "auto" | "fit" | "estimate" => Ok(WhiteAdvantage::Estimate),
-        v => Ok(WhiteAdvantage::Fixed(v.parse().with_context(|| {
-            format!("--white-advantage '{v}': expected off, auto or a number")
-        })?)),
+        v => {
+            let elo: f64 = v.parse().with_context(|| {
+                format!("--white-advantage '{v}': expected off, auto or a number")
+            })?;
+            if elo.is_nan() || elo.abs() > 1000.0 {
+                bail!("--white-advantage '{v}': expected a number of Elo within ±1000");
+            }
+            Ok(WhiteAdvantage::Fixed(elo))
+        }
     }
 }
 
@@ -163,6 +170,9 @@ fn parse_sprt(s: &str, args: &RateArgs) -> Result<Sprt> {
     };
     let e0: f64 = e0.trim().parse().with_context(|| format!("--sprt '{s}'"))?;
     let e1: f64 = e1.trim().parse().with_context(|| format!("--sprt '{s}'"))?;
+    if !(e0.is_finite() && e1.is_finite()) {
+        bail!("--sprt '{s}': elo0 and elo1 must be numbers");
+    }
     if e0 >= e1 {
         bail!("--sprt '{s}': elo0 must be below elo1");
     }
@@ -217,6 +227,21 @@ pub fn run(args: &RateArgs) -> Result<()> {
     for msg in &report.skipped {
         eprintln!("skipped: {msg}");
     }
+    // Check the head-to-head players before the (possibly long) bootstrap.
+    if let Some(v) = &args.head_to_head {
+        if v[0] == v[1] {
+            bail!("--head-to-head: '{}' against itself", v[0]);
+        }
+        for name in v {
+            if !report
+                .games
+                .iter()
+                .any(|g| g.white == *name || g.black == *name)
+            {
+                bail!("--head-to-head: '{name}' is not a player in these games");
+            }
+        }
+    }
     let ratings = rate(&report.games, &opts)?;
     print!("{}", format_table(&ratings));
     if let Some(path) = &args.csv {
@@ -225,11 +250,6 @@ pub fn run(args: &RateArgs) -> Result<()> {
     }
     if let Some(v) = &args.head_to_head {
         let (a, b) = (&v[0], &v[1]);
-        for name in [a, b] {
-            if ratings.get(name).is_none() {
-                bail!("--head-to-head: '{name}' is not a player in these games");
-            }
-        }
         let h = head_to_head(&report.games, a, b);
         println!();
         print!(
