@@ -3,6 +3,8 @@
 # the next `go` (position + go), averaged over every move of a match. Engines answer fast
 # (Stockfish at nodes=1, and the mock engine), so the figure is the arena's own work:
 # legality, SAN, repetition and adjudication bookkeeping, the position string, the pipe write.
+# The summary also says how much of it is spent inside the pipe write: on a busy machine
+# writing `go` wakes the engine, which may take the CPU before the arena notes the time.
 # Usage: scripts/arena-overhead.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
