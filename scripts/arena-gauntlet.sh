@@ -5,11 +5,12 @@
 #   (default results/gauntlet-builtin-vs-sf; rerun resumes; e.g. `... DIR --concurrency 2`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bin="${CARGO_TARGET_DIR:-target}/release"
 out="${1:-results/gauntlet-builtin-vs-sf}"
 shift || true
 cargo build --release --quiet
 start=$(date +%s)
-SKILLCAL_BIN="$PWD/target/release/skillcal" \
-  target/release/skillcal match --config configs/gauntlet-builtin-vs-sf.toml --out "$out" "$@"
+SKILLCAL_BIN="$(realpath "$bin")/skillcal" \
+  "$bin"/skillcal match --config configs/gauntlet-builtin-vs-sf.toml --out "$out" "$@"
 echo "wall time: $(( $(date +%s) - start )) s"
 ARENA_CHECK_DIR="$out" cargo test --release --quiet --test arena_legality -- --ignored --nocapture check_existing_run
