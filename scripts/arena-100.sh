@@ -4,10 +4,11 @@
 # Usage: scripts/arena-100.sh [OUT_DIR]   (default results/arena-100; rerun resumes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bin="${CARGO_TARGET_DIR:-target}/release"
 out="${1:-results/arena-100}"
 cargo build --release --quiet
 start=$(date +%s)
-target/release/skillcal match --config configs/sf-skill2-vs-4.toml --out "$out"
+"$bin"/skillcal match --config configs/sf-skill2-vs-4.toml --out "$out"
 echo "wall time: $(( $(date +%s) - start )) s"
 echo "games in CSV: $(( $(wc -l < "$out/games.csv") - 1 ))"
 ARENA_CHECK_DIR="$out" cargo test --release --quiet --test arena_legality -- --ignored --nocapture check_existing_run

@@ -1,6 +1,6 @@
 //! The `builtin[:K=V,...]` engine: names, settings and the `<skillcal> uci` launch, first with
 //! the mock standing in for the skillcal binary, then the real built-in engine against
-//! Stockfish (skipped, loudly, while `skillcal uci` is not built).
+//! Stockfish.
 
 mod arena_support;
 
@@ -39,16 +39,6 @@ fn builtin_spec_launches_the_skillcal_binary_with_options() {
 
 #[test]
 fn builtin_engine_against_stockfish() {
-    // Is `skillcal uci` there yet? (The engine is built by another part of the project.)
-    let probe = std::process::Command::new(SKILLCAL)
-        .arg("uci")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    if !String::from_utf8_lossy(&probe.stdout).contains("uciok") {
-        eprintln!("SKIPPED: `skillcal uci` does not answer uciok yet");
-        return;
-    }
     let dir = temp_dir("builtin-sf");
     let cfg = MatchConfig::from_toml_str(&format!(
         r#"

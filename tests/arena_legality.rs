@@ -8,7 +8,7 @@ mod arena_support;
 
 use std::path::PathBuf;
 
-use arena_support::{check_run_dir, temp_dir, STOCKFISH};
+use arena_support::{check_run_dir, is_move_comment, read_pgn, temp_dir, STOCKFISH};
 use skillcal::arena::{run_match, MatchConfig, RunOptions};
 
 #[test]
@@ -42,12 +42,33 @@ options = {{ "Skill Level" = 6, Hash = 8, UCI_ShowWDL = true }}
     let (n, terms) = check_run_dir(&dir);
     assert_eq!(n, 12);
     eprintln!("terminations: {terms:?}");
-    // Scores reached the adjudicator through UCI_ShowWDL's info lines too.
-    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
-    assert!(
-        pgn.contains("/") && pgn.contains("s}"),
-        "per-move comments missing"
-    );
+    // Every engine move carries `{score/depth seconds}` (the Skill 6 engine's scores arrive
+    // on info lines with UCI_ShowWDL's `wdl`); the game ends with one comment saying why.
+    for g in read_pgn(&dir.join("games.pgn")) {
+        let id = &g.tags["GameId"];
+        for k in 0..g.sans.len() {
+            let c: Vec<&str> = g
+                .comments
+                .iter()
+                .filter(|(n, _)| *n == k + 1)
+                .map(|(_, c)| c.as_str())
+                .collect();
+            assert!(!c.is_empty(), "game {id}: ply {k} has no comment");
+            assert!(
+                is_move_comment(c[0]),
+                "game {id}: ply {k} comment {:?}",
+                c[0]
+            );
+        }
+        let last: Vec<_> = g
+            .comments
+            .iter()
+            .filter(|(n, _)| *n == g.sans.len())
+            .collect();
+        assert_eq!(last.len(), 2, "game {id}: move comment + reason: {last:?}");
+    }
+    assert!(!is_move_comment("0.105s") && !is_move_comment("+0.35/12") && !is_move_comment("book"));
+    assert!(is_move_comment("+0.35/12 0.105s") && is_move_comment("-M2/3 0.010s"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -444,6 +444,8 @@ impl MatchConfig {
                 self.engines.len()
             );
         }
+        // The shared limits first, so a bad `[limits]` (or `--tc`) is not blamed on engines[0].
+        check_limits(&self.limits, "limits")?;
         let mut names: BTreeMap<String, usize> = BTreeMap::new();
         for (i, e) in self.engines.iter().enumerate() {
             let key = format!("engines[{i}]");
@@ -460,7 +462,6 @@ impl MatchConfig {
                 bail!("{key}.limits: no limit at all (set tc, movetime_ms, nodes or depth here or in [limits])");
             }
         }
-        check_limits(&self.limits, "limits")?;
         if self.rounds == 0 {
             bail!("rounds: must be at least 1");
         }
@@ -583,6 +584,9 @@ mod tests {
             .replace("options = { \"Skill Level\" = 2, Hash = 16 }", "");
         let err = format!("{:#}", MatchConfig::from_toml_str(&dup).unwrap_err());
         assert!(err.contains("engines[1].name"), "{err}");
+        let shared = text.replace("nodes = 1000", "tc = \"10+x\"");
+        let err = format!("{:#}", MatchConfig::from_toml_str(&shared).unwrap_err());
+        assert!(err.starts_with("limits.tc"), "{err}");
         let typo = "roundz = 3\n";
         let err = format!("{:#}", MatchConfig::from_toml_str(typo).unwrap_err());
         assert!(err.contains("roundz"), "{err}");

@@ -67,6 +67,8 @@ pub struct BestMove {
     /// The move token exactly as sent (may be garbage).
     pub token: String,
     pub info: SearchInfo,
+    /// When the write of `position` + `go` began.
+    pub issued: Instant,
     /// When `go` had been written.
     pub sent: Instant,
     /// When the `bestmove` line arrived.
@@ -207,6 +209,7 @@ impl EngineProcess {
 
     /// Sends `position` + `go` (one write) and waits for `bestmove` until `deadline`.
     pub async fn go(&mut self, commands: &str, deadline: Instant) -> Result<BestMove, EngineFault> {
+        let issued = Instant::now();
         self.send(commands).await?;
         let sent = Instant::now();
         let mut info = SearchInfo::default();
@@ -219,6 +222,7 @@ impl EngineProcess {
                 return Ok(BestMove {
                     token,
                     info,
+                    issued,
                     sent,
                     received,
                 });

@@ -173,6 +173,8 @@ pub struct GameRecordDraft {
     /// Sum and count of bestmove-received -> next-go-sent gaps, nanoseconds.
     pub overhead_ns: u128,
     pub overhead_count: u64,
+    /// The part of `overhead_ns` spent inside the pipe write of `position` + `go`.
+    pub overhead_write_ns: u128,
     /// The failure came before the first move (starting the engine or `ucinewgame`).
     pub failed_at_start: bool,
 }
@@ -275,6 +277,7 @@ pub async fn play(
         };
         if let Some(r) = last_received {
             game.overhead_ns += bm.sent.saturating_duration_since(r).as_nanos();
+            game.overhead_write_ns += bm.sent.saturating_duration_since(bm.issued).as_nanos();
             game.overhead_count += 1;
         }
         last_received = Some(bm.received);
@@ -350,6 +353,7 @@ struct Game {
     seen: HashMap<u64, u8>,
     overhead_ns: u128,
     overhead_count: u64,
+    overhead_write_ns: u128,
 }
 
 impl Game {
@@ -380,6 +384,7 @@ impl Game {
             seen,
             overhead_ns: 0,
             overhead_count: 0,
+            overhead_write_ns: 0,
         }
     }
 
@@ -525,6 +530,7 @@ impl Game {
             faulty,
             overhead_ns: self.overhead_ns,
             overhead_count: self.overhead_count,
+            overhead_write_ns: self.overhead_write_ns,
             failed_at_start: false,
         }
     }

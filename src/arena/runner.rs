@@ -58,6 +58,9 @@ pub struct MatchSummary {
     /// Mean time from receiving `bestmove` to having sent the next `go`, microseconds, over
     /// the moves of this call.
     pub overhead_us: Option<f64>,
+    /// The part of `overhead_us` spent inside the pipe write of `position` + `go` (on a busy
+    /// machine mostly the arena waiting for a CPU after waking the engine).
+    pub overhead_write_us: Option<f64>,
     pub overhead_moves: u64,
     pub seconds: f64,
 }
@@ -86,8 +89,9 @@ impl MatchSummary {
         v.push(format!("terminations: {}", t.join(", ")));
         if let Some(us) = self.overhead_us {
             v.push(format!(
-                "arena overhead: {us:.1} us per move (bestmove received -> next go sent, mean of {} moves)",
-                self.overhead_moves
+                "arena overhead: {us:.1} us per move (bestmove received -> next go sent, mean of {} moves; {:.1} us of it inside the pipe write)",
+                self.overhead_moves,
+                self.overhead_write_us.unwrap_or(0.0)
             ));
         }
         v
@@ -159,6 +163,7 @@ pub async fn run_match_async(
         pairs: Vec::new(),
         terminations: BTreeMap::new(),
         overhead_us: None,
+        overhead_write_us: None,
         overhead_moves: 0,
         seconds: 0.0,
     };
@@ -204,6 +209,7 @@ pub async fn run_match_async(
     let site = hostname();
     let mut start_failures: HashMap<usize, u32> = HashMap::new();
     let mut overhead_ns: u128 = 0;
+    let mut overhead_write_ns: u128 = 0;
     let mut sigterm = if opts.handle_signals {
         Some(
             tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
@@ -259,6 +265,7 @@ pub async fn run_match_async(
         summary.played += 1;
         summary.done += 1;
         overhead_ns += draft.overhead_ns;
+        overhead_write_ns += draft.overhead_write_ns;
         summary.overhead_moves += draft.overhead_count;
         pb.inc(1);
         pb.set_message(tally.progress_message());
@@ -313,7 +320,9 @@ pub async fn run_match_async(
     summary.terminations = tally.terminations.clone();
     summary.seconds = started.elapsed().as_secs_f64();
     if summary.overhead_moves > 0 {
-        summary.overhead_us = Some(overhead_ns as f64 / summary.overhead_moves as f64 / 1000.0);
+        let per_move_us = |ns: u128| ns as f64 / summary.overhead_moves as f64 / 1000.0;
+        summary.overhead_us = Some(per_move_us(overhead_ns));
+        summary.overhead_write_us = Some(per_move_us(overhead_write_ns));
     }
     match outcome {
         Ok(()) => Ok(summary),

@@ -29,6 +29,8 @@ pub fn temp_dir(name: &str) -> PathBuf {
 pub struct PgnGame {
     pub tags: BTreeMap<String, String>,
     pub sans: Vec<String>,
+    /// `{comments}` with the number of moves before each.
+    pub comments: Vec<(usize, String)>,
     pub outcome: Option<String>,
 }
 
@@ -65,6 +67,16 @@ impl Visitor for Collect {
 
     fn san(&mut self, g: &mut Self::Movetext, san: SanPlus) -> ControlFlow<Self::Output> {
         g.sans.push(san.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn comment(
+        &mut self,
+        g: &mut Self::Movetext,
+        c: pgn_reader::RawComment<'_>,
+    ) -> ControlFlow<Self::Output> {
+        let text = String::from_utf8_lossy(c.as_bytes()).trim().to_string();
+        g.comments.push((g.sans.len(), text));
         ControlFlow::Continue(())
     }
 
@@ -106,6 +118,9 @@ pub fn check_run_dir(dir: &Path) -> (usize, BTreeMap<String, usize>) {
     let by_id: HashMap<u64, &skillcal::arena::GameRecord> =
         rows.iter().map(|r| (r.game_id, r)).collect();
     assert_eq!(by_id.len(), rows.len(), "duplicate game ids in games.csv");
+    let pgn_ids: std::collections::BTreeSet<&str> =
+        games.iter().map(|g| g.tags["GameId"].as_str()).collect();
+    assert_eq!(pgn_ids.len(), games.len(), "duplicate GameId in games.pgn");
     let mut terms = BTreeMap::new();
     for g in &games {
         let id: u64 = g.tags["GameId"].parse().unwrap();
@@ -216,4 +231,35 @@ pub fn check_run_dir(dir: &Path) -> (usize, BTreeMap<String, usize>) {
         *terms.entry(term).or_default() += 1;
     }
     (games.len(), terms)
+}
+
+/// True for an engine move's comment: `+0.35/12 0.105s`, `-M3/20 0.010s` (score from the
+/// mover's side, depth, seconds with three decimals).
+pub fn is_move_comment(c: &str) -> bool {
+    let Some((head, time)) = c.split_once(' ') else {
+        return false;
+    };
+    let Some((score, depth)) = head.split_once('/') else {
+        return false;
+    };
+    let secs_ok = time
+        .strip_suffix('s')
+        .and_then(|t| t.split_once('.'))
+        .is_some_and(|(a, b)| {
+            !a.is_empty()
+                && a.bytes().all(|x| x.is_ascii_digit())
+                && b.len() == 3
+                && b.bytes().all(|x| x.is_ascii_digit())
+        });
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|x| x.is_ascii_digit());
+    let score_ok = match score.strip_prefix(['+', '-']) {
+        Some(rest) => match rest.strip_prefix('M') {
+            Some(m) => digits(m),
+            None => rest
+                .split_once('.')
+                .is_some_and(|(a, b)| digits(a) && b.len() == 2 && digits(b)),
+        },
+        None => false,
+    };
+    secs_ok && score_ok && digits(depth)
 }
