@@ -5,8 +5,10 @@
 //! - A bare king against a side that can force mate (KBBK with bishops on both colours, KBNK,
 //!   and any rook or queen, extra material allowed) is a known win scored, as in seed 001, as
 //!   material minus the lone king's distance to where it gets mated (KBNK: a corner of the
-//!   bishop's colour) minus the kings' distance, lifted into the recognizer range:
-//!   `KNOWN_WIN + material + class + 100 * (7 - target_distance) + 12 * (7 - king_distance)`,
+//!   bishop's colour, counting its distance to the edge too) minus the kings' distance, lifted
+//!   into the recognizer range:
+//!   `KNOWN_WIN + material + class + 100 * progress + 12 * (7 - king_distance)`, with
+//!   `progress` from `endgame::lone_king_progress`,
 //!   always within `KNOWN_WIN .. KNOWN_WIN + 9_000` (material capped at 7_900).
 //!   Every step that drives the lone king on or brings the strong king closer raises the score,
 //!   so the search makes progress; `class` prefers KBBK (mate in at most 19) over KBNK (at
@@ -25,7 +27,7 @@
 
 use shakmaty::{attacks, Bitboard, Chess, Color, Position};
 
-use super::eval::endgame::{has_mating_force, lone_king_distance};
+use super::eval::endgame::{has_mating_force, lone_king_progress};
 use super::score::{Bound, KNOWN_WIN, MATE_BOUND};
 
 /// Whether the search should store a recognition in the transposition table (seed 003).
@@ -131,11 +133,10 @@ fn known_win(pos: &Chess, strong: Color) -> Option<Recognition> {
     .min(MATERIAL_CAP);
     let kbbk = ours.count() == 3 && count(board.bishops()) == 2;
     let class = if kbbk { KBBK_CLASS } else { 0 };
-    // Distances are at most 7: counting 7 - d keeps every progress term non-negative.
     let score = KNOWN_WIN
         + material
         + class
-        + TARGET_STEP * (7 - lone_king_distance(board, strong, lone))
+        + TARGET_STEP * lone_king_progress(board, strong, lone)
         + KINGS_STEP * (7 - king.distance(lone) as i32);
     debug_assert!((KNOWN_WIN..KNOWN_WIN + 9_000).contains(&score) && score < MATE_BOUND);
 

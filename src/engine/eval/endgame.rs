@@ -57,18 +57,35 @@ pub fn has_mating_force(board: &Board, color: Color) -> bool {
     both_colours || (bishops.any() && knights.any())
 }
 
-/// How far the lone king still has to go to the squares where it gets mated (0 = there):
-/// the bishop's corners in KBNK, the nearest corner otherwise.
-pub fn lone_king_distance(board: &Board, strong: Color, lone_king: Square) -> i32 {
+/// Steps from the lone king's square to the nearest edge (0..=3).
+#[inline]
+fn edge_distance(sq: Square) -> i32 {
+    let f = sq.file().to_u32() as i32;
+    let r = sq.rank().to_u32() as i32;
+    f.min(7 - f).min(r).min(7 - r)
+}
+
+/// How far the lone king has been driven towards the squares where it gets mated (higher is
+/// better for the strong side, never negative).
+///
+/// - In general: `7 - corner_distance` (7 in a corner, 1 in the centre).
+/// - KBNK: `10 - (bishop_corner_distance + edge_distance)` (0..=10). Distance to the bishop's
+///   corner alone leaves the centre as good as a wrong corner, and the search, seeing no gain
+///   for many plies, wanders until the fifty-move rule. Adding the distance to the edge makes
+///   the usual plan pay at every step: drive the king to an edge, then along it to the
+///   bishop's corner (from a wrong corner the sum falls by one per step along the edge).
+#[inline]
+pub fn lone_king_progress(board: &Board, strong: Color, lone_king: Square) -> i32 {
     let ours = board.by_color(strong);
     let bishops = board.bishops() & ours;
     let only_bishop_and_knight =
         bishops.count() == 1 && (board.knights() & ours).count() == 1 && ours.count() == 3;
     match bishops.first() {
         Some(b) if only_bishop_and_knight => {
-            bishop_corner_distance(lone_king, Bitboard::DARK_SQUARES.contains(b))
+            let dark = Bitboard::DARK_SQUARES.contains(b);
+            10 - bishop_corner_distance(lone_king, dark) - edge_distance(lone_king)
         }
-        _ => corner_distance(lone_king),
+        _ => 7 - corner_distance(lone_king),
     }
 }
 
@@ -93,7 +110,7 @@ pub fn mop_up(board: &Board) -> i32 {
     let (Some(lone), Some(king)) = (board.king_of(!strong), board.king_of(strong)) else {
         return 0;
     };
-    let drive = 7 - lone_king_distance(board, strong, lone);
+    let drive = lone_king_progress(board, strong, lone);
     let close = 7 - king.distance(lone) as i32;
     let bonus = MOP_UP_EDGE * drive + MOP_UP_KINGS * close;
     if strong == Color::White {
