@@ -162,7 +162,7 @@ pub fn uci_string(m: Move) -> String {
 
 /// Compact 16-bit move code for the transposition table: from, to, promotion role.
 /// Unique among the legal moves of a position (castling is king square to rook square).
-#[inline]
+#[inline(always)]
 pub fn encode(m: Move) -> u16 {
     let from = m.from().map_or(0, |s| s as u16);
     let to = m.to() as u16;

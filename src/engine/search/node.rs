@@ -6,7 +6,9 @@ use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use super::Searcher;
 use crate::engine::eval::evaluate;
-use crate::engine::movepick::{has_non_pawn_material, is_quiet, see_value, Picker, MAX_PLY};
+use crate::engine::movepick::{
+    has_non_pawn_material, is_quiet, see_value, Picker, KILLER, MAX_PLY,
+};
 use crate::engine::position::{encode, play};
 use crate::engine::recognizer::{recognize, Expense};
 use crate::engine::score::{mate_in, mated_in, Bound, DRAW, INFINITE, MATE_BOUND};
@@ -176,11 +178,10 @@ impl Searcher<'_> {
             }
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        let mut picker = Picker::new(pos, pos.legal_moves(), tt_move, self.heur, ply);
+        if picker.is_empty() {
             return if in_check { mated_in(ply as i32) } else { DRAW };
         }
-        let mut picker = Picker::new(pos, moves, tt_move, self.heur, ply);
         let turn = pos.turn();
         let orig_alpha = alpha;
         let mut best = -INFINITE;
@@ -196,7 +197,7 @@ impl Searcher<'_> {
             let quiet = is_quiet(m);
             // Late-move pruning and futility pruning of quiet moves near the horizon (decided
             // before making the move, so pruned moves cost nothing).
-            if !pv_node && !in_check && quiet && best > -MATE_BOUND && order < (1 << 22) {
+            if !pv_node && !in_check && quiet && best > -MATE_BOUND && order < KILLER {
                 if depth <= 4 && count > 3 + (depth * depth) as usize * 2 {
                     continue;
                 }
@@ -218,7 +219,7 @@ impl Searcher<'_> {
                     if pv_node {
                         r -= 1;
                     }
-                    if order >= (1 << 22) {
+                    if order >= KILLER {
                         r -= 1; // killer
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
@@ -315,7 +316,7 @@ impl Searcher<'_> {
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
-        let mut picker = Picker::noisy(pos, pos.legal_moves());
+        let mut picker = Picker::noisy(pos);
         while let Some((m, _)) = picker.pick() {
             // Delta pruning: even winning the victim cleanly cannot reach alpha.
             if m.promotion().is_none()
