@@ -210,7 +210,7 @@ fn pack(score: i32, index: usize) -> i32 {
 }
 
 impl Picker {
-    #[inline(always)]
+    /// `moves`, all ordered by `score`.
     pub fn new(
         pos: &Chess,
         moves: MoveList,
@@ -218,14 +218,29 @@ impl Picker {
         heur: &Heuristics,
         ply: usize,
     ) -> Picker {
-        let mut picker = Picker {
+        let mut picker = Picker::unscored(moves);
+        picker.score(pos, tt_move, heur, ply);
+        picker
+    }
+
+    /// A picker to score in place with `score` or `add_noisy`. A picker is a few KiB: built
+    /// like this in the caller's frame it is never copied, unlike one returned scored.
+    #[inline(always)]
+    pub fn unscored(moves: MoveList) -> Picker {
+        Picker {
             moves,
             keys: [const { MaybeUninit::uninit() }; 256],
             next: 0,
-        };
+        }
+    }
+
+    /// Scores every move: the table move, winning captures, killers, quiets by history, then
+    /// losing captures and under-promotions.
+    #[inline(always)]
+    pub fn score(&mut self, pos: &Chess, tt_move: u16, heur: &Heuristics, ply: usize) {
         let killers = heur.killers[ply];
         let turn = pos.turn();
-        for (i, &m) in picker.moves.iter().enumerate() {
+        for (i, &m) in self.moves.iter().enumerate() {
             let code = encode(m);
             let score = if code == tt_move {
                 TT_SCORE
@@ -238,32 +253,27 @@ impl Picker {
             } else {
                 heur.history(turn, m)
             };
-            picker.keys[i].write(pack(score, i));
+            self.keys[i].write(pack(score, i));
         }
-        picker
     }
 
-    /// Winning captures and queen promotions of `pos` (not in check), for quiescence.
+    /// Adds the winning captures and queen promotions of `pos` (not in check) to an empty
+    /// picker, for quiescence.
     #[inline(always)]
-    pub fn noisy(pos: &Chess) -> Picker {
-        let mut picker = Picker {
-            moves: MoveList::new(),
-            keys: [const { MaybeUninit::uninit() }; 256],
-            next: 0,
-        };
-        gen_noisy(pos, &mut picker.moves);
+    pub fn add_noisy(&mut self, pos: &Chess) {
+        debug_assert!(self.moves.is_empty());
+        gen_noisy(pos, &mut self.moves);
         let mut keep = 0;
-        for i in 0..picker.moves.len() {
-            let m = picker.moves[i];
+        for i in 0..self.moves.len() {
+            let m = self.moves[i];
             let score = capture_score(pos, m);
             if score > 0 {
-                picker.moves[keep] = m;
-                picker.keys[keep].write(pack(score, keep));
+                self.moves[keep] = m;
+                self.keys[keep].write(pack(score, keep));
                 keep += 1;
             }
         }
-        picker.moves.truncate(keep);
-        picker
+        self.moves.truncate(keep);
     }
 
     pub fn len(&self) -> usize {

@@ -2,7 +2,7 @@
 //! reductions and pruning, check extension, mate-distance pruning, transposition table and
 //! recognizer results (seed 003); quiescence search below the horizon.
 
-use shakmaty::{Chess, EnPassantMode, Move, Position};
+use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
 use super::Searcher;
 use crate::engine::eval::evaluate;
@@ -178,10 +178,11 @@ impl Searcher<'_> {
             }
         }
 
-        let mut picker = Picker::new(pos, pos.legal_moves(), tt_move, self.heur, ply);
+        let mut picker = Picker::unscored(pos.legal_moves());
         if picker.is_empty() {
             return if in_check { mated_in(ply as i32) } else { DRAW };
         }
+        picker.score(pos, tt_move, self.heur, ply);
         let turn = pos.turn();
         let orig_alpha = alpha;
         let mut best = -INFINITE;
@@ -316,7 +317,8 @@ impl Searcher<'_> {
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
-        let mut picker = Picker::noisy(pos);
+        let mut picker = Picker::unscored(MoveList::new());
+        picker.add_noisy(pos);
         while let Some((m, _)) = picker.pick() {
             // Delta pruning: even winning the victim cleanly cannot reach alpha.
             if m.promotion().is_none()
