@@ -143,7 +143,7 @@ impl Searcher<'_> {
         } else if let Some(h) = hit {
             h.eval
         } else {
-            evaluate(pos)
+            self.eval_cache.evaluate(pos, key)
         };
 
         if !pv_node && !in_check {
@@ -310,7 +310,7 @@ impl Searcher<'_> {
         let stand_pat = match self.recognize(pos, key, ply, 0, &mut alpha, &mut beta, &mut upper) {
             Recognized::Cutoff(s) => return s,
             Recognized::Narrowed(s) => s,
-            Recognized::None => evaluate(pos),
+            Recognized::None => self.eval_cache.evaluate(pos, key),
         };
         if stand_pat >= beta {
             return stand_pat.min(upper);
