@@ -5,7 +5,7 @@ use std::mem::MaybeUninit;
 
 use shakmaty::{attacks, Bitboard, Chess, Color, File, Move, MoveList, Position, Role, Square};
 
-use super::position::encode;
+use super::position::{encode, encode_squares};
 
 /// Piece values for ordering and SEE (not the evaluation's values).
 #[inline]
@@ -112,8 +112,12 @@ impl Default for Heuristics {
 
 #[inline(always)]
 fn hidx(color: Color, m: Move) -> usize {
-    let from = m.from().map_or(0, |s| s as usize);
-    (color as usize) * 4096 + from * 64 + m.to() as usize
+    hidx_squares(color, m.from().unwrap_or(Square::A1), m.to())
+}
+
+#[inline(always)]
+fn hidx_squares(color: Color, from: Square, to: Square) -> usize {
+    (color as usize) * 4096 + (from as usize) * 64 + to as usize
 }
 
 impl Heuristics {
@@ -240,18 +244,35 @@ impl Picker {
     pub fn score(&mut self, pos: &Chess, tt_move: u16, heur: &Heuristics, ply: usize) {
         let killers = heur.killers[ply];
         let turn = pos.turn();
-        for (i, &m) in self.moves.iter().enumerate() {
-            let code = encode(m);
-            let score = if code == tt_move {
+        let quiet_score = |code: u16, history: usize| {
+            if code == tt_move {
                 TT_SCORE
-            } else if m.is_capture() || m.promotion().is_some() {
-                capture_score(pos, m)
             } else if code == killers[0] {
                 KILLER + 1
             } else if code == killers[1] {
                 KILLER
             } else {
-                heur.history(turn, m)
+                heur.history[history]
+            }
+        };
+        for (i, &m) in self.moves.iter().enumerate() {
+            let score = match m {
+                // Most moves, taken apart once rather than by each accessor.
+                Move::Normal {
+                    from,
+                    to,
+                    capture: None,
+                    promotion: None,
+                    ..
+                } => quiet_score(encode_squares(from, to, None), hidx_squares(turn, from, to)),
+                _ if m.is_capture() || m.promotion().is_some() => {
+                    if encode(m) == tt_move {
+                        TT_SCORE
+                    } else {
+                        capture_score(pos, m)
+                    }
+                }
+                _ => quiet_score(encode(m), hidx(turn, m)),
             };
             self.keys[i].write(pack(score, i));
         }
