@@ -162,12 +162,16 @@ pub fn uci_string(m: Move) -> String {
 
 /// Compact 16-bit move code for the transposition table: from, to, promotion role.
 /// Unique among the legal moves of a position (castling is king square to rook square).
-#[inline]
+#[inline(always)]
 pub fn encode(m: Move) -> u16 {
-    let from = m.from().map_or(0, |s| s as u16);
-    let to = m.to() as u16;
-    let promo = m.promotion().map_or(0, |r| r as u16);
-    1 | (from << 1) | (to << 7) | (promo << 13)
+    encode_squares(m.from().unwrap_or(Square::A1), m.to(), m.promotion())
+}
+
+/// `encode` of a move given by its squares and promotion.
+#[inline(always)]
+pub fn encode_squares(from: Square, to: Square, promotion: Option<Role>) -> u16 {
+    let promo = promotion.map_or(0, |r| r as u16);
+    1 | ((from as u16) << 1) | ((to as u16) << 7) | (promo << 13)
 }
 
 #[cfg(test)]

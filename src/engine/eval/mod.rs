@@ -90,6 +90,42 @@ pub fn evaluate(pos: &Chess) -> i32 {
     (stm + TEMPO).clamp(-MAX_EVAL, MAX_EVAL)
 }
 
+/// Evaluations remembered by position key: quiescence evaluates largely the same leaves again in
+/// every iteration of iterative deepening. An entry holds the key's upper 48 bits above the
+/// evaluation; with the lower 16 bits as the index, a hit matches the whole key, so it is as
+/// reliable as a transposition-table hit.
+pub struct EvalCache {
+    entries: Vec<u64>,
+}
+
+const EVAL_CACHE_SIZE: usize = 1 << 16;
+const EVAL_BITS: u64 = 0xffff;
+const _: () = assert!(EVAL_CACHE_SIZE as u64 - 1 == EVAL_BITS && MAX_EVAL <= i16::MAX as i32);
+
+impl Default for EvalCache {
+    fn default() -> Self {
+        EvalCache {
+            entries: vec![0; EVAL_CACHE_SIZE],
+        }
+    }
+}
+
+impl EvalCache {
+    /// `evaluate(pos)`, where `key` is the Zobrist key of `pos`.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Chess, key: u64) -> i32 {
+        let entry = &mut self.entries[key as usize & (EVAL_CACHE_SIZE - 1)];
+        let tag = key & !EVAL_BITS;
+        // An all-zero entry is empty (or a zero evaluation of such a key: recomputed).
+        if *entry & !EVAL_BITS == tag && *entry != 0 {
+            return i32::from(*entry as u16 as i16);
+        }
+        let v = evaluate(pos);
+        *entry = tag | u64::from(v as i16 as u16);
+        v
+    }
+}
+
 /// Game phase from `MAX_PHASE` (all pieces on) down to 0 (pawns and kings only).
 #[inline]
 pub fn phase(board: &Board) -> i32 {
@@ -151,4 +187,29 @@ fn evaluate_white_inline(board: &Board) -> i32 {
     let mut v = (s.0 * phase + s.1 * (MAX_PHASE - phase)) / MAX_PHASE;
     v += endgame::mop_up(board);
     v * endgame::scale(board, v) / endgame::SCALE_NORMAL
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::position::{play, Game};
+
+    /// Every position of a small tree, evaluated twice through the cache (miss, then hit).
+    #[test]
+    fn cache_returns_the_evaluation() {
+        fn walk(cache: &mut EvalCache, pos: &Chess, key: u64, depth: u32) {
+            assert_eq!(cache.evaluate(pos, key), evaluate(pos));
+            assert_eq!(cache.evaluate(pos, key), evaluate(pos));
+            if depth > 0 {
+                for m in pos.legal_moves() {
+                    let (next, k) = play(pos, key, m);
+                    walk(cache, &next, k, depth - 1);
+                }
+            }
+        }
+        let g =
+            Game::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+                .unwrap();
+        walk(&mut EvalCache::default(), &g.root, g.root_key, 2);
+    }
 }

@@ -22,6 +22,7 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move};
 
+use super::eval::EvalCache;
 use super::limits::{Clock, Limits};
 use super::movepick::{Heuristics, MAX_PLY};
 use super::position::Game;
@@ -179,6 +180,7 @@ impl Engine {
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             lmr: lmr_table(),
+            eval_cache: EvalCache::default(),
         };
         s.iterate(&game.root, params, on_info)
     }
@@ -224,6 +226,7 @@ pub(crate) struct Searcher<'a> {
     /// Triangular principal-variation table.
     pv: Vec<Vec<Move>>,
     lmr: Vec<[u8; 64]>,
+    eval_cache: EvalCache,
 }
 
 impl Searcher<'_> {

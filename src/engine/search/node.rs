@@ -2,11 +2,13 @@
 //! reductions and pruning, check extension, mate-distance pruning, transposition table and
 //! recognizer results (seed 003); quiescence search below the horizon.
 
-use shakmaty::{Chess, EnPassantMode, Move, Position};
+use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
 use super::Searcher;
 use crate::engine::eval::evaluate;
-use crate::engine::movepick::{has_non_pawn_material, is_quiet, see_value, Picker, MAX_PLY};
+use crate::engine::movepick::{
+    has_non_pawn_material, is_quiet, see_value, Picker, KILLER, MAX_PLY,
+};
 use crate::engine::position::{encode, play};
 use crate::engine::recognizer::{recognize, Expense};
 use crate::engine::score::{mate_in, mated_in, Bound, DRAW, INFINITE, MATE_BOUND};
@@ -141,7 +143,7 @@ impl Searcher<'_> {
         } else if let Some(h) = hit {
             h.eval
         } else {
-            evaluate(pos)
+            self.eval_cache.evaluate(pos, key)
         };
 
         if !pv_node && !in_check {
@@ -176,11 +178,11 @@ impl Searcher<'_> {
             }
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        let mut picker = Picker::unscored(pos.legal_moves());
+        if picker.is_empty() {
             return if in_check { mated_in(ply as i32) } else { DRAW };
         }
-        let mut picker = Picker::new(pos, moves, tt_move, self.heur, ply);
+        picker.score(pos, tt_move, self.heur, ply);
         let turn = pos.turn();
         let orig_alpha = alpha;
         let mut best = -INFINITE;
@@ -196,7 +198,7 @@ impl Searcher<'_> {
             let quiet = is_quiet(m);
             // Late-move pruning and futility pruning of quiet moves near the horizon (decided
             // before making the move, so pruned moves cost nothing).
-            if !pv_node && !in_check && quiet && best > -MATE_BOUND && order < (1 << 22) {
+            if !pv_node && !in_check && quiet && best > -MATE_BOUND && order < KILLER {
                 if depth <= 4 && count > 3 + (depth * depth) as usize * 2 {
                     continue;
                 }
@@ -218,7 +220,7 @@ impl Searcher<'_> {
                     if pv_node {
                         r -= 1;
                     }
-                    if order >= (1 << 22) {
+                    if order >= KILLER {
                         r -= 1; // killer
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
@@ -308,14 +310,15 @@ impl Searcher<'_> {
         let stand_pat = match self.recognize(pos, key, ply, 0, &mut alpha, &mut beta, &mut upper) {
             Recognized::Cutoff(s) => return s,
             Recognized::Narrowed(s) => s,
-            Recognized::None => evaluate(pos),
+            Recognized::None => self.eval_cache.evaluate(pos, key),
         };
         if stand_pat >= beta {
             return stand_pat.min(upper);
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
-        let mut picker = Picker::noisy(pos, pos.legal_moves());
+        let mut picker = Picker::unscored(MoveList::new());
+        picker.add_noisy(pos);
         while let Some((m, _)) = picker.pick() {
             // Delta pruning: even winning the victim cleanly cannot reach alpha.
             if m.promotion().is_none()
