@@ -160,7 +160,6 @@ fn declarations_cover_every_option_and_accept_their_defaults() {
         "option name LimitNodes type spin default 0 min 0 max 2000000000",
         "option name RandomSeed type spin default 0 min 0 max 2147483647",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 800 min 800 max 2600",
         "option name StrengthTable type string default <embedded>",
     ] {
         assert!(
@@ -168,6 +167,11 @@ fn declarations_cover_every_option_and_accept_their_defaults() {
             "missing '{want}' in {lines:#?}"
         );
     }
+    // UCI_Elo spans the embedded table, whatever table is installed
+    let (lo, hi) = skillcal::strength::EloTable::embedded().elo_range();
+    let (lo, hi) = (lo.floor() as i64, hi.ceil() as i64);
+    let want = format!("option name UCI_Elo type spin default {lo} min {lo} max {hi}");
+    assert!(lines.contains(&want), "missing '{want}' in {lines:#?}");
     let mut names: Vec<&str> = decls.iter().map(|d| d.name).collect();
     for required in [
         "ScoreInaccuracy",
@@ -236,7 +240,17 @@ fn specs_round_trip() {
 
 #[test]
 fn limit_strength_row_overrides_only_its_columns() {
+    let dir = std::env::temp_dir().join(format!("skillcal-strength-row-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("levels.csv");
+    std::fs::write(
+        &path,
+        "# provisional: a test table\nelo,ScoreInaccuracy,MultiPV,LimitNodes\n1000,400,4,800\n1200,300,4,1500\n",
+    )
+    .unwrap();
     let mut s = Settings::from_spec("ScoreInaccuracy=5,NoiseHorizon=3,LimitNps=9000").unwrap();
+    s.set_option("StrengthTable", path.to_str().unwrap())
+        .unwrap();
     let explicit = s.clone();
     s.set_option("UCI_Elo", "1100").unwrap();
     assert_eq!(s.effective(), s, "UCI_Elo alone changes nothing");
@@ -246,19 +260,23 @@ fn limit_strength_row_overrides_only_its_columns() {
     for (knob, value) in &row.values {
         assert_eq!(e.knob(*knob), *value, "{}", knob.name());
     }
-    assert_eq!(e.score_inaccuracy, 350); // embedded: 400 at 1000, 300 at 1200
+    assert_eq!(e.score_inaccuracy, 350); // 400 at 1000, 300 at 1200
                                          // Knobs the table has no column for keep their explicit values.
     assert!(!s.table().knobs().contains(&Knob::NoiseHorizon));
     assert_eq!((e.noise_horizon, e.limit_nps), (3.0, 9000));
     let info = s.strength_info().unwrap();
     assert!(
-        info.starts_with("UCI_Elo 1100 (table <embedded>, provisional): ScoreInaccuracy=350,"),
+        info.starts_with(&format!(
+            "UCI_Elo 1100 (table {}, provisional): ScoreInaccuracy=350,",
+            path.display()
+        )),
         "{info}"
     );
     // Off again: the explicit values return.
     s.set_option("UCI_LimitStrength", "false").unwrap();
     assert_eq!(s.effective().score_inaccuracy, explicit.score_inaccuracy);
     assert!(s.strength_info().is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
