@@ -131,6 +131,50 @@ fn quadratic_curve_recovered() {
 }
 
 #[test]
+fn cubic_curve_recovered_where_the_quadratic_misses() {
+    // S-shaped: flat at the weak end, steep in the middle, flattening near the ceiling
+    let truth = |t: f64| 1000.0 + 300.0 * t + 2400.0 * t * t - 1600.0 * t * t * t;
+    let ts: Vec<f64> = (0..=12).map(|i| i as f64 / 12.0).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let (roles, tallies) = simulate(&mut rng, &truth, &ts, 300, &POOL, 0.0);
+    let cubic = fit::fit(&roles, &tallies, ModelKind::Cubic).unwrap();
+    assert!(cubic.monotone());
+    let quad = fit::fit(&roles, &tallies, ModelKind::Quadratic).unwrap();
+    let worst = |f: &fit::Fit| {
+        ts.iter()
+            .map(|&t| (f.elo(t) - truth(t)).abs())
+            .fold(0.0, f64::max)
+    };
+    for &t in &ts {
+        let d = cubic.elo(t) - truth(t);
+        assert!(
+            d.abs() < 3.0 * cubic.elo_sd(t) + 5.0,
+            "t={t}: {d} sd {}",
+            cubic.elo_sd(t)
+        );
+    }
+    assert!(
+        worst(&cubic) < worst(&quad),
+        "cubic {} quadratic {}",
+        worst(&cubic),
+        worst(&quad)
+    );
+}
+
+#[test]
+fn a_curve_that_dips_inside_the_path_is_not_monotone() {
+    // rising at both ends, falling around t = 0.5: the ends alone would say increasing
+    let truth = |t: f64| 1400.0 + 1500.0 * t - 4500.0 * t * t + 3600.0 * t * t * t;
+    let ts: Vec<f64> = (0..=12).map(|i| i as f64 / 12.0).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let (roles, tallies) = simulate(&mut rng, &truth, &ts, 400, &POOL, 0.0);
+    let f = fit::fit(&roles, &tallies, ModelKind::Cubic).unwrap();
+    assert!(f.slope(0.0) > 0.0 && f.slope(1.0) > 0.0, "{:?}", f.theta);
+    assert!(f.slope(0.5) < 0.0, "{:?}", f.theta);
+    assert!(!f.monotone());
+}
+
+#[test]
 fn isotonic_matches_per_setting_ratings_of_a_monotone_truth() {
     let truth = |t: f64| 1300.0 + 1200.0 * t;
     let ts: Vec<f64> = (0..=8).map(|i| i as f64 / 8.0).collect();

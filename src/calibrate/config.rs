@@ -178,6 +178,29 @@ pub enum ModelKind {
     Linear,
     /// Elo = a + b t + c t^2 (kept only if monotone on [0, 1]; else the linear form is used).
     Quadratic,
+    /// Elo = a + b t + c t^2 + d t^3: an S-shaped path (flat at the weak end, steep in the
+    /// middle, flat near the ceiling). Kept only if monotone on [0, 1]; else the quadratic, then
+    /// the linear form.
+    Cubic,
+}
+
+impl ModelKind {
+    /// The next simpler form, tried when a curve is not increasing on the whole path.
+    pub fn simpler(self) -> Option<ModelKind> {
+        match self {
+            ModelKind::Linear => None,
+            ModelKind::Quadratic => Some(ModelKind::Linear),
+            ModelKind::Cubic => Some(ModelKind::Quadratic),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelKind::Linear => "linear",
+            ModelKind::Quadratic => "quadratic",
+            ModelKind::Cubic => "cubic",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]

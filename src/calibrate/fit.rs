@@ -125,6 +125,7 @@ pub fn basis(model: ModelKind, t: f64) -> Vec<f64> {
     match model {
         ModelKind::Linear => vec![1.0, t],
         ModelKind::Quadratic => vec![1.0, t, t * t],
+        ModelKind::Cubic => vec![1.0, t, t * t, t * t * t],
     }
 }
 
@@ -132,6 +133,7 @@ fn basis_deriv(model: ModelKind, t: f64) -> Vec<f64> {
     match model {
         ModelKind::Linear => vec![0.0, 1.0],
         ModelKind::Quadratic => vec![0.0, 1.0, 2.0 * t],
+        ModelKind::Cubic => vec![0.0, 1.0, 2.0 * t, 3.0 * t * t],
     }
 }
 
@@ -139,6 +141,7 @@ pub fn model_formula(model: ModelKind) -> &'static str {
     match model {
         ModelKind::Linear => "Elo(t) = a + b t",
         ModelKind::Quadratic => "Elo(t) = a + b t + c t^2",
+        ModelKind::Cubic => "Elo(t) = a + b t + c t^2 + d t^3",
     }
 }
 
@@ -448,9 +451,23 @@ impl Fit {
             .sum()
     }
 
-    /// Increasing on [0, 1] (the derivative is at most linear in t, so the ends decide).
+    /// Increasing on [0, 1]. The derivative is at most quadratic in t: its minimum on [0, 1]
+    /// is at an end or at its own stationary point.
     pub fn monotone(&self) -> bool {
-        self.theta.len() >= 2 && self.slope(0.0) > 0.0 && self.slope(1.0) > 0.0
+        if self.theta.len() < 2 || self.slope(0.0) <= 0.0 || self.slope(1.0) <= 0.0 {
+            return false;
+        }
+        if self.theta.len() >= 4 {
+            // slope = b + 2c t + 3d t^2, stationary at t = -c / (3d)
+            let (c, d) = (self.theta[2], self.theta[3]);
+            if d != 0.0 {
+                let t = -c / (3.0 * d);
+                if t > 0.0 && t < 1.0 && self.slope(t) <= 0.0 {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// The strength parameter at which the curve reaches `target`, with a delta-method interval:

@@ -177,16 +177,28 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> anyhow::Result<Ana
     let has_subject = players.roles.iter().any(|r| matches!(r, Role::Subject(_)));
     let mut curve = None;
     if has_subject {
-        match fit::fit(&players.roles, &tallies, cfg.fit.model) {
-            Ok(f) if cfg.fit.model == ModelKind::Quadratic && !f.monotone() => {
-                notes.push(
-                    "the quadratic curve is not increasing on the whole path; the linear form is used"
-                        .into(),
-                );
-                curve = fit::fit(&players.roles, &tallies, ModelKind::Linear).ok();
+        // The configured form, or the next simpler one while a form is not increasing.
+        let mut model = Some(cfg.fit.model);
+        while let Some(m) = model {
+            match fit::fit(&players.roles, &tallies, m) {
+                Ok(f) if !f.monotone() && m.simpler().is_some() => {
+                    let next = m.simpler().expect("checked");
+                    notes.push(format!(
+                        "the {} curve is not increasing on the whole path; the {} form is used",
+                        m.name(),
+                        next.name()
+                    ));
+                    model = Some(next);
+                }
+                Ok(f) => {
+                    curve = Some(f);
+                    model = None;
+                }
+                Err(e) => {
+                    notes.push(format!("curve fit failed: {e:#}"));
+                    model = None;
+                }
             }
-            Ok(f) => curve = Some(f),
-            Err(e) => notes.push(format!("curve fit failed: {e:#}")),
         }
     }
     let free: Vec<Role> = players
