@@ -274,3 +274,33 @@ fn unanchored_member_is_chained_by_the_pool_ladder() {
     assert!(weak.lower < 1000.0 && 1000.0 < weak.upper, "{weak:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn targets_beyond_the_ceiling_do_not_drive_the_plan() {
+    // the true curve tops out at 2340 (65,536 nodes): targets 2400 and 2500 are unreachable
+    let cfg = common::config(6000, 50.0, "linear");
+    let dir = tmpdir("sim-ceiling");
+    let runner = common::sim_runner([0.0; 9]);
+    let opts = Options {
+        fit_only: false,
+        quiet: true,
+    };
+    let out = calibrate::calibrate(&cfg, &dir, &runner, &opts).unwrap();
+    assert!(out.all_met);
+    assert!(out.games < 6000, "the budget was spent: {}", out.games);
+    let beyond: Vec<f64> = out
+        .targets
+        .iter()
+        .filter(|r| r.range == "ceiling")
+        .map(|r| r.target)
+        .collect();
+    assert_eq!(beyond, [2400.0, 2500.0]);
+    let plan = std::fs::read_to_string(dir.join("plan.csv")).unwrap();
+    for t in beyond {
+        assert!(
+            !plan.contains(&format!("target {t:.0}:")),
+            "a batch was planned for unreachable target {t}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

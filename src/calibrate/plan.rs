@@ -10,7 +10,7 @@
 //! stronger one.
 
 use super::config::CalibrationConfig;
-use super::fit::Fit;
+use super::fit::{Fit, RangeFlag};
 
 /// An opponent of a subject setting.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,22 +46,25 @@ pub fn quantize(cfg: &CalibrationConfig, t: f64) -> f64 {
     (t.clamp(0.0, 1.0) * g).round() / g
 }
 
-/// The state of every target: (target, t*, half-width, goal); None without a monotone curve.
+/// The state of every target the path reaches: (target, t*, half-width, goal); None without a
+/// monotone curve. Targets beyond the path's floor or ceiling are left out: no setting plays at
+/// them, so no number of games meets their goal (the table flags them; the nearest reachable
+/// targets pin the ends of the curve).
 pub fn target_status(cfg: &CalibrationConfig, fit: &Fit) -> Option<Vec<(f64, f64, f64, f64)>> {
     let low = cfg.lowest_anchor();
-    cfg.targets
-        .values()
-        .into_iter()
-        .map(|target| {
-            let inv = fit.invert(target)?;
-            Some((
+    let mut out = Vec::new();
+    for target in cfg.targets.values() {
+        let inv = fit.invert(target)?;
+        if inv.range == RangeFlag::Ok {
+            out.push((
                 target,
                 inv.t,
                 inv.half_width(),
                 cfg.precision_for(target < low),
-            ))
-        })
-        .collect()
+            ));
+        }
+    }
+    Some(out)
 }
 
 /// The next batch, or None when every target meets its goal or the budget is spent.
