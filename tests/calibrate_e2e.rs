@@ -2,19 +2,13 @@
 //! Stockfish 15.1 Skill Levels over real pipes, then the table, the report with its plots, a
 //! verification of the table, and the engine loading the table it produced.
 
+mod arena_support;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const SKILLCAL: &str = env!("CARGO_BIN_EXE_skillcal");
-const STOCKFISH: &str = "/usr/games/stockfish";
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("skillcal-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use arena_support::{temp_dir, SKILLCAL, STOCKFISH};
 
 fn config(dir: &Path) -> PathBuf {
     let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/books/2moves_v1.epd");

@@ -46,12 +46,10 @@ fn best_share(spec: &str, depth: u32) -> f64 {
             // Only the choice among the MultiPV lines is random: search once, choose per seed.
             let mut params = SearchParams::default();
             params.limits.depth = Some(depth);
-            let base = Weakening::prepare(&eff, 1, &game, &mut params);
+            Weakening::prepare(&eff, 1, &game, &mut params);
             let r = Engine::new(4).search(&game, &params, &Control::default(), &mut |_| {});
             for seed in 1..=SEEDS {
-                let mut p = SearchParams::default();
-                let w = Weakening::prepare(&eff, seed, &game, &mut p);
-                assert_eq!(w.lines, base.lines);
+                let w = Weakening::prepare(&eff, seed, &game, &mut SearchParams::default());
                 let mut r = r.clone();
                 w.apply(&mut r);
                 same += usize::from(uci_string(r.best.unwrap()) == full);

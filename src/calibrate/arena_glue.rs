@@ -5,36 +5,22 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::config::Limits as CalLimits;
 use super::runner::{EngineSpec, GameRunner, MatchSpec};
 use crate::arena::{
-    self, AdjudicationConfig, BookOrder, EngineConfig, Limits, MatchConfig, OpeningsConfig,
-    Pairing, RunOptions, UciOptions,
+    self, AdjudicationConfig, BookOrder, EngineConfig, MatchConfig, OpeningsConfig, Pairing,
+    RunOptions, UciOptions,
 };
 
 pub struct ArenaRunner {
     /// The run directory, named in the PGN `Event` tag.
     root: PathBuf,
-    /// Show the arena's progress bar (it appears only on a terminal).
-    pub progress: bool,
 }
 
 impl ArenaRunner {
     pub fn new(root: &Path) -> Self {
         ArenaRunner {
             root: root.to_path_buf(),
-            progress: true,
         }
-    }
-}
-
-fn limits(l: &CalLimits) -> Limits {
-    Limits {
-        tc: l.tc.clone(),
-        movetime_ms: l.movetime_ms,
-        nodes: l.nodes,
-        depth: l.depth,
-        time_margin_ms: l.time_margin_ms,
     }
 }
 
@@ -44,7 +30,7 @@ fn engine(e: &EngineSpec) -> EngineConfig {
         command: e.command.clone(),
         args: e.args.clone(),
         options: UciOptions(e.options.clone()),
-        limits: limits(&e.limits),
+        limits: e.limits.clone(),
         ..Default::default()
     }
 }
@@ -98,8 +84,9 @@ impl GameRunner for ArenaRunner {
                 .unwrap_or_default()
         );
         let cfg = match_config(spec, &event)?;
+        // the bar appears only on a terminal
         let opts = RunOptions {
-            progress: self.progress,
+            progress: true,
             ..Default::default()
         };
         arena::run_match(&cfg, dir, &opts)

@@ -80,23 +80,9 @@ pub struct EngineConfig {
     pub limits: Limits,
 }
 
-/// Search limits the arena sends with `go` (any combination).
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Default)]
-#[serde(deny_unknown_fields)]
-pub struct Limits {
-    #[serde(default)]
-    pub nodes: Option<u64>,
-    #[serde(default)]
-    pub depth: Option<u32>,
-    #[serde(default)]
-    pub movetime_ms: Option<u64>,
-    /// Clock as `base+inc` in seconds, e.g. `10+0.1`.
-    #[serde(default)]
-    pub tc: Option<String>,
-    /// How far past its clock an engine may answer before it forfeits.
-    #[serde(default)]
-    pub time_margin_ms: Option<u64>,
-}
+/// Search limits the arena sends with `go` (any combination): the arena's own type, so a
+/// calibration's limits reach the match unchanged.
+pub use crate::arena::Limits;
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]

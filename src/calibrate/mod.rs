@@ -178,27 +178,23 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> anyhow::Result<Ana
     let mut curve = None;
     if has_subject {
         // The configured form, or the next simpler one while a form is not increasing.
-        let mut model = Some(cfg.fit.model);
-        while let Some(m) = model {
-            match fit::fit(&players.roles, &tallies, m) {
-                Ok(f) if !f.monotone() && m.simpler().is_some() => {
-                    let next = m.simpler().expect("checked");
+        let mut model = cfg.fit.model;
+        loop {
+            match fit::fit(&players.roles, &tallies, model) {
+                Ok(f) if !f.monotone() && model.simpler().is_some() => {
+                    let next = model.simpler().expect("checked");
                     notes.push(format!(
                         "the {} curve is not increasing on the whole path; the {} form is used",
-                        m.name(),
+                        model.name(),
                         next.name()
                     ));
-                    model = Some(next);
+                    model = next;
+                    continue;
                 }
-                Ok(f) => {
-                    curve = Some(f);
-                    model = None;
-                }
-                Err(e) => {
-                    notes.push(format!("curve fit failed: {e:#}"));
-                    model = None;
-                }
+                Ok(f) => curve = Some(f),
+                Err(e) => notes.push(format!("curve fit failed: {e:#}")),
             }
+            break;
         }
     }
     let free: Vec<Role> = players
