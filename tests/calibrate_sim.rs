@@ -304,3 +304,59 @@ fn targets_beyond_the_ceiling_do_not_drive_the_plan() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn settings_below_the_anchors_chain_upward_past_weak_unanchored_members() {
+    use skillcal::calibrate::runner::EngineSpec;
+    use skillcal::calibrate::sim::SimRunner;
+    // An unanchored member far below every target (true 300) must not turn the chain of the
+    // extrapolated targets downward: the scale they need lies above, at the anchors.
+    let text = common::config_text(1500, 50.0, "linear")
+        .replace("from = 1000, to", "from = 900, to")
+        // a goal the extrapolated targets miss, so that they drive batches
+        .replace("precision = 50", "precision = 50\nprecision_extrapolated = 40")
+        // the pool ladder rates the weak member, so the planner sees it far below
+        .replace("batch_settings = 6", "batch_settings = 6\npool_games = 40")
+        .replace(
+            "[[pool.member]]\nname = \"sf0\"",
+            "[[pool.member]]\nname = \"weak\"\noptions = { \"Skill Level\" = -5 }\n\n[[pool.member]]\nname = \"sf0\"",
+        );
+    let cfg = CalibrationConfig::parse(&text, "test.toml").unwrap();
+    let runner = SimRunner {
+        truth: Box::new(|e: &EngineSpec| {
+            if let Some(n) = e.option("LimitNodes") {
+                return common::true_elo_nodes(n.parse().unwrap());
+            }
+            match e.option("Skill Level").unwrap().parse::<i64>().unwrap() {
+                -5 => 300.0,
+                i => common::ANCHORS[i as usize],
+            }
+        }),
+        draw_rate: 0.3,
+    };
+    let dir = tmpdir("chain-up");
+    let quiet = Options {
+        fit_only: false,
+        quiet: true,
+    };
+    calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
+    let plan = std::fs::read_to_string(dir.join("plan.csv")).unwrap();
+    let t_of = |player: &str| -> f64 { player.trim_start_matches("skillcal_t").parse().unwrap() };
+    let mut chained = 0;
+    for line in plan.lines().skip(1) {
+        let cols: Vec<&str> = line.split(',').collect();
+        let (player, opponents, reason) = (cols[2], cols[5], cols[7]);
+        let extrapolated = ["target 900", "target 1000", "target 1100"]
+            .iter()
+            .any(|t| reason.contains(t));
+        if !extrapolated || !player.starts_with("skillcal_t") {
+            continue;
+        }
+        for o in opponents.split(' ').filter(|o| o.starts_with("skillcal_t")) {
+            chained += 1;
+            assert!(t_of(o) > t_of(player), "chained downward: {line}");
+        }
+    }
+    assert!(chained > 0, "no extrapolated setting was chained:\n{plan}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,10 +4,10 @@
 //! settings t* where the current curve reaches them (quantized to the grid so settings repeat),
 //! neediest first, and pairs each with the pool members nearest its current estimate (one below
 //! and one above when possible, never further than `max_gap`). A setting below (or above) the
-//! pool is chained to a stronger (weaker) subject setting about 200 Elo away, which itself plays
-//! the pool. Before a usable curve exists the first batch plays `plan.initial` against opponents
-//! near `plan.guess`, or spread over the pool, and each initial setting also plays the next
-//! stronger one.
+//! anchored members is chained to a stronger (weaker) subject setting about 200 Elo away, which
+//! itself plays the pool. Before a usable curve exists the first batch plays `plan.initial`
+//! against opponents near `plan.guess`, or spread over the pool, and each initial setting also
+//! plays the next stronger one.
 
 use super::config::CalibrationConfig;
 use super::fit::{Fit, RangeFlag};
@@ -158,11 +158,16 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
         }
         if let (Some(e), Some(f)) = (est, monotone) {
             if opponents.len() < cfg.plan.opponents_per_setting {
-                let below_pool = state
-                    .pool_elo
+                // Chain toward the anchored members: they carry the scale. Unanchored members
+                // far below (Fairy-Stockfish's negative levels) do not tie a setting to it.
+                let below_pool = cfg
+                    .pool
+                    .members
                     .iter()
-                    .flatten()
-                    .all(|r| *r > e + cfg.plan.max_gap / 2.0);
+                    .zip(&state.pool_elo)
+                    .filter(|(m, _)| m.elo.is_some())
+                    .filter_map(|(_, r)| *r)
+                    .all(|r| r > e + cfg.plan.max_gap / 2.0);
                 let step = if below_pool { 200.0 } else { -200.0 };
                 if let Some(inv) = f.invert(e + step) {
                     let t2 = quantize(cfg, inv.t);
