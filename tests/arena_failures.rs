@@ -166,3 +166,34 @@ fn unknown_option_and_missing_binary_are_config_errors() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_bad_book_is_blamed_on_the_config_file_that_names_it() {
+    let dir = temp_dir("fail-book");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("bad.epd"), "not a position\n").unwrap();
+    let config = dir.join("m.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[engines]]\nname = \"a\"\ncommand = \"{MOCK}\"\n[[engines]]\nname = \"b\"\ncommand = \"{MOCK}\"\n\
+             [limits]\nnodes = 10\n[openings]\nfile = \"{}\"\n",
+            dir.join("bad.epd").display()
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .args(["match", "--no-progress", "--config"])
+        .arg(&config)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains(&format!("{}", config.display())) && err.contains("bad.epd:1"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

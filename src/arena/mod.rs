@@ -89,7 +89,7 @@ mod store;
 
 use std::path::PathBuf;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 
 pub use config::{
     AdjudicationConfig, BookFormat, BookOrder, DrawRule, EngineConfig, Limits, MatchConfig,
@@ -208,6 +208,15 @@ impl MatchArgs {
             cfg.summary_every = n;
         }
         cfg.validate()?;
+        // The book is read now, so that a bad one is blamed on where it was named.
+        let from = match (&self.book, &self.config) {
+            (Some(_), _) => Some("--book".to_string()),
+            (None, Some(p)) => Some(p.display().to_string()),
+            (None, None) => None,
+        };
+        if let Some(from) = from {
+            openings::load(&cfg.openings).with_context(|| from)?;
+        }
         Ok(cfg)
     }
 }
