@@ -200,3 +200,43 @@ fn isotonic_matches_per_setting_ratings_of_a_monotone_truth() {
     }
     let _ = HashMap::<u8, u8>::new();
 }
+
+#[test]
+fn planned_games_narrow_the_curve_as_a_refit_with_them_does() {
+    // The planner's rank-one update against an actual refit with the same games added, each
+    // scoring as the fit expects: the predicted Var r(t) matches the refit's.
+    use skillcal::calibrate::fit::Side;
+    let truth = |t: f64| 1300.0 + 1200.0 * t;
+    let ts: Vec<f64> = (0..=8).map(|i| i as f64 / 8.0).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let (roles, tallies) = simulate(&mut rng, &truth, &ts, 40, &POOL, 30.0);
+    let f = fit::fit(&roles, &tallies, ModelKind::Linear).unwrap();
+    let t = 0.3;
+    for (opponent, n) in [(0usize, 200.0), (3, 400.0)] {
+        let predicted = f
+            .with_games(Side::Curve(t), Side::Player(opponent), n)
+            .elo_sd(t);
+        let mut roles2 = roles.clone();
+        roles2.push(Role::Subject(t));
+        let p = 1.0 / (1.0 + 10f64.powf(-(f.elo(t) - f.players[opponent].elo) / 400.0));
+        // draws set so that the games vary as much as the fit's dispersion says, which the
+        // refit then estimates again: a game's score varies by p (1 - p) - d / 4
+        let d = 4.0 * p * (1.0 - p) * (1.0 - f.dispersion);
+        let mut tallies2 = tallies.clone();
+        tallies2.push(Tally {
+            a: roles2.len() - 1,
+            b: opponent,
+            n,
+            wins: n * (p - d / 2.0),
+            draws: n * d,
+        });
+        let refit = fit::fit(&roles2, &tallies2, ModelKind::Linear).unwrap();
+        let (before, after) = (f.elo_sd(t), refit.elo_sd(t));
+        eprintln!("sd at t: before {before:.2}, predicted {predicted:.2}, refit {after:.2}");
+        assert!(after < 0.98 * before, "the games did not narrow the curve");
+        assert!(
+            (predicted - after).abs() < 0.05 * (before - after),
+            "predicted {predicted:.2}, refit {after:.2}"
+        );
+    }
+}

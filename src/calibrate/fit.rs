@@ -294,6 +294,19 @@ pub struct Fit {
     pub players: Vec<PlayerFit>,
     pub dispersion: f64,
     pub games: f64,
+    /// Covariance of all parameters (theta first, then the pool's free ratings).
+    pub cov: Vec<Vec<f64>>,
+    /// Each player's rating as a linear combination of the parameters (its constant aside).
+    pub terms: Vec<Vec<(usize, f64)>>,
+}
+
+/// One side of a prospective game, for [`Fit::variance_after`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Side {
+    /// A player of the fit, by index.
+    Player(usize),
+    /// The subject at strength t (need not have played yet).
+    Curve(f64),
 }
 
 /// Fits ratings for `roles` from `tallies`. Subject players share the curve of `model`.
@@ -387,6 +400,8 @@ pub fn fit(roles: &[Role], tallies: &[Tally], model: ModelKind) -> anyhow::Resul
         players: fits,
         dispersion,
         games,
+        terms: problem.players.iter().map(|p| p.terms.clone()).collect(),
+        cov,
     })
 }
 
@@ -441,6 +456,54 @@ impl Fit {
     pub fn elo_sd(&self, t: f64) -> f64 {
         let phi = basis(self.model, t);
         quad(&self.cov_theta, &phi, &phi).max(0.0).sqrt()
+    }
+
+    fn side(&self, side: Side) -> (f64, Vec<f64>) {
+        let mut x = vec![0.0; self.cov.len()];
+        match side {
+            Side::Player(i) => {
+                for &(k, w) in &self.terms[i] {
+                    x[k] += w;
+                }
+                (self.players[i].elo, x)
+            }
+            Side::Curve(t) => {
+                for (k, p) in basis(self.model, t).into_iter().enumerate() {
+                    x[k] = p;
+                }
+                (self.elo(t), x)
+            }
+        }
+    }
+
+    /// The fit as it would be after `n` more games between `a` and `b`, each scoring as the
+    /// current ratings expect, so only the covariance changes: a rank-one update
+    ///     Sigma' = Sigma - lambda Sigma x x^T Sigma / (1 + lambda x^T Sigma x),
+    /// with x the design of the rating difference and lambda = n K^2 p (1 - p) / dispersion the
+    /// information of the games. The planner ranks opponents by the curve's variance after it.
+    pub fn with_games(&self, a: Side, b: Side, n: f64) -> Fit {
+        let (ra, xa) = self.side(a);
+        let (rb, xb) = self.side(b);
+        let x: Vec<f64> = xa.iter().zip(&xb).map(|(p, q)| p - q).collect();
+        let p = 1.0 / (1.0 + (-K * (ra - rb)).exp());
+        let lambda = n * K * K * p * (1.0 - p) / self.dispersion;
+        let m = self.cov.len();
+        let sx: Vec<f64> = (0..m)
+            .map(|i| (0..m).map(|j| self.cov[i][j] * x[j]).sum())
+            .collect();
+        let xx: f64 = sx.iter().zip(&x).map(|(a, b)| a * b).sum();
+        let f = lambda / (1.0 + lambda * xx);
+        let mut out = self.clone();
+        for i in 0..m {
+            for j in 0..m {
+                out.cov[i][j] -= f * sx[i] * sx[j];
+            }
+        }
+        let n_theta = self.theta.len();
+        out.cov_theta = (0..n_theta)
+            .map(|i| out.cov[i][..n_theta].to_vec())
+            .collect();
+        out
     }
 
     pub fn slope(&self, t: f64) -> f64 {

@@ -2,15 +2,14 @@
 //!
 //! Each batch takes the targets whose 95% half-width still misses the precision goal, the
 //! settings t* where the current curve reaches them (quantized to the grid so settings repeat),
-//! neediest first, and pairs each with the pool members nearest its current estimate (one below
-//! and one above when possible, never further than `max_gap`). A setting below (or above) the
-//! anchored members is chained to a stronger (weaker) subject setting about 200 Elo away, which
-//! itself plays the pool. Before a usable curve exists the first batch plays `plan.initial`
-//! against opponents near `plan.guess`, or spread over the pool, and each initial setting also
-//! plays the next stronger one.
+//! neediest first, and pairs each with the opponents whose games narrow the curve at t* the most
+//! (by the fit's own covariance; candidates are the pool members within `max_gap` of the
+//! estimate and subject settings 200-300 Elo either side). Before a usable curve exists the first
+//! batch plays `plan.initial` against opponents near `plan.guess`, or spread over the pool, and
+//! each initial setting also plays the next stronger one.
 
 use super::config::CalibrationConfig;
-use super::fit::{Fit, RangeFlag};
+use super::fit::{Fit, RangeFlag, Side};
 
 /// An opponent of a subject setting.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,34 +146,14 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
             break;
         }
         let est = estimate(t);
-        let mut opponents = match est {
-            Some(e) => nearest_pool(cfg, &state.pool_elo, e),
-            None => spread_pool(cfg, &state.pool_elo),
+        let mut opponents = match (est, monotone) {
+            (Some(e), Some(f)) => informative(cfg, &state.pool_elo, f, t, e),
+            (Some(e), None) => nearest_pool(cfg, &state.pool_elo, e),
+            (None, _) => spread_pool(cfg, &state.pool_elo),
         };
         if monotone.is_none() {
             if let Some(&next) = chain.iter().find(|&&u| u > t) {
                 opponents.push(Opponent::Subject(next));
-            }
-        }
-        if let (Some(e), Some(f)) = (est, monotone) {
-            if opponents.len() < cfg.plan.opponents_per_setting {
-                // Chain toward the anchored members: they carry the scale. Unanchored members
-                // far below (Fairy-Stockfish's negative levels) do not tie a setting to it.
-                let below_pool = cfg
-                    .pool
-                    .members
-                    .iter()
-                    .zip(&state.pool_elo)
-                    .filter(|(m, _)| m.elo.is_some())
-                    .filter_map(|(_, r)| *r)
-                    .all(|r| r > e + cfg.plan.max_gap / 2.0);
-                let step = if below_pool { 200.0 } else { -200.0 };
-                if let Some(inv) = f.invert(e + step) {
-                    let t2 = quantize(cfg, inv.t);
-                    if t2 != t {
-                        opponents.push(Opponent::Subject(t2));
-                    }
-                }
             }
         }
         if opponents.is_empty() {
@@ -210,6 +189,52 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
     } else {
         Some(plans)
     }
+}
+
+/// The opponents whose games narrow the curve at t the most, chosen greedily: the candidates
+/// are the pool members within `max_gap` of the estimate e and the subject settings 200 and 300
+/// Elo either side; each pick is the one after whose games (as the fit expects them to score)
+/// Var r(t) is smallest. The nearest members are not always best: when the anchors' priors
+/// dominate, a game against a member further along the pool ties t to more of the scale.
+fn informative(
+    cfg: &CalibrationConfig,
+    pool: &[Option<f64>],
+    fit: &Fit,
+    t: f64,
+    e: f64,
+) -> Vec<Opponent> {
+    let mut candidates: Vec<Opponent> = pool
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.is_some_and(|r| (r - e).abs() <= cfg.plan.max_gap))
+        .map(|(j, _)| Opponent::Pool(j))
+        .collect();
+    for step in [-300.0, -200.0, 200.0, 300.0] {
+        if let Some(inv) = fit.invert(e + step).filter(|i| i.range == RangeFlag::Ok) {
+            let t2 = quantize(cfg, inv.t);
+            if t2 != t && !candidates.contains(&Opponent::Subject(t2)) {
+                candidates.push(Opponent::Subject(t2));
+            }
+        }
+    }
+    let side = |o: &Opponent| match o {
+        Opponent::Pool(j) => Side::Player(*j),
+        Opponent::Subject(u) => Side::Curve(*u),
+    };
+    let n = cfg.plan.games_per_pairing as f64;
+    let mut current = fit.clone();
+    let mut chosen = Vec::new();
+    while chosen.len() < cfg.plan.opponents_per_setting && !candidates.is_empty() {
+        let (best, after) = candidates
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (i, current.with_games(Side::Curve(t), side(o), n)))
+            .min_by(|a, b| a.1.elo_sd(t).total_cmp(&b.1.elo_sd(t)))
+            .expect("candidates are not empty");
+        chosen.push(candidates.remove(best));
+        current = after;
+    }
+    chosen
 }
 
 fn closest(pool: &[Option<f64>], e: f64) -> Option<usize> {
