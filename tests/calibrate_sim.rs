@@ -196,6 +196,21 @@ fn verify_measures_the_offset_of_a_mislabelled_engine() {
         .unwrap()
         .contains("Verification"));
     assert!(dir.join("verify.svg").exists());
+    // a rerun resumes the same table (a comment aside) and refuses another one
+    std::fs::write(
+        &table,
+        "# relabelled\nelo,LimitNodes\n1000,100\n2500,60000\n",
+    )
+    .unwrap();
+    assert_eq!(
+        calibrate::verify::verify(&cfg, &table, &dir, &levels, 200, &runner)
+            .unwrap()
+            .len(),
+        3
+    );
+    std::fs::write(&table, "elo,LimitNodes\n1000,200\n2500,60000\n").unwrap();
+    let err = calibrate::verify::verify(&cfg, &table, &dir, &levels, 200, &runner).unwrap_err();
+    assert!(format!("{err:#}").contains("another table"), "{err:#}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

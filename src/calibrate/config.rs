@@ -215,7 +215,8 @@ pub struct PlanConfig {
     pub grid: u32,
     /// Games per (setting, opponent) pairing; even, so each opening is played with both colours.
     pub games_per_pairing: usize,
-    /// Opponents per setting, the nearest by current estimate.
+    /// Opponents per setting: the nearest by current estimate before a curve exists, then those
+    /// whose games narrow the curve at the setting most.
     pub opponents_per_setting: usize,
     /// Opponents further than this (Elo) from the setting's estimate are not used.
     pub max_gap: f64,

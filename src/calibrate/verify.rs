@@ -149,6 +149,7 @@ pub fn verify(
         bail!("table {} does not exist", table.display());
     }
     std::fs::create_dir_all(out.join("matches"))?;
+    guard_table(table, out)?;
     let anchors: Vec<(usize, f64)> = cfg
         .pool
         .members
@@ -249,6 +250,38 @@ pub fn verify(
 
 /// RMS of measured minus target over the anchored levels, and the levels off by more than
 /// twice their 95% half-width.
+/// A verification directory holds the games of one table: the engines name the table by path,
+/// so a rerun after the table changed would otherwise resume the old table's games. The first
+/// run keeps a copy (`verified-table.csv`); later runs go on only if the rows (comments aside) match it.
+fn guard_table(table: &Path, out: &Path) -> anyhow::Result<()> {
+    let read = |p: &Path| -> anyhow::Result<(String, Vec<String>)> {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+        let rows = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(String::from)
+            .collect();
+        Ok((text, rows))
+    };
+    let (text, rows) = read(table)?;
+    let copy = out.join("verified-table.csv");
+    if copy.exists() {
+        let (_, kept) = read(&copy)?;
+        if kept != rows {
+            bail!(
+                "{} holds the verification of another table (kept as {}): verify {} into a new --out",
+                out.display(),
+                copy.display(),
+                table.display()
+            );
+        }
+        return Ok(());
+    }
+    std::fs::write(&copy, text).with_context(|| format!("cannot write {}", copy.display()))
+}
+
 pub fn verify_stats(rows: &[VerifyRow], low: f64) -> (f64, usize, Vec<f64>) {
     let anchored: Vec<&VerifyRow> = rows.iter().filter(|r| r.target >= low).collect();
     let n = anchored.len();
