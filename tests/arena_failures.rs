@@ -197,3 +197,15 @@ fn a_bad_book_is_blamed_on_the_config_file_that_names_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn shipped_match_configs_parse() {
+    for name in ["smoke-match", "fairy-levels"] {
+        let path = std::path::PathBuf::from(format!("configs/{name}.toml"));
+        let cfg = MatchConfig::from_file(&path).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        assert!(cfg.engines.len() >= 2, "{name}");
+        if let Some(book) = &cfg.openings.file {
+            assert!(book.exists(), "{name}: {} missing", book.display());
+        }
+    }
+}
