@@ -44,6 +44,37 @@ pub struct MatchConfig {
     /// Path of the `skillcal` binary used for `builtin` engines (else $SKILLCAL_BIN, else
     /// this executable).
     pub skillcal_bin: Option<PathBuf>,
+    /// Stop early by a sequential test of the first engine against the second.
+    pub sprt: Option<SprtConfig>,
+}
+
+/// `[sprt]`: fishtest's generalized SPRT on the opening pairs of a two-engine match, H0: the
+/// first engine is `elo0` stronger than the second, against H1: `elo1`. The match stops (games
+/// under way finish) once the log-likelihood ratio leaves (ln(beta/(1-alpha)), ln((1-beta)/alpha)).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SprtConfig {
+    pub elo0: f64,
+    pub elo1: f64,
+    #[serde(default = "default_error_rate")]
+    pub alpha: f64,
+    #[serde(default = "default_error_rate")]
+    pub beta: f64,
+    /// `logistic` (the default) or `normalized` (fishtest's normalized Elo).
+    #[serde(default)]
+    pub model: SprtModel,
+}
+
+fn default_error_rate() -> f64 {
+    0.05
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SprtModel {
+    #[default]
+    Logistic,
+    Normalized,
 }
 
 impl Default for MatchConfig {
@@ -63,6 +94,7 @@ impl Default for MatchConfig {
             timeouts: Timeouts::default(),
             summary_every: 50,
             skillcal_bin: None,
+            sprt: None,
         }
     }
 }
@@ -489,6 +521,29 @@ impl MatchConfig {
         }
         if self.timeouts.handshake_ms == 0 || self.timeouts.stall_ms == 0 {
             bail!("timeouts: handshake_ms and stall_ms must be positive");
+        }
+        if let Some(t) = &self.sprt {
+            if self.engines.len() != 2 {
+                bail!(
+                    "sprt: tests one engine against another; this match has {} engines",
+                    self.engines.len()
+                );
+            }
+            if self.games_per_opening != 2 {
+                bail!("sprt: needs opening pairs (games_per_opening = 2)");
+            }
+            if !(t.elo0.is_finite() && t.elo1.is_finite() && t.elo0 < t.elo1) {
+                bail!(
+                    "sprt: elo0 must be below elo1 (have {} and {})",
+                    t.elo0,
+                    t.elo1
+                );
+            }
+            for (key, v) in [("alpha", t.alpha), ("beta", t.beta)] {
+                if !(v > 0.0 && v < 0.5) {
+                    bail!("sprt.{key}: must lie in (0, 0.5) (have {v})");
+                }
+            }
         }
         Ok(())
     }

@@ -29,6 +29,11 @@
 //! draw = { score_cp = 10, moves = 8, after_move = 40 }
 //! max_plies = 400
 //!
+//! [sprt]                      # optional, two engines only: stop once decided
+//! elo0 = 0                    # H0: the first engine is elo0 stronger than the second
+//! elo1 = 5                    # H1: elo1 stronger
+//! # alpha = 0.05, beta = 0.05, model = "logistic" (or "normalized", fishtest's nElo)
+//!
 //! [timeouts]
 //! handshake_ms = 10000        # uci/uciok, isready/readyok
 //! stall_ms = 60000            # bestmove wait without clock or movetime
@@ -93,10 +98,10 @@ use anyhow::{bail, Context};
 
 pub use config::{
     AdjudicationConfig, BookFormat, BookOrder, DrawRule, EngineConfig, Limits, MatchConfig,
-    OpeningsConfig, Pairing, ResignRule, TimeControl, Timeouts, UciOptions,
+    OpeningsConfig, Pairing, ResignRule, SprtConfig, SprtModel, TimeControl, Timeouts, UciOptions,
 };
 pub use game::{GameResult, Termination};
-pub use runner::{run_match, run_match_async, skillcal_bin, MatchSummary, RunOptions};
+pub use runner::{run_match, run_match_async, skillcal_bin, MatchSummary, RunOptions, SprtStatus};
 pub use stats::{elo_with_margin, PairingStats};
 pub use store::{read_games_csv, GameRecord, CSV_HEADER};
 
@@ -151,6 +156,15 @@ pub struct MatchArgs {
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Stop by fishtest's GSPRT of the first engine against the second (logistic Elo):
+    /// `ELO0,ELO1` or `ELO0,ELO1,ALPHA,BETA` (default alpha = beta = 0.05).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 1,
+        value_name = "ELO0,ELO1[,ALPHA,BETA]"
+    )]
+    pub sprt: Vec<f64>,
 }
 
 impl MatchArgs {
@@ -206,6 +220,23 @@ impl MatchArgs {
         }
         if let Some(n) = self.summary_every {
             cfg.summary_every = n;
+        }
+        match self.sprt.as_slice() {
+            [] => {}
+            [elo0, elo1] | [elo0, elo1, _, _] => {
+                let (alpha, beta) = match self.sprt.as_slice() {
+                    [_, _, a, b] => (*a, *b),
+                    _ => (0.05, 0.05),
+                };
+                cfg.sprt = Some(SprtConfig {
+                    elo0: *elo0,
+                    elo1: *elo1,
+                    alpha,
+                    beta,
+                    model: SprtModel::Logistic,
+                });
+            }
+            _ => bail!("--sprt: give ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA"),
         }
         cfg.validate()?;
         // The book is read now, so that a bad one is blamed on where it was named.

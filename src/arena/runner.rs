@@ -11,13 +11,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::config::MatchConfig;
+use super::config::{MatchConfig, SprtModel};
 use super::engine::{EngineProcess, EngineSpec};
 use super::game::{self, GameJob, GameRecordDraft, Player};
 use super::openings;
 use super::schedule;
 use super::stats::{PairingStats, Tally};
 use super::store::{format_pgn, GameRecord, PgnGame, Store};
+use crate::rating::{EloScale, Pentanomial, Sprt, SprtState};
 
 /// How a run behaves (what the config does not say).
 #[derive(Clone, Debug)]
@@ -63,6 +64,83 @@ pub struct MatchSummary {
     pub overhead_write_us: Option<f64>,
     pub overhead_moves: u64,
     pub seconds: f64,
+    /// The sequential test, when the match has `[sprt]`.
+    pub sprt: Option<SprtStatus>,
+}
+
+/// Where the match's SPRT stands.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SprtStatus {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub llr: f64,
+    pub lower_bound: f64,
+    pub upper_bound: f64,
+    /// `H1 accepted`, `H0 accepted` or `continuing`.
+    pub decision: String,
+    /// Pentanomial counts of the complete opening pairs, the first engine's points 0..2.
+    pub pentanomial: [u64; 5],
+}
+
+/// The running SPRT of a match with `[sprt]`: the first engine's points in each opening pair.
+struct SprtTracker {
+    test: Sprt,
+    first: String,
+    second: String,
+    /// The first game of each pair whose second game has not finished yet.
+    halves: HashMap<u64, f64>,
+    penta: Pentanomial,
+}
+
+impl SprtTracker {
+    fn new(cfg: &MatchConfig, names: &[String]) -> Option<SprtTracker> {
+        let t = cfg.sprt.as_ref()?;
+        let scale = match t.model {
+            SprtModel::Logistic => EloScale::Logistic,
+            SprtModel::Normalized => EloScale::Normalized,
+        };
+        Some(SprtTracker {
+            test: Sprt::new(t.elo0, t.elo1, t.alpha, t.beta, scale),
+            first: names[0].clone(),
+            second: names[1].clone(),
+            halves: HashMap::new(),
+            penta: Pentanomial::default(),
+        })
+    }
+
+    fn add(&mut self, r: &GameRecord) {
+        let (Some(p), Some(_)) = (r.score_for(&self.first), r.score_for(&self.second)) else {
+            return;
+        };
+        match self.halves.remove(&r.pair_id) {
+            Some(q) => self.penta.add_pair(q, p),
+            None => {
+                self.halves.insert(r.pair_id, p);
+            }
+        }
+    }
+
+    fn decided(&self) -> bool {
+        self.test.test(&self.penta.counts).state != SprtState::Continue
+    }
+
+    fn status(&self) -> SprtStatus {
+        let r = self.test.test(&self.penta.counts);
+        SprtStatus {
+            elo0: self.test.elo0,
+            elo1: self.test.elo1,
+            llr: r.llr,
+            lower_bound: r.lower_bound,
+            upper_bound: r.upper_bound,
+            decision: match r.state {
+                SprtState::AcceptH1 => "H1 accepted",
+                SprtState::AcceptH0 => "H0 accepted",
+                SprtState::Continue => "continuing",
+            }
+            .into(),
+            pentanomial: self.penta.counts,
+        }
+    }
 }
 
 impl MatchSummary {
@@ -87,6 +165,19 @@ impl MatchSummary {
             .map(|(k, n)| format!("{k} {n}"))
             .collect();
         v.push(format!("terminations: {}", t.join(", ")));
+        if let Some(t) = &self.sprt {
+            v.push(format!(
+                "SPRT elo0 {} elo1 {}: LLR {:.2} ({:.2}, {:.2}), {} after {} pairs, pentanomial {:?}",
+                t.elo0,
+                t.elo1,
+                t.llr,
+                t.lower_bound,
+                t.upper_bound,
+                t.decision,
+                t.pentanomial.iter().sum::<u64>(),
+                t.pentanomial
+            ));
+        }
         if let Some(us) = self.overhead_us {
             v.push(format!(
                 "arena overhead: {us:.1} us per move (bestmove received -> next go sent, mean of {} moves; {:.1} us of it inside the pipe write)",
@@ -134,12 +225,18 @@ pub async fn run_match_async(
         .map(|(a, b)| (names[a].clone(), names[b].clone()))
         .collect();
     let mut tally = Tally::new(&names[0], &pair_names);
+    let mut sprt = SprtTracker::new(config, &names);
     let planned_ids: std::collections::HashSet<u64> = plan.iter().map(|s| s.game_id).collect();
     for r in &store.records {
         if planned_ids.contains(&r.game_id) {
             tally.add(r);
+            if let Some(t) = sprt.as_mut() {
+                t.add(r);
+            }
         }
     }
+    // a match the test has already decided plays nothing more
+    let decided = sprt.as_ref().is_some_and(SprtTracker::decided);
     let pending: VecDeque<GameJob> = plan
         .iter()
         .filter(|s| !store.done.contains(&s.game_id))
@@ -166,10 +263,12 @@ pub async fn run_match_async(
         overhead_write_us: None,
         overhead_moves: 0,
         seconds: 0.0,
+        sprt: None,
     };
-    if pending.is_empty() {
+    if pending.is_empty() || decided {
         summary.pairs = tally.pairs.clone();
         summary.terminations = tally.terminations.clone();
+        summary.sprt = sprt.as_ref().map(SprtTracker::status);
         summary.seconds = started.elapsed().as_secs_f64();
         return Ok(summary);
     }
@@ -262,13 +361,23 @@ pub async fn run_match_async(
             break Err(e);
         }
         tally.add(&record);
+        if let Some(t) = sprt.as_mut() {
+            t.add(&record);
+            if t.decided() {
+                // no new games; the ones under way finish and are kept
+                ctx.queue.lock().expect("queue lock").clear();
+            }
+        }
         summary.played += 1;
         summary.done += 1;
         overhead_ns += draft.overhead_ns;
         overhead_write_ns += draft.overhead_write_ns;
         summary.overhead_moves += draft.overhead_count;
         pb.inc(1);
-        pb.set_message(tally.progress_message());
+        pb.set_message(match &sprt {
+            Some(t) => format!("{}, LLR {:.2}", tally.progress_message(), t.status().llr),
+            None => tally.progress_message(),
+        });
 
         if draft.failed_at_start {
             let who = match draft.faulty {
@@ -318,6 +427,7 @@ pub async fn run_match_async(
     pb.finish_and_clear();
     summary.pairs = tally.pairs.clone();
     summary.terminations = tally.terminations.clone();
+    summary.sprt = sprt.as_ref().map(SprtTracker::status);
     summary.seconds = started.elapsed().as_secs_f64();
     if summary.overhead_moves > 0 {
         let per_move_us = |ns: u128| ns as f64 / summary.overhead_moves as f64 / 1000.0;
@@ -523,6 +633,8 @@ fn check_snapshot(dir: &Path, cfg: &MatchConfig) -> anyhow::Result<()> {
         c.timeouts = Default::default();
         c.skillcal_bin = None;
         c.event = String::new();
+        // the stopping rule may change between runs: it says nothing about the games
+        c.sprt = None;
         // match.toml stores options as a sorted table: compare them as sets, not in send order
         for e in &mut c.engines {
             e.options.0.sort();
