@@ -300,7 +300,7 @@ pub struct Fit {
     pub terms: Vec<Vec<(usize, f64)>>,
 }
 
-/// One side of a prospective game, for [`Fit::variance_after`].
+/// One side of a prospective game, for [`Fit::with_games`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Side {
     /// A player of the fit, by index.

@@ -51,7 +51,7 @@ pub fn parse_subject(name: &str) -> Option<f64> {
 pub struct CalibrateArgs {
     /// Calibration configuration (TOML), e.g. configs/default.toml.
     pub config: PathBuf,
-    /// Output directory (default results/<config name>); rerunning on it resumes.
+    /// Output directory (default: results/NAME, NAME the config's name); rerunning on it resumes.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Copy the resulting table to configs/uci_elo_table.csv (the table embedded in the engine).

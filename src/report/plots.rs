@@ -1,4 +1,4 @@
-//! SVG plots (plotters, SVG backend; text as SVG <text>, no font files needed).
+//! SVG plots (plotters, SVG backend; text as SVG `<text>`, no font files needed).
 
 use std::path::Path;
 
