@@ -196,6 +196,25 @@ fn verify_measures_the_offset_of_a_mislabelled_engine() {
         .unwrap()
         .contains("Verification"));
     assert!(dir.join("verify.svg").exists());
+    assert!(rows.iter().all(|r| r.measured_run_pool.is_none()));
+    // beside a run's pool.csv, the same games are also rated on the run's pool ratings: a pool
+    // 60 Elo above the anchors lifts every level by about as much
+    let mut pool = String::from("name,anchor,anchor_sd,elo,lower,upper,games\n");
+    for (i, a) in common::ANCHORS.iter().enumerate() {
+        pool.push_str(&format!(
+            "sf{i},{a},30,{},{},{},100\n",
+            a + 60.0,
+            a + 20.0,
+            a + 100.0
+        ));
+    }
+    std::fs::write(dir.join("pool.csv"), pool).unwrap();
+    let rows = calibrate::verify::verify(&cfg, &table, &dir, &levels, 200, &runner).unwrap();
+    for r in &rows {
+        let lift = r.measured_run_pool.unwrap() - r.measured;
+        assert!((lift - 60.0).abs() < 15.0, "{r:?}");
+    }
+    std::fs::remove_file(dir.join("pool.csv")).unwrap();
     // a rerun resumes the same table (a comment aside) and refuses another one
     std::fs::write(
         &table,

@@ -204,6 +204,10 @@ pub fn verify(
         .collect();
     let (tallies, stats) = fit::tally_games(&all, &index)?;
     let f = fit::fit(&roles, &tallies, super::config::ModelKind::Linear)?;
+    let on_run_pool = match run_pool_roles(cfg, table, &roles)? {
+        Some(r) => Some(fit::fit(&r, &tallies, super::config::ModelKind::Linear)?),
+        None => None,
+    };
     let low = cfg.lowest_anchor();
     let rows: Vec<VerifyRow> = levels
         .iter()
@@ -224,6 +228,7 @@ pub fn verify(
                 },
                 diff: p.elo - target,
                 extrapolated: target < low,
+                measured_run_pool: on_run_pool.as_ref().map(|g| g.players[first + k].elo),
             }
         })
         .collect();
@@ -250,6 +255,32 @@ pub fn verify(
 
 /// RMS of measured minus target over the anchored levels, and the levels off by more than
 /// twice their 95% half-width.
+/// When the table lies in a calibration run's directory: the pool members at the run's own
+/// fitted ratings (soft, with their fitted SDs) instead of the anchor table's values.
+fn run_pool_roles(
+    cfg: &CalibrationConfig,
+    table: &Path,
+    roles: &[Role],
+) -> anyhow::Result<Option<Vec<Role>>> {
+    let Some(path) = table.parent().map(|d| d.join("pool.csv")) else {
+        return Ok(None);
+    };
+    if !path.exists() {
+        return Ok(None);
+    }
+    let pool: Vec<data::PoolRow> = data::read_csv(&path)?;
+    let mut out = roles.to_vec();
+    for (j, m) in cfg.pool.members.iter().enumerate() {
+        if let Some(r) = pool.iter().find(|r| r.name == m.name) {
+            let sd = (r.upper - r.lower) / (2.0 * fit::Z95);
+            if r.elo.is_finite() && sd > 0.0 {
+                out[j] = Role::Anchored { mean: r.elo, sd };
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
 /// A verification directory holds the games of one table: the engines name the table by path,
 /// so a rerun after the table changed would otherwise resume the old table's games. The first
 /// run keeps a copy (`verified-table.csv`); later runs go on only if the rows (comments aside) match it.
@@ -299,16 +330,24 @@ pub fn verify_stats(rows: &[VerifyRow], low: f64) -> (f64, usize, Vec<f64>) {
 }
 
 fn print_summary(rows: &[VerifyRow], low: f64) {
-    println!("target  measured  95% interval      diff  games");
+    let run_pool = rows.iter().any(|r| r.measured_run_pool.is_some());
+    println!(
+        "target  measured  95% interval      diff  games{}",
+        if run_pool { "  on the run's pool" } else { "" }
+    );
     for r in rows {
         println!(
-            "{:>6.0}  {:>8.0}  [{:>6.0}, {:>6.0}]  {:>+6.0}  {:>5}{}",
+            "{:>6.0}  {:>8.0}  [{:>6.0}, {:>6.0}]  {:>+6.0}  {:>5}{}{}",
             r.target,
             r.measured,
             r.lower,
             r.upper,
             r.diff,
             r.games,
+            match r.measured_run_pool {
+                Some(m) => format!("  {m:>8.0} ({:+.0})", m - r.target),
+                None => String::new(),
+            },
             if r.extrapolated {
                 "  (extrapolated)"
             } else {
@@ -320,5 +359,16 @@ fn print_summary(rows: &[VerifyRow], low: f64) {
     println!("RMS of measured - target over {n} anchored levels: {rms:.0} Elo");
     if !off.is_empty() {
         println!("off by more than twice the 95% half-width: {off:?}");
+    }
+    if run_pool {
+        let d: Vec<f64> = rows
+            .iter()
+            .filter(|r| r.target >= low)
+            .filter_map(|r| r.measured_run_pool.map(|m| m - r.target))
+            .collect();
+        let rms = (d.iter().map(|x| x * x).sum::<f64>() / d.len().max(1) as f64).sqrt();
+        println!(
+            "on the calibration run's own pool ratings (not independent of it): RMS {rms:.0} Elo"
+        );
     }
 }

@@ -82,6 +82,11 @@ pub struct VerifyRow {
     pub score: f64,
     pub diff: f64,
     pub extrapolated: bool,
+    /// The same games rated with the pool at the calibration run's own fitted ratings (when the
+    /// table sits in a run directory with its `pool.csv`): not independent of the calibration,
+    /// but free of the difference between the run's pool spacing and the anchor table's.
+    #[serde(default)]
+    pub measured_run_pool: Option<f64>,
 }
 
 /// Run-level facts (`summary.toml`).

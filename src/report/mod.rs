@@ -365,7 +365,8 @@ pub fn generate(dir: &Path) -> anyhow::Result<PathBuf> {
     // verify
     if !d.verify.is_empty() {
         section(&mut md, &mut html, "Verification");
-        let head = [
+        let run_pool = d.verify.iter().any(|r| r.measured_run_pool.is_some());
+        let mut head = vec![
             "target",
             "measured",
             "95% interval",
@@ -373,11 +374,14 @@ pub fn generate(dir: &Path) -> anyhow::Result<PathBuf> {
             "games",
             "score",
         ];
+        if run_pool {
+            head.push("on the run's pool ratings (− target)");
+        }
         let rows: Vec<Vec<String>> = d
             .verify
             .iter()
             .map(|r| {
-                vec![
+                let mut row = vec![
                     f0(r.target),
                     f0(r.measured),
                     format!("[{}, {}]", f0(r.lower), f0(r.upper)),
@@ -392,7 +396,14 @@ pub fn generate(dir: &Path) -> anyhow::Result<PathBuf> {
                     ),
                     r.games.to_string(),
                     format!("{:.1}%", 100.0 * r.score),
-                ]
+                ];
+                if run_pool {
+                    row.push(match r.measured_run_pool {
+                        Some(m) => format!("{} ({:+.0})", f0(m), m - r.target),
+                        None => String::new(),
+                    });
+                }
+                row
             })
             .collect();
         table(&mut md, &mut html, &head, &rows);
@@ -411,6 +422,13 @@ pub fn generate(dir: &Path) -> anyhow::Result<PathBuf> {
                 if off.is_empty() { "none".to_string() } else { format!("{off:?}") }
             ),
         );
+        if run_pool {
+            para(
+                &mut md,
+                &mut html,
+                "The measured ratings hold the pool at the anchor table's values (prior SD as in the calibration), using the verification games alone. The last column rates the same games with the pool at the calibration run's own fitted ratings. It is not independent of the calibration, but it is free of any difference between the run's pool spacing and the anchor table.",
+            );
+        }
     }
     // pool
     if !d.pool.is_empty() {
