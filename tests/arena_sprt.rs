@@ -7,7 +7,7 @@ mod arena_support;
 use arena_support::{check_run_dir, temp_dir, STOCKFISH};
 use skillcal::arena::{
     read_games_csv, run_match, AdjudicationConfig, EngineConfig, Limits, MatchConfig, RunOptions,
-    SprtConfig, SprtModel,
+    SprtConfig,
 };
 
 fn config(first: &str, second: &str) -> MatchConfig {
@@ -37,7 +37,7 @@ fn config(first: &str, second: &str) -> MatchConfig {
             elo1: 100.0,
             alpha: 0.05,
             beta: 0.05,
-            model: SprtModel::Logistic,
+            model: skillcal::rating::EloScale::Logistic,
         }),
         ..Default::default()
     }

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::rating::EloScale;
+
 /// Where the default opening book lives, relative to the repository root.
 pub const DEFAULT_BOOK: &str = "configs/books/2moves_v1.epd";
 
@@ -62,19 +64,24 @@ pub struct SprtConfig {
     pub beta: f64,
     /// `logistic` (the default) or `normalized` (fishtest's normalized Elo).
     #[serde(default)]
-    pub model: SprtModel,
+    pub model: EloScale,
+}
+
+impl SprtConfig {
+    /// The test with the default error rates, as `--sprt ELO0,ELO1` gives it.
+    pub fn new(elo0: f64, elo1: f64) -> SprtConfig {
+        SprtConfig {
+            elo0,
+            elo1,
+            alpha: default_error_rate(),
+            beta: default_error_rate(),
+            model: EloScale::Logistic,
+        }
+    }
 }
 
 fn default_error_rate() -> f64 {
     0.05
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum SprtModel {
-    #[default]
-    Logistic,
-    Normalized,
 }
 
 impl Default for MatchConfig {

@@ -94,11 +94,11 @@ mod store;
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 
 pub use config::{
     AdjudicationConfig, BookFormat, BookOrder, DrawRule, EngineConfig, Limits, MatchConfig,
-    OpeningsConfig, Pairing, ResignRule, SprtConfig, SprtModel, TimeControl, Timeouts, UciOptions,
+    OpeningsConfig, Pairing, ResignRule, SprtConfig, TimeControl, Timeouts, UciOptions,
 };
 pub use game::{GameResult, Termination};
 pub use runner::{run_match, run_match_async, skillcal_bin, MatchSummary, RunOptions, SprtStatus};
@@ -221,33 +221,20 @@ impl MatchArgs {
         if let Some(n) = self.summary_every {
             cfg.summary_every = n;
         }
-        match self.sprt.as_slice() {
-            [] => {}
-            [elo0, elo1] | [elo0, elo1, _, _] => {
-                let (alpha, beta) = match self.sprt.as_slice() {
-                    [_, _, a, b] => (*a, *b),
-                    _ => (0.05, 0.05),
-                };
-                cfg.sprt = Some(SprtConfig {
-                    elo0: *elo0,
-                    elo1: *elo1,
-                    alpha,
-                    beta,
-                    model: SprtModel::Logistic,
-                });
-            }
+        let sprt = match self.sprt[..] {
+            [] => None,
+            [elo0, elo1] => Some(SprtConfig::new(elo0, elo1)),
+            [elo0, elo1, alpha, beta] => Some(SprtConfig {
+                alpha,
+                beta,
+                ..SprtConfig::new(elo0, elo1)
+            }),
             _ => bail!("--sprt: give ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA"),
+        };
+        if sprt.is_some() {
+            cfg.sprt = sprt;
         }
         cfg.validate()?;
-        // The book is read now, so that a bad one is blamed on where it was named.
-        let from = match (&self.book, &self.config) {
-            (Some(_), _) => Some("--book".to_string()),
-            (None, Some(p)) => Some(p.display().to_string()),
-            (None, None) => None,
-        };
-        if let Some(from) = from {
-            openings::load(&cfg.openings).with_context(|| from)?;
-        }
         Ok(cfg)
     }
 }
@@ -257,6 +244,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let opts = RunOptions {
         progress: !args.no_progress,
         summaries: true,
+        // a bad book is blamed on where it was named
+        book_source: match (&args.book, &args.config) {
+            (Some(_), _) => Some("--book".into()),
+            (None, Some(p)) => Some(p.display().to_string()),
+            (None, None) => None,
+        },
         ..Default::default()
     };
     let summary = run_match(&cfg, &args.out, &opts)?;

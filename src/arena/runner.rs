@@ -11,14 +11,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::config::{MatchConfig, SprtModel};
+use super::config::MatchConfig;
 use super::engine::{EngineProcess, EngineSpec};
 use super::game::{self, GameJob, GameRecordDraft, Player};
 use super::openings;
 use super::schedule;
 use super::stats::{PairingStats, Tally};
 use super::store::{format_pgn, GameRecord, PgnGame, Store};
-use crate::rating::{EloScale, Pentanomial, Sprt, SprtState};
+use crate::rating::{Pentanomial, Sprt, SprtResult, SprtState};
 
 /// How a run behaves (what the config does not say).
 #[derive(Clone, Debug)]
@@ -31,6 +31,8 @@ pub struct RunOptions {
     pub handle_signals: bool,
     /// The `skillcal` binary for `builtin` engines (overrides config and $SKILLCAL_BIN).
     pub skillcal_bin: Option<PathBuf>,
+    /// Where the opening book was named (a config file or a flag), for errors about the book.
+    pub book_source: Option<String>,
 }
 
 impl Default for RunOptions {
@@ -40,6 +42,7 @@ impl Default for RunOptions {
             summaries: false,
             handle_signals: true,
             skillcal_bin: None,
+            book_source: None,
         }
     }
 }
@@ -95,12 +98,8 @@ struct SprtTracker {
 impl SprtTracker {
     fn new(cfg: &MatchConfig, names: &[String]) -> Option<SprtTracker> {
         let t = cfg.sprt.as_ref()?;
-        let scale = match t.model {
-            SprtModel::Logistic => EloScale::Logistic,
-            SprtModel::Normalized => EloScale::Normalized,
-        };
         Some(SprtTracker {
-            test: Sprt::new(t.elo0, t.elo1, t.alpha, t.beta, scale),
+            test: Sprt::new(t.elo0, t.elo1, t.alpha, t.beta, t.model),
             first: names[0].clone(),
             second: names[1].clone(),
             halves: HashMap::new(),
@@ -120,12 +119,12 @@ impl SprtTracker {
         }
     }
 
-    fn decided(&self) -> bool {
-        self.test.test(&self.penta.counts).state != SprtState::Continue
+    fn result(&self) -> SprtResult {
+        self.test.test(&self.penta.counts)
     }
 
     fn status(&self) -> SprtStatus {
-        let r = self.test.test(&self.penta.counts);
+        let r = self.result();
         SprtStatus {
             elo0: self.test.elo0,
             elo1: self.test.elo1,
@@ -212,7 +211,10 @@ pub async fn run_match_async(
     let started = Instant::now();
     config.validate()?;
     let players = resolve_players(config, opts)?;
-    let book = openings::load(&config.openings)?;
+    let book = match &opts.book_source {
+        Some(from) => openings::load(&config.openings).with_context(|| from.clone())?,
+        None => openings::load(&config.openings)?,
+    };
     let plan = schedule::plan(config, &book);
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("cannot create output directory {}", out_dir.display()))?;
@@ -236,7 +238,9 @@ pub async fn run_match_async(
         }
     }
     // a match the test has already decided plays nothing more
-    let decided = sprt.as_ref().is_some_and(SprtTracker::decided);
+    let decided = sprt
+        .as_ref()
+        .is_some_and(|t| t.result().state != SprtState::Continue);
     let pending: VecDeque<GameJob> = plan
         .iter()
         .filter(|s| !store.done.contains(&s.game_id))
@@ -361,12 +365,15 @@ pub async fn run_match_async(
             break Err(e);
         }
         tally.add(&record);
+        let mut progress = tally.progress_message();
         if let Some(t) = sprt.as_mut() {
             t.add(&record);
-            if t.decided() {
+            let r = t.result();
+            if r.state != SprtState::Continue {
                 // no new games; the ones under way finish and are kept
                 ctx.queue.lock().expect("queue lock").clear();
             }
+            progress.push_str(&format!(", LLR {:.2}", r.llr));
         }
         summary.played += 1;
         summary.done += 1;
@@ -374,10 +381,7 @@ pub async fn run_match_async(
         overhead_write_ns += draft.overhead_write_ns;
         summary.overhead_moves += draft.overhead_count;
         pb.inc(1);
-        pb.set_message(match &sprt {
-            Some(t) => format!("{}, LLR {:.2}", tally.progress_message(), t.status().llr),
-            None => tally.progress_message(),
-        });
+        pb.set_message(progress);
 
         if draft.failed_at_start {
             let who = match draft.faulty {

@@ -253,8 +253,6 @@ pub fn verify(
     Ok(rows)
 }
 
-/// RMS of measured minus target over the anchored levels, and the levels off by more than
-/// twice their 95% half-width.
 /// When the table lies in a calibration run's directory: the pool members at the run's own
 /// fitted ratings (soft, with their fitted SDs) instead of the anchor table's values.
 fn run_pool_roles(
@@ -313,20 +311,35 @@ fn guard_table(table: &Path, out: &Path) -> anyhow::Result<()> {
     std::fs::write(&copy, text).with_context(|| format!("cannot write {}", copy.display()))
 }
 
+/// RMS of measured minus target over the anchored levels, and the levels off by more than
+/// twice their 95% half-width.
 pub fn verify_stats(rows: &[VerifyRow], low: f64) -> (f64, usize, Vec<f64>) {
-    let anchored: Vec<&VerifyRow> = rows.iter().filter(|r| r.target >= low).collect();
-    let n = anchored.len();
-    let rms = if n > 0 {
-        (anchored.iter().map(|r| r.diff * r.diff).sum::<f64>() / n as f64).sqrt()
-    } else {
-        f64::NAN
-    };
-    let off = anchored
+    let (rms, n) = anchored_rms(rows, low, |r| Some(r.measured));
+    let off = rows
         .iter()
-        .filter(|r| r.diff.abs() > (r.upper - r.lower))
+        .filter(|r| r.target >= low && r.diff.abs() > (r.upper - r.lower))
         .map(|r| r.target)
         .collect();
     (rms, n, off)
+}
+
+/// RMS of `measure(row) - target` over the anchored levels that have a measure, and their
+/// count (NaN when there are none).
+fn anchored_rms(
+    rows: &[VerifyRow],
+    low: f64,
+    measure: impl Fn(&VerifyRow) -> Option<f64>,
+) -> (f64, usize) {
+    let d: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.target >= low)
+        .filter_map(|r| measure(r).map(|m| m - r.target))
+        .collect();
+    if d.is_empty() {
+        return (f64::NAN, 0);
+    }
+    let rms = (d.iter().map(|x| x * x).sum::<f64>() / d.len() as f64).sqrt();
+    (rms, d.len())
 }
 
 fn print_summary(rows: &[VerifyRow], low: f64) {
@@ -361,12 +374,7 @@ fn print_summary(rows: &[VerifyRow], low: f64) {
         println!("off by more than twice the 95% half-width: {off:?}");
     }
     if run_pool {
-        let d: Vec<f64> = rows
-            .iter()
-            .filter(|r| r.target >= low)
-            .filter_map(|r| r.measured_run_pool.map(|m| m - r.target))
-            .collect();
-        let rms = (d.iter().map(|x| x * x).sum::<f64>() / d.len().max(1) as f64).sqrt();
+        let (rms, _) = anchored_rms(rows, low, |r| r.measured_run_pool);
         println!(
             "on the calibration run's own pool ratings (not independent of it): RMS {rms:.0} Elo"
         );

@@ -16,10 +16,12 @@
 use super::model::expected_score;
 use super::pentanomial::{regularize, NELO_PER_T};
 
-/// The scale of `elo0` / `elo1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The scale of `elo0` / `elo1` (`logistic` or `normalized` in a match config's `[sprt]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EloScale {
     /// Logistic Elo (the scale of the ratings).
+    #[default]
     Logistic,
     /// fishtest's normalized Elo.
     Normalized,
