@@ -8,4 +8,5 @@ pub mod calibrate;
 pub mod engine;
 pub mod rating;
 pub mod report;
+pub mod results;
 pub mod strength;

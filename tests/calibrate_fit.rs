@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use skillcal::calibrate::config::ModelKind;
-use skillcal::calibrate::fit::{self, Role, Tally, Z95};
+use skillcal::calibrate::fit::{self, Role, Z95};
+use skillcal::rating::problem::Cell;
 
 /// Pool anchored at the PR #4341 values with soft anchors (sd 30); the pool's true ratings are
 /// drawn from those priors when `pool_sd` > 0 (so that the truth follows the model's own
@@ -18,7 +19,7 @@ fn simulate(
     games: usize,
     anchors: &[f64],
     pool_sd: f64,
-) -> (Vec<Role>, Vec<Tally>) {
+) -> (Vec<Role>, Vec<Cell>) {
     let mut roles: Vec<Role> = anchors
         .iter()
         .map(|&m| Role::Anchored { mean: m, sd: 30.0 })
@@ -39,7 +40,7 @@ fn simulate(
         for &j in &near[..2] {
             let p = 1.0 / (1.0 + 10f64.powf(-(e - pool[j]) / 400.0));
             let draw = (0.3 * 4.0 * p * (1.0 - p)).min(2.0 * p.min(1.0 - p));
-            let mut t = Tally {
+            let mut t = Cell {
                 a: i,
                 b: j,
                 ..Default::default()
@@ -48,8 +49,9 @@ fn simulate(
                 let u: f64 = rng.random();
                 t.n += 1.0;
                 if u < p - draw / 2.0 {
-                    t.wins += 1.0;
+                    t.score += 1.0;
                 } else if u < p + draw / 2.0 {
+                    t.score += 0.5;
                     t.draws += 1.0;
                 }
             }
@@ -140,7 +142,7 @@ fn cubic_curve_recovered_where_the_quadratic_misses() {
     let cubic = fit::fit(&roles, &tallies, ModelKind::Cubic).unwrap();
     assert!(cubic.monotone());
     let quad = fit::fit(&roles, &tallies, ModelKind::Quadratic).unwrap();
-    let worst = |f: &fit::Fit| {
+    let worst = |f: &fit::CurveFit| {
         ts.iter()
             .map(|&t| (f.elo(t) - truth(t)).abs())
             .fold(0.0, f64::max)
@@ -223,11 +225,11 @@ fn planned_games_narrow_the_curve_as_a_refit_with_them_does() {
         // refit then estimates again: a game's score varies by p (1 - p) - d / 4
         let d = 4.0 * p * (1.0 - p) * (1.0 - f.dispersion);
         let mut tallies2 = tallies.clone();
-        tallies2.push(Tally {
+        tallies2.push(Cell {
             a: roles2.len() - 1,
             b: opponent,
             n,
-            wins: n * (p - d / 2.0),
+            score: n * p,
             draws: n * d,
         });
         let refit = fit::fit(&roles2, &tallies2, ModelKind::Linear).unwrap();

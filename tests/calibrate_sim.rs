@@ -188,8 +188,8 @@ fn verify_measures_the_offset_of_a_mislabelled_engine() {
             "{r:?}"
         );
     }
-    let back: Vec<skillcal::report::data::VerifyRow> =
-        skillcal::report::data::read_csv(&dir.join("verify.csv")).unwrap();
+    let back: Vec<skillcal::results::VerifyRow> =
+        skillcal::results::read_csv(&dir.join("verify.csv")).unwrap();
     assert_eq!(back.len(), 3);
     let html = report::generate(&dir).unwrap();
     assert!(std::fs::read_to_string(html)
@@ -260,7 +260,7 @@ fn residuals_flag_a_wrong_curve_form() {
             quiet: true,
         };
         calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
-        let s = skillcal::report::data::read_summary(&dir).unwrap();
+        let s = skillcal::results::read_summary(&dir).unwrap();
         p.push((s.residual_p, s.residual_points));
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -301,8 +301,8 @@ fn unanchored_member_is_chained_by_the_pool_ladder() {
     };
     let out = calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
     assert!(out.games <= 1500);
-    let pool: Vec<skillcal::report::data::PoolRow> =
-        skillcal::report::data::read_csv(&dir.join("pool.csv")).unwrap();
+    let pool: Vec<skillcal::results::PoolRow> =
+        skillcal::results::read_csv(&dir.join("pool.csv")).unwrap();
     let weak = &pool[0];
     assert!(weak.anchor.is_none() && weak.games >= 60);
     assert!(weak.lower < 1000.0 && 1000.0 < weak.upper, "{weak:?}");

@@ -1,29 +1,29 @@
-//! Fitting Elo as a function of the strength parameter t directly on game results.
+//! Fitting Elo as a function of the strength parameter t directly on game results: a builder
+//! over the rating problem ([`crate::rating::problem`]), the same engine `rate` uses.
 //!
-//! Model. Every game between players A and B gives A the score s in {0, 1/2, 1}, with expected
-//! score p = 1 / (1 + 10^(-(r_A - r_B) / 400)) (the logistic Elo scale that Ordo and the PR #4341
-//! table use). A subject setting at strength t is rated by the curve r(t) = sum_k theta_k phi_k(t)
-//! with phi = (1, t) or (1, t, t^2); a reference player j has its own rating r_j with the prior
-//! N(anchor_j, sd_j) (a soft anchor; sd = 0 holds it fixed). The fit maximizes
+//! Model. Every game between players A and B gives A the score s in {0, 1/2, 1} with the
+//! logistic expected score of `rating::model` (the scale of Ordo and the PR #4341 table). A
+//! subject setting at strength t is rated by the curve r(t) = sum_k theta_k phi_k(t) with
+//! phi = (1, t), (1, t, t^2) or (1, t, t^2, t^3); a reference player j has its own rating r_j with
+//! the prior N(anchor_j, sd_j) (a soft anchor; sd = 0 holds it fixed); an unanchored member gets a
+//! weak prior ([`WEAK_SD`]) at the anchors' mean. The fit maximizes
 //!     (1/phi) * sum_games [s ln p + (1 - s) ln(1 - p)]  -  sum_j (r_j - anchor_j)^2 / (2 sd_j^2),
 //! a quasi-likelihood: draws make a game's score vary less than a Bernoulli trial, so the
 //! dispersion phi (Pearson chi^2 per degree of freedom, estimated from the data) scales the
-//! information of the games. The objective is concave in (theta, r) because every rating is
-//! linear in the parameters, so Newton's method with step halving finds the maximum; the inverse
-//! of the negative Hessian there is the covariance, whose theta block gives the curve's band
-//! Var r(t) = phi(t)^T Sigma_theta phi(t), already widened for the uncertainty of the pool.
-//! No white advantage term: the arena plays every opening with both colours.
+//! information of the games. The inverse of the negative Hessian at the maximum is the
+//! covariance, whose theta block gives the curve's band Var r(t) = phi(t)^T Sigma_theta phi(t),
+//! already widened for the uncertainty of the pool. No white advantage term: the arena plays
+//! every opening with both colours.
 
 use std::collections::HashMap;
 
-use anyhow::bail;
+use nalgebra::{DMatrix, DVector};
 
 use super::config::ModelKind;
-use super::linalg::{chol_inverse, chol_solve, cholesky, quad};
-use crate::report::data::GameRow;
+use crate::rating::model::{expected_score, ELO_TO_NAT};
+use crate::rating::problem::{Cell, Linear, Prior, Problem, SolveError};
+use crate::results::GameRow;
 
-/// ln(10) / 400: converts Elo differences to the logistic's natural units.
-pub const K: f64 = std::f64::consts::LN_10 / 400.0;
 /// 95% two-sided normal quantile.
 pub const Z95: f64 = 1.959_963_984_540_054;
 /// Floor of the estimated dispersion: Pearson's estimate runs low when many games are lopsided
@@ -31,6 +31,17 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 pub const MIN_DISPERSION: f64 = 0.5;
 /// SD of the weak prior that keeps unanchored players finite when they score 0% or 100%.
 pub const WEAK_SD: f64 = 1000.0;
+
+/// Why a curve could not be fitted.
+#[derive(Debug, thiserror::Error)]
+pub enum FitError {
+    #[error("no anchored player: ratings would float")]
+    NoAnchor,
+    #[error("the fit is not identified: {0}")]
+    Solve(#[from] SolveError),
+    #[error("games name player `{0}`, unknown to the configuration")]
+    UnknownPlayer(String),
+}
 
 /// How one player's rating enters the model.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,25 +54,6 @@ pub enum Role {
     Free,
 }
 
-/// Games between two players, from the first player's side.
-#[derive(Debug, Clone, Default)]
-pub struct Tally {
-    pub a: usize,
-    pub b: usize,
-    pub n: f64,
-    pub wins: f64,
-    pub draws: f64,
-}
-
-impl Tally {
-    fn score(&self) -> f64 {
-        self.wins + 0.5 * self.draws
-    }
-    fn score_sq(&self) -> f64 {
-        self.wins + 0.25 * self.draws
-    }
-}
-
 /// Per-player counts for tables.
 #[derive(Debug, Clone, Default)]
 pub struct PlayerStats {
@@ -70,41 +62,37 @@ pub struct PlayerStats {
     pub draws: u32,
 }
 
-/// Aggregates games into tallies per unordered pair. Games with players missing from `index`
-/// are an error naming the player (a results directory from a different configuration).
+/// Aggregates games into cells per unordered pair (the lower index first). Games with players
+/// missing from `index` are an error naming the player (a results directory from a different
+/// configuration).
 pub fn tally_games(
     games: &[GameRow],
     index: &HashMap<String, usize>,
-) -> anyhow::Result<(Vec<Tally>, Vec<PlayerStats>)> {
-    let mut map: HashMap<(usize, usize), Tally> = HashMap::new();
+) -> Result<(Vec<Cell>, Vec<PlayerStats>), FitError> {
+    let mut map: HashMap<(usize, usize), Cell> = HashMap::new();
     let mut stats = vec![PlayerStats::default(); index.len()];
+    let player = |name: &str| {
+        index
+            .get(name)
+            .copied()
+            .ok_or_else(|| FitError::UnknownPlayer(name.to_string()))
+    };
     for g in games {
         let Some(s) = g.white_score() else { continue };
-        let w = *index.get(&g.white).ok_or_else(|| {
-            anyhow::anyhow!(
-                "games name player `{}`, unknown to the configuration",
-                g.white
-            )
-        })?;
-        let b = *index.get(&g.black).ok_or_else(|| {
-            anyhow::anyhow!(
-                "games name player `{}`, unknown to the configuration",
-                g.black
-            )
-        })?;
+        let w = player(&g.white)?;
+        let b = player(&g.black)?;
         if w == b {
             continue;
         }
         let (a, bb, sa) = if w < b { (w, b, s) } else { (b, w, 1.0 - s) };
-        let t = map.entry((a, bb)).or_insert(Tally {
+        let t = map.entry((a, bb)).or_insert(Cell {
             a,
             b: bb,
             ..Default::default()
         });
         t.n += 1.0;
-        if sa == 1.0 {
-            t.wins += 1.0;
-        } else if sa == 0.5 {
+        t.score += sa;
+        if sa == 0.5 {
             t.draws += 1.0;
         }
         for (p, sp) in [(w, s), (b, 1.0 - s)] {
@@ -115,9 +103,9 @@ pub fn tally_games(
             }
         }
     }
-    let mut tallies: Vec<Tally> = map.into_values().collect();
-    tallies.sort_by_key(|t| (t.a, t.b));
-    Ok((tallies, stats))
+    let mut cells: Vec<Cell> = map.into_values().collect();
+    cells.sort_by_key(|t| (t.a, t.b));
+    Ok((cells, stats))
 }
 
 /// Basis functions phi(t) of a curve model.
@@ -145,130 +133,6 @@ pub fn model_formula(model: ModelKind) -> &'static str {
     }
 }
 
-/// A player's rating as c + sum coef * beta[idx].
-#[derive(Debug, Clone)]
-struct Lin {
-    c: f64,
-    terms: Vec<(usize, f64)>,
-}
-
-impl Lin {
-    fn eval(&self, beta: &[f64]) -> f64 {
-        self.c + self.terms.iter().map(|(i, w)| w * beta[*i]).sum::<f64>()
-    }
-    fn dense(&self, n: usize) -> Vec<f64> {
-        let mut v = vec![0.0; n];
-        for (i, w) in &self.terms {
-            v[*i] += w;
-        }
-        v
-    }
-}
-
-struct Problem<'a> {
-    players: Vec<Lin>,
-    priors: Vec<(usize, f64, f64)>,
-    n: usize,
-    tallies: &'a [Tally],
-}
-
-fn ln_sigmoid(x: f64) -> f64 {
-    // ln(1 / (1 + e^-x)), stable for large |x|
-    -((-x).max(0.0) + (-x.abs()).exp().ln_1p())
-}
-
-impl Problem<'_> {
-    fn objective(&self, beta: &[f64], disp: f64) -> f64 {
-        let r: Vec<f64> = self.players.iter().map(|p| p.eval(beta)).collect();
-        let mut q = 0.0;
-        for t in self.tallies {
-            let x = K * (r[t.a] - r[t.b]);
-            let s = t.score();
-            q += (s * ln_sigmoid(x) + (t.n - s) * ln_sigmoid(-x)) / disp;
-        }
-        for &(i, m, sd) in &self.priors {
-            q -= (beta[i] - m).powi(2) / (2.0 * sd * sd);
-        }
-        q
-    }
-
-    /// Gradient and negative Hessian of the objective.
-    fn derivs(&self, beta: &[f64], disp: f64) -> (Vec<f64>, Vec<Vec<f64>>) {
-        let n = self.n;
-        let r: Vec<f64> = self.players.iter().map(|p| p.eval(beta)).collect();
-        let mut g = vec![0.0; n];
-        let mut h = vec![vec![0.0; n]; n];
-        for t in self.tallies {
-            let p = 1.0 / (1.0 + (-K * (r[t.a] - r[t.b])).exp());
-            let resid = K * (t.score() - t.n * p) / disp;
-            let curv = K * K * t.n * p * (1.0 - p) / disp;
-            let mut x = self.players[t.a].dense(n);
-            for (i, w) in &self.players[t.b].terms {
-                x[*i] -= w;
-            }
-            for i in 0..n {
-                if x[i] == 0.0 {
-                    continue;
-                }
-                g[i] += resid * x[i];
-                for j in 0..n {
-                    h[i][j] += curv * x[i] * x[j];
-                }
-            }
-        }
-        for &(i, m, sd) in &self.priors {
-            g[i] -= (beta[i] - m) / (sd * sd);
-            h[i][i] += 1.0 / (sd * sd);
-        }
-        (g, h)
-    }
-
-    fn maximize(&self, init: Vec<f64>, disp: f64) -> anyhow::Result<(Vec<f64>, Vec<Vec<f64>>)> {
-        let mut beta = init;
-        let mut q = self.objective(&beta, disp);
-        for _ in 0..200 {
-            let (g, h) = self.derivs(&beta, disp);
-            let Some(l) = cholesky(&h) else {
-                bail!("the fit is not identified (a player or the curve is not connected to an anchor by games)");
-            };
-            let step = chol_solve(&l, &g);
-            let mut scale = 1.0;
-            let mut accepted = false;
-            for _ in 0..40 {
-                let cand: Vec<f64> = beta.iter().zip(&step).map(|(b, s)| b + scale * s).collect();
-                let qc = self.objective(&cand, disp);
-                if qc >= q - 1e-10 {
-                    beta = cand;
-                    q = qc;
-                    accepted = true;
-                    break;
-                }
-                scale *= 0.5;
-            }
-            let size = step.iter().fold(0.0f64, |m, s| m.max(s.abs())) * scale;
-            if !accepted || size < 1e-7 {
-                break;
-            }
-        }
-        let (_, h) = self.derivs(&beta, disp);
-        let Some(l) = cholesky(&h) else {
-            bail!("the fit's information matrix is singular");
-        };
-        Ok((beta, chol_inverse(&l)))
-    }
-
-    fn pearson(&self, beta: &[f64]) -> f64 {
-        let r: Vec<f64> = self.players.iter().map(|p| p.eval(beta)).collect();
-        let mut chi2 = 0.0;
-        for t in self.tallies {
-            let p = 1.0 / (1.0 + (-K * (r[t.a] - r[t.b])).exp());
-            let v = (p * (1.0 - p)).max(1e-9);
-            chi2 += (t.score_sq() - 2.0 * p * t.score() + t.n * p * p) / v;
-        }
-        chi2
-    }
-}
-
 /// A fitted player rating with its standard error.
 #[derive(Debug, Clone)]
 pub struct PlayerFit {
@@ -285,22 +149,23 @@ impl PlayerFit {
     }
 }
 
-/// The result of a fit: curve coefficients (if any subject is on the curve) and every player.
+/// The result of a curve fit: curve coefficients (if any subject is on the curve) and every
+/// player.
 #[derive(Debug, Clone)]
-pub struct Fit {
+pub struct CurveFit {
     pub model: ModelKind,
     pub theta: Vec<f64>,
-    pub cov_theta: Vec<Vec<f64>>,
+    pub cov_theta: DMatrix<f64>,
     pub players: Vec<PlayerFit>,
     pub dispersion: f64,
     pub games: f64,
     /// Covariance of all parameters (theta first, then the pool's free ratings).
-    pub cov: Vec<Vec<f64>>,
-    /// Each player's rating as a linear combination of the parameters (its constant aside).
-    pub terms: Vec<Vec<(usize, f64)>>,
+    pub cov: DMatrix<f64>,
+    /// Each player's rating as a linear combination of the parameters.
+    pub ratings: Vec<Linear>,
 }
 
-/// One side of a prospective game, for [`Fit::with_games`].
+/// One side of a prospective game, for [`CurveFit::with_games`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Side {
     /// A player of the fit, by index.
@@ -309,8 +174,13 @@ pub enum Side {
     Curve(f64),
 }
 
-/// Fits ratings for `roles` from `tallies`. Subject players share the curve of `model`.
-pub fn fit(roles: &[Role], tallies: &[Tally], model: ModelKind) -> anyhow::Result<Fit> {
+/// The rating problem of a calibration: subjects on the curve of `model`, pool members as
+/// soft anchors or free parameters, the cells as games; with the parameters' starting point.
+pub fn curve_problem(
+    roles: &[Role],
+    cells: &[Cell],
+    model: ModelKind,
+) -> Result<(Problem, usize, DVector<f64>), FitError> {
     let has_curve = roles.iter().any(|r| matches!(r, Role::Subject(_)));
     let n_theta = if has_curve {
         basis(model, 0.0).len()
@@ -325,7 +195,7 @@ pub fn fit(roles: &[Role], tallies: &[Tally], model: ModelKind) -> anyhow::Resul
         })
         .collect();
     if anchors.is_empty() {
-        bail!("no anchored player: ratings would float");
+        return Err(FitError::NoAnchor);
     }
     let center = anchors.iter().sum::<f64>() / anchors.len() as f64;
     let mut players = Vec::with_capacity(roles.len());
@@ -334,73 +204,73 @@ pub fn fit(roles: &[Role], tallies: &[Tally], model: ModelKind) -> anyhow::Resul
     if n_theta > 0 {
         init[0] = center;
     }
+    let mut own = |init: &mut Vec<f64>, mean: f64, sd: f64| {
+        let lin = Linear::param(init.len());
+        init.push(mean);
+        priors.push(Prior {
+            on: lin.clone(),
+            mean,
+            sd,
+        });
+        lin
+    };
     for role in roles {
         let lin = match role {
-            Role::Subject(t) => Lin {
-                c: 0.0,
+            Role::Subject(t) => Linear {
+                constant: 0.0,
                 terms: basis(model, *t).into_iter().enumerate().collect(),
             },
-            Role::Anchored { mean, sd } if *sd <= 0.0 => Lin {
-                c: *mean,
-                terms: vec![],
-            },
-            Role::Anchored { mean, sd } => {
-                let i = init.len();
-                init.push(*mean);
-                priors.push((i, *mean, *sd));
-                Lin {
-                    c: 0.0,
-                    terms: vec![(i, 1.0)],
-                }
-            }
-            Role::Free => {
-                let i = init.len();
-                init.push(center);
-                priors.push((i, center, WEAK_SD));
-                Lin {
-                    c: 0.0,
-                    terms: vec![(i, 1.0)],
-                }
-            }
+            Role::Anchored { mean, sd } if *sd <= 0.0 => Linear::fixed(*mean),
+            Role::Anchored { mean, sd } => own(&mut init, *mean, *sd),
+            Role::Free => own(&mut init, center, WEAK_SD),
         };
         players.push(lin);
     }
-    let n = init.len();
     let problem = Problem {
+        n_params: init.len(),
         players,
+        cells: cells.to_vec(),
         priors,
-        n,
-        tallies,
+        ..Default::default()
     };
-    let games: f64 = tallies.iter().map(|t| t.n).sum();
-    let (beta, _) = problem.maximize(init, 1.0)?;
-    // Quasi-likelihood dispersion from the first fit, then refit with it.
+    Ok((problem, n_theta, DVector::from_vec(init)))
+}
+
+/// Fits ratings for `roles` from `cells`, quasi-likelihood: the curve problem is solved once at
+/// dispersion 1, the dispersion estimated from Pearson's statistic there (per degree of
+/// freedom, clamped to [`MIN_DISPERSION`, 4]), then solved again with it.
+pub fn fit(roles: &[Role], cells: &[Cell], model: ModelKind) -> Result<CurveFit, FitError> {
+    let (problem, n_theta, init) = curve_problem(roles, cells, model)?;
+    let n = problem.n_params;
+    let games: f64 = cells.iter().map(|t| t.n).sum();
+    let beta = problem.solve(init, 1.0)?;
     let dof = (games - n as f64).max(1.0);
     let dispersion = if games > n as f64 + 5.0 {
         (problem.pearson(&beta) / dof).clamp(MIN_DISPERSION, 4.0)
     } else {
         1.0
     };
-    let (beta, cov) = problem.maximize(beta, dispersion)?;
-    let fits = problem
+    let beta = problem.solve(beta, dispersion)?;
+    let cov = problem.covariance(&beta, dispersion)?;
+    let players = problem
         .players
         .iter()
         .map(|p| {
             let v = p.dense(n);
             PlayerFit {
                 elo: p.eval(&beta),
-                sd: quad(&cov, &v, &v).max(0.0).sqrt(),
+                sd: v.dot(&(&cov * &v)).max(0.0).sqrt(),
             }
         })
         .collect();
-    Ok(Fit {
+    Ok(CurveFit {
         model,
-        theta: beta[..n_theta].to_vec(),
-        cov_theta: (0..n_theta).map(|i| cov[i][..n_theta].to_vec()).collect(),
-        players: fits,
+        theta: beta.as_slice()[..n_theta].to_vec(),
+        cov_theta: cov.view((0, 0), (n_theta, n_theta)).into_owned(),
+        players,
         dispersion,
         games,
-        terms: problem.players.iter().map(|p| p.terms.clone()).collect(),
+        ratings: problem.players,
         cov,
     })
 }
@@ -444,7 +314,7 @@ impl Inversion {
     }
 }
 
-impl Fit {
+impl CurveFit {
     pub fn elo(&self, t: f64) -> f64 {
         basis(self.model, t)
             .iter()
@@ -454,20 +324,16 @@ impl Fit {
     }
 
     pub fn elo_sd(&self, t: f64) -> f64 {
-        let phi = basis(self.model, t);
-        quad(&self.cov_theta, &phi, &phi).max(0.0).sqrt()
+        let phi = DVector::from_vec(basis(self.model, t));
+        phi.dot(&(&self.cov_theta * &phi)).max(0.0).sqrt()
     }
 
-    fn side(&self, side: Side) -> (f64, Vec<f64>) {
-        let mut x = vec![0.0; self.cov.len()];
+    fn side(&self, side: Side) -> (f64, DVector<f64>) {
+        let m = self.cov.nrows();
         match side {
-            Side::Player(i) => {
-                for &(k, w) in &self.terms[i] {
-                    x[k] += w;
-                }
-                (self.players[i].elo, x)
-            }
+            Side::Player(i) => (self.players[i].elo, self.ratings[i].dense(m)),
             Side::Curve(t) => {
+                let mut x = DVector::zeros(m);
                 for (k, p) in basis(self.model, t).into_iter().enumerate() {
                     x[k] = p;
                 }
@@ -481,28 +347,19 @@ impl Fit {
     ///     Sigma' = Sigma - lambda Sigma x x^T Sigma / (1 + lambda x^T Sigma x),
     /// with x the design of the rating difference and lambda = n K^2 p (1 - p) / dispersion the
     /// information of the games. The planner ranks opponents by the curve's variance after it.
-    pub fn with_games(&self, a: Side, b: Side, n: f64) -> Fit {
+    pub fn with_games(&self, a: Side, b: Side, n: f64) -> CurveFit {
         let (ra, xa) = self.side(a);
         let (rb, xb) = self.side(b);
-        let x: Vec<f64> = xa.iter().zip(&xb).map(|(p, q)| p - q).collect();
-        let p = 1.0 / (1.0 + (-K * (ra - rb)).exp());
-        let lambda = n * K * K * p * (1.0 - p) / self.dispersion;
-        let m = self.cov.len();
-        let sx: Vec<f64> = (0..m)
-            .map(|i| (0..m).map(|j| self.cov[i][j] * x[j]).sum())
-            .collect();
-        let xx: f64 = sx.iter().zip(&x).map(|(a, b)| a * b).sum();
+        let x = xa - xb;
+        let p = expected_score(ra - rb);
+        let lambda = n * ELO_TO_NAT * ELO_TO_NAT * p * (1.0 - p) / self.dispersion;
+        let sx = &self.cov * &x;
+        let xx = sx.dot(&x);
         let f = lambda / (1.0 + lambda * xx);
         let mut out = self.clone();
-        for i in 0..m {
-            for j in 0..m {
-                out.cov[i][j] -= f * sx[i] * sx[j];
-            }
-        }
+        out.cov -= f * &sx * sx.transpose();
         let n_theta = self.theta.len();
-        out.cov_theta = (0..n_theta)
-            .map(|i| out.cov[i][..n_theta].to_vec())
-            .collect();
+        out.cov_theta = out.cov.view((0, 0), (n_theta, n_theta)).into_owned();
         out
     }
 
@@ -558,8 +415,11 @@ impl Fit {
             (0.5 * (a + b), RangeFlag::Ok)
         };
         let slope = self.slope(t);
-        let g: Vec<f64> = basis(self.model, t).iter().map(|p| -p / slope).collect();
-        let t_sd = quad(&self.cov_theta, &g, &g).max(0.0).sqrt();
+        let g = DVector::from_iterator(
+            self.theta.len(),
+            basis(self.model, t).iter().map(|p| -p / slope),
+        );
+        let t_sd = g.dot(&(&self.cov_theta * &g)).max(0.0).sqrt();
         Some(Inversion {
             target,
             t,
@@ -613,11 +473,11 @@ mod tests {
     #[test]
     fn two_players_76_percent_is_about_200() {
         // 76 wins, 24 losses against a hard anchor at 1500.
-        let tallies = vec![Tally {
+        let tallies = vec![Cell {
             a: 0,
             b: 1,
             n: 100.0,
-            wins: 76.0,
+            score: 76.0,
             draws: 0.0,
         }];
         let roles = vec![

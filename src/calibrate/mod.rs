@@ -11,7 +11,6 @@
 pub mod arena_glue;
 pub mod config;
 pub mod fit;
-mod linalg;
 pub mod plan;
 pub mod runner;
 pub mod sim;
@@ -26,14 +25,14 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 
 use config::{knobs_label, option_string, CalibrationConfig, ModelKind};
-use fit::{Fit, PlayerStats, Role, Z95};
+use fit::{CurveFit, PlayerStats, Role, Z95};
 use plan::{Opponent, PlanState};
 use runner::{EngineSpec, GameRunner, MatchSpec};
 
 pub use verify::{run_verify, VerifyArgs};
 
-use crate::report::data::{
-    self, CurveRow, GameRow, KnobSummary, PointRow, PoolRow, Summary, TargetRow,
+use crate::results::{
+    self as data, CurveRow, GameRow, KnobSummary, PointRow, PoolRow, Summary, TargetRow,
 };
 
 /// Names of subject settings in games: `skillcal_t0.4500` is the subject at t = 0.45.
@@ -113,7 +112,7 @@ pub struct Outcome {
     pub games: usize,
     pub batches: u32,
     pub all_met: bool,
-    pub fit: Option<Fit>,
+    pub fit: Option<CurveFit>,
     pub targets: Vec<TargetRow>,
 }
 
@@ -165,8 +164,8 @@ pub fn players(cfg: &CalibrationConfig, games: &[GameRow]) -> Players {
 pub struct Analysis {
     pub players: Players,
     pub stats: Vec<PlayerStats>,
-    pub curve: Option<Fit>,
-    pub points: Option<Fit>,
+    pub curve: Option<CurveFit>,
+    pub points: Option<CurveFit>,
     pub notes: Vec<String>,
 }
 

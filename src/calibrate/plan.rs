@@ -9,7 +9,7 @@
 //! each initial setting also plays the next stronger one.
 
 use super::config::CalibrationConfig;
-use super::fit::{Fit, RangeFlag, Side};
+use super::fit::{CurveFit, RangeFlag, Side};
 
 /// An opponent of a subject setting.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,7 +31,7 @@ pub struct SettingPlan {
 
 /// What the planner knows: the current fit (if any) and the pool's current ratings.
 pub struct PlanState<'a> {
-    pub fit: Option<&'a Fit>,
+    pub fit: Option<&'a CurveFit>,
     /// Current rating estimate of each pool member (fitted, or the anchor, or None).
     pub pool_elo: Vec<Option<f64>>,
     pub games_played: usize,
@@ -49,7 +49,7 @@ pub fn quantize(cfg: &CalibrationConfig, t: f64) -> f64 {
 /// monotone curve. Targets beyond the path's floor or ceiling are left out: no setting plays at
 /// them, so no number of games meets their goal (the table flags them; the nearest reachable
 /// targets pin the ends of the curve).
-pub fn target_status(cfg: &CalibrationConfig, fit: &Fit) -> Option<Vec<(f64, f64, f64, f64)>> {
+pub fn target_status(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<(f64, f64, f64, f64)>> {
     let low = cfg.lowest_anchor();
     let mut out = Vec::new();
     for target in cfg.targets.values() {
@@ -199,7 +199,7 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
 fn informative(
     cfg: &CalibrationConfig,
     pool: &[Option<f64>],
-    fit: &Fit,
+    fit: &CurveFit,
     t: f64,
     e: f64,
 ) -> Vec<Opponent> {

@@ -9,6 +9,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::runner::{EngineSpec, GameRunner, MatchSpec};
+use crate::rating::model::expected_score;
 
 /// Rating of an engine under simulation.
 pub type TruthFn = dyn Fn(&EngineSpec) -> f64 + Send + Sync;
@@ -24,7 +25,7 @@ pub const GAMES_CSV_HEADER: &str = "game_id,pair_id,round,white,black,white_sett
 impl SimRunner {
     /// Expected score and draw probability for rating difference d (white minus black).
     fn probs(&self, d: f64) -> (f64, f64) {
-        let p = 1.0 / (1.0 + 10f64.powf(-d / 400.0));
+        let p = expected_score(d);
         // draws limited so that win and loss probabilities stay >= 0
         let draw = (self.draw_rate * 4.0 * p * (1.0 - p)).min(2.0 * p.min(1.0 - p));
         (p, draw)

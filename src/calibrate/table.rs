@@ -11,11 +11,11 @@ use std::path::Path;
 use anyhow::Context;
 
 use super::config::{fmt_num, knobs_label, option_string, CalibrationConfig};
-use super::fit::{model_formula, Fit, RangeFlag, Z95};
-use crate::report::data::TargetRow;
+use super::fit::{model_formula, CurveFit, RangeFlag, Z95};
+use crate::results::TargetRow;
 
 /// One row per target; None when the curve is not increasing (no inversion possible).
-pub fn invert_targets(cfg: &CalibrationConfig, fit: &Fit) -> Option<Vec<TargetRow>> {
+pub fn invert_targets(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<TargetRow>> {
     let low = cfg.lowest_anchor();
     cfg.targets
         .values()
@@ -43,7 +43,12 @@ pub fn invert_targets(cfg: &CalibrationConfig, fit: &Fit) -> Option<Vec<TargetRo
 }
 
 /// The table text in the engine's format.
-pub fn table_csv(cfg: &CalibrationConfig, fit: &Fit, rows: &[TargetRow], scale: &str) -> String {
+pub fn table_csv(
+    cfg: &CalibrationConfig,
+    fit: &CurveFit,
+    rows: &[TargetRow],
+    scale: &str,
+) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,

@@ -9,7 +9,7 @@ use super::config::{option_string, CalibrationConfig};
 use super::fit::{self, Role};
 use super::runner::{EngineSpec, GameRunner};
 use super::{match_seed, match_spec, pool_engine};
-use crate::report::data::{self, GameRow, VerifyRow};
+use crate::results::{self as data, GameRow, VerifyRow};
 
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {

@@ -1,76 +1,79 @@
-//! Intervals: the sandwich normal approximation and the parametric bootstrap.
+//! Intervals of `rate`: the sandwich normal approximation and the parametric bootstrap.
 
-use anyhow::{bail, Result};
+use nalgebra::{DMatrix, DVector};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Binomial, Distribution, Normal};
 
-use super::fit::{add_rank_one, center, Fit, Problem};
-use super::linalg::{cholesky_inverse, Matrix};
-use super::model::{expected_score, outcome_probabilities, score_variance, ELO_TO_NAT};
+use super::model::{outcome_probabilities, score_variance, ELO_TO_NAT};
+use super::problem::{add_rank_one, inverse};
+use super::rate::{RateError, RateProblem};
 use super::ratings::PlayerRating;
+
+/// Covariance of the players' ratings from the parameters' (`L C L^T` with each player's
+/// weights as a row of `L`); NaN for players not connected to the reference.
+fn player_covariance(
+    rp: &RateProblem,
+    cov_theta: &DMatrix<f64>,
+    players: &[PlayerRating],
+) -> DMatrix<f64> {
+    let n = players.len();
+    let np = rp.problem.n_params;
+    let mut l = DMatrix::zeros(n, np);
+    for (i, lin) in rp.problem.players.iter().enumerate() {
+        for &(k, w) in &lin.terms {
+            l[(i, k)] += w;
+        }
+    }
+    let mut cov = &l * cov_theta * l.transpose();
+    for i in 0..n {
+        for j in 0..n {
+            if !players[i].connected || !players[j].connected {
+                cov[(i, j)] = f64::NAN;
+            }
+        }
+    }
+    if rp.pool_mean {
+        center_covariance(&mut cov, players);
+    }
+    cov
+}
 
 /// Sandwich covariance `A^-1 B A^-1` of the parameters and the player covariance it implies.
 /// `A` is the information of the score likelihood with priors; `B` replaces each cell's binomial
 /// variance `E(1-E)` by the draw model's `E(1-E) - D/4`.
 pub(super) fn hessian_covariance(
-    p: &Problem,
-    theta: &[f64],
+    rp: &RateProblem,
+    theta: &DVector<f64>,
     nu: f64,
-    pool_mean: bool,
     players: &[PlayerRating],
-) -> Result<(Matrix, Vec<f64>)> {
-    let n = p.n_players;
+) -> Result<(DMatrix<f64>, DMatrix<f64>), RateError> {
+    let p = &rp.problem;
     let np = p.n_params;
-    let soft_means: Vec<f64> = p.soft.iter().map(|s| s.1).collect();
-    let (_, a) = p.derivatives(&p.cells, &soft_means, theta);
-    let fit = p.unpack(theta);
+    let a = p.information(theta, 1.0);
     // B = A - sum over cells of c^2 n (E(1-E) - var) v v^T.
     let mut b = a.clone();
-    let mut dummy = vec![0.0; np];
+    let mut unused = DVector::zeros(np);
     for c in &p.cells {
-        let e = expected_score(fit.r[c.w] - fit.r[c.b] + fit.adv);
+        let e = p.expected(c, theta);
         let less = ELO_TO_NAT * ELO_TO_NAT * c.n * (e * (1.0 - e) - score_variance(e, nu));
-        let idx = [p.param[c.w], p.param[c.b], p.adv_param];
-        add_rank_one(&mut dummy, &mut b, &idx, &[1.0, -1.0, 1.0], 0.0, -less);
+        add_rank_one(&mut unused, &mut b, &p.design(c).terms, 0.0, -less);
     }
-    let cov_theta = if np == 0 {
-        Matrix::zeros(0)
-    } else {
-        let Some(l) = a.cholesky() else {
-            bail!("rating: the information matrix is singular");
-        };
-        let ainv = cholesky_inverse(&l);
-        ainv.mul(&b).mul(&ainv)
-    };
-    let mut cov = vec![0.0; n * n];
-    for i in 0..n {
-        for j in 0..n {
-            cov[i * n + j] = if !players[i].connected || !players[j].connected {
-                f64::NAN
-            } else {
-                match (p.param[i], p.param[j]) {
-                    (Some(ki), Some(kj)) => cov_theta.get(ki, kj),
-                    _ => 0.0,
-                }
-            };
-        }
-    }
-    if pool_mean {
-        center_covariance(&mut cov, players);
-    }
+    let ainv = inverse(a)?;
+    let cov_theta = &ainv * b * &ainv;
+    let cov = player_covariance(rp, &cov_theta, players);
     Ok((cov_theta, cov))
 }
 
 /// Covariance of `r - mean(r)` over the connected players.
-fn center_covariance(cov: &mut [f64], players: &[PlayerRating]) {
+fn center_covariance(cov: &mut DMatrix<f64>, players: &[PlayerRating]) {
     let n = players.len();
     let members: Vec<usize> = (0..n).filter(|&i| players[i].connected).collect();
     let m = members.len() as f64;
     let row_mean: Vec<f64> = (0..n)
         .map(|i| {
             if players[i].connected {
-                members.iter().map(|&j| cov[i * n + j]).sum::<f64>() / m
+                members.iter().map(|&j| cov[(i, j)]).sum::<f64>() / m
             } else {
                 0.0
             }
@@ -79,37 +82,49 @@ fn center_covariance(cov: &mut [f64], players: &[PlayerRating]) {
     let total_mean = members.iter().map(|&i| row_mean[i]).sum::<f64>() / m;
     for &i in &members {
         for &j in &members {
-            cov[i * n + j] += total_mean - row_mean[i] - row_mean[j];
+            cov[(i, j)] += total_mean - row_mean[i] - row_mean[j];
         }
     }
 }
 
-pub(super) type Bootstrapped = (Vec<f64>, Option<(f64, f64)>, Vec<Option<(f64, f64)>>);
+/// Shifts the connected players so their mean is 0 (the no-anchor reference).
+pub(super) fn center(r: &mut [f64], players: &[PlayerRating]) {
+    let members: Vec<usize> = (0..r.len()).filter(|&i| players[i].connected).collect();
+    let mean = members.iter().map(|&i| r[i]).sum::<f64>() / members.len() as f64;
+    for &i in &members {
+        r[i] -= mean;
+    }
+}
+
+/// Player covariance, the white advantage's interval and every player's interval.
+pub(super) struct Bootstrap {
+    pub(super) covariance: DMatrix<f64>,
+    pub(super) advantage: Option<(f64, f64)>,
+    pub(super) bounds: Vec<Option<(f64, f64)>>,
+}
 
 /// Parametric bootstrap: simulate every cell's games from the fitted model, refit, repeat.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn bootstrap(
-    p: &Problem,
-    theta: &[f64],
-    fit: &Fit,
+    rp: &RateProblem,
+    theta: &DVector<f64>,
     nu: f64,
-    pool_mean: bool,
     players: &[PlayerRating],
     samples: usize,
     seed: u64,
     confidence: f64,
-) -> Result<Bootstrapped> {
-    let n = p.n_players;
+) -> Result<Bootstrap, RateError> {
+    let p = &rp.problem;
+    let n = players.len();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let probs: Vec<_> = p
         .cells
         .iter()
-        .map(|c| outcome_probabilities(expected_score(fit.r[c.w] - fit.r[c.b] + fit.adv), nu))
+        .map(|c| outcome_probabilities(p.expected(c, theta), nu))
         .collect();
     let mut sim = p.cells.clone();
     let mut draws_r: Vec<Vec<f64>> = vec![Vec::with_capacity(samples); n];
     let mut draws_adv = Vec::with_capacity(samples);
-    let mut soft_means = vec![0.0; p.soft.len()];
+    let mut means = p.prior_means();
     for _ in 0..samples {
         for (c, pr) in sim.iter_mut().zip(&probs) {
             let games = c.n as u64;
@@ -120,32 +135,34 @@ pub(super) fn bootstrap(
                 0.0
             };
             let draws = sample_binomial(&mut rng, games - wins, rest_p)?;
-            c.s = wins as f64 + 0.5 * draws as f64;
+            c.score = wins as f64 + 0.5 * draws as f64;
         }
-        for (k, &(a, _, sd)) in p.soft.iter().enumerate() {
+        for &k in &rp.soft_priors {
             // The anchor's prior value is treated as one more noisy observation of it.
-            soft_means[k] = Normal::new(fit.r[a], sd)
-                .map_err(|e| anyhow::anyhow!("rating: bad anchor SD: {e}"))?
+            let prior = &p.priors[k];
+            let at = prior.on.eval(theta);
+            means[k] = Normal::new(at, prior.sd)
+                .map_err(|e| RateError::Sampling(format!("bad anchor SD: {e}")))?
                 .sample(&mut rng);
         }
-        let th = p.solve(&sim, &soft_means, theta.to_vec())?;
-        let mut f = p.unpack(&th);
-        if pool_mean {
-            center(&mut f.r, players);
+        let th = p.solve_with(&sim, &means, theta.clone(), 1.0)?;
+        let mut rs = p.ratings(&th);
+        if rp.pool_mean {
+            center(&mut rs, players);
         }
-        for (v, r) in draws_r.iter_mut().zip(&f.r) {
-            v.push(*r);
+        for (v, x) in draws_r.iter_mut().zip(&rs) {
+            v.push(*x);
         }
-        draws_adv.push(f.adv);
+        draws_adv.push(p.advantage.eval(&th));
     }
     let mean: Vec<f64> = draws_r
         .iter()
         .map(|v| v.iter().sum::<f64>() / samples as f64)
         .collect();
-    let mut cov = vec![0.0; n * n];
+    let mut cov = DMatrix::zeros(n, n);
     for i in 0..n {
         for j in 0..n {
-            cov[i * n + j] = if players[i].connected && players[j].connected {
+            cov[(i, j)] = if players[i].connected && players[j].connected {
                 draws_r[i]
                     .iter()
                     .zip(&draws_r[j])
@@ -167,14 +184,18 @@ pub(super) fn bootstrap(
             })
         })
         .collect();
-    let adv_interval = p.adv_param.map(|_| {
+    let advantage = rp.adv_param.map(|_| {
         draws_adv.sort_by(f64::total_cmp);
         (quantile(&draws_adv, tail), quantile(&draws_adv, 1.0 - tail))
     });
-    Ok((cov, adv_interval, bounds))
+    Ok(Bootstrap {
+        covariance: cov,
+        advantage,
+        bounds,
+    })
 }
 
-fn sample_binomial(rng: &mut ChaCha8Rng, n: u64, p: f64) -> Result<u64> {
+fn sample_binomial(rng: &mut ChaCha8Rng, n: u64, p: f64) -> Result<u64, RateError> {
     if n == 0 || p <= 0.0 {
         return Ok(0);
     }
@@ -182,7 +203,7 @@ fn sample_binomial(rng: &mut ChaCha8Rng, n: u64, p: f64) -> Result<u64> {
         return Ok(n);
     }
     Ok(Binomial::new(n, p)
-        .map_err(|e| anyhow::anyhow!("rating: binomial({n}, {p}): {e}"))?
+        .map_err(|e| RateError::Sampling(format!("binomial({n}, {p}): {e}")))?
         .sample(rng))
 }
 

@@ -35,14 +35,14 @@
 //!   default because it is instant). Both are relative to the anchors: a hard anchor has a zero
 //!   width interval, a soft anchor's reflects its SD.
 
-mod fit;
 mod games;
 mod intervals;
-mod linalg;
 pub mod model;
 mod output;
 mod pentanomial;
 mod pgn;
+pub mod problem;
+mod rate;
 mod ratings;
 mod sprt;
 
@@ -50,10 +50,10 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 
-pub use fit::rate;
 pub use games::{load_games, load_games_report, Game, GameResult, LoadOptions, LoadReport};
 pub use output::{describe, format_head_to_head, format_table, write_csv};
 pub use pentanomial::{head_to_head, HeadToHead, Pentanomial, ScoreStats, NELO_PER_T};
+pub use rate::{rate, RateError};
 pub use ratings::{
     Anchor, Intervals, PlayerRating, RateOptions, Ratings, Reference, WhiteAdvantage,
 };

@@ -5,7 +5,6 @@
 //! verification (DIR/verify.csv or DIR/verify/verify.csv) and game statistics from DIR/games.csv.
 //! `report.html` is self-contained (the SVGs are inlined); `report.md` links the SVG files.
 
-pub mod data;
 pub mod plots;
 
 use std::collections::BTreeMap;
@@ -14,7 +13,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
-use data::{CurveRow, GameRow, PointRow, PoolRow, Summary, TargetRow, VerifyRow};
+use crate::results::{
+    self as data, CurveRow, GameRow, PointRow, PoolRow, Summary, TargetRow, VerifyRow,
+};
 
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {

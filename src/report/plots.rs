@@ -5,7 +5,7 @@ use std::path::Path;
 use anyhow::anyhow;
 use plotters::prelude::*;
 
-use super::data::{CurveRow, PointRow, PoolRow, VerifyRow};
+use crate::results::{CurveRow, PointRow, PoolRow, VerifyRow};
 
 fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow!("plot: {e:?}")
