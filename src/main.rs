@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod cli;
+
 #[derive(Parser)]
 #[command(name = "skillcal", version, about = "Calibrated playing strength for chess engines", long_about = None)]
 struct Cli {
@@ -22,13 +24,13 @@ enum Command {
     /// Run (or resume) a batch of games between UCI engines.
     Match(skillcal::arena::MatchArgs),
     /// Rate players from games.csv or PGN files.
-    Rate(skillcal::rating::RateArgs),
+    Rate(cli::rate::RateArgs),
     /// Calibrate the built-in engine's strength knobs against a reference pool.
-    Calibrate(skillcal::calibrate::CalibrateArgs),
+    Calibrate(cli::calibrate::CalibrateArgs),
     /// Play fresh games at several UCI_Elo levels and compare measured with target strength.
-    Verify(skillcal::calibrate::VerifyArgs),
+    Verify(cli::calibrate::VerifyArgs),
     /// Write report.md / report.html with plots for a results directory.
-    Report(skillcal::report::ReportArgs),
+    Report(cli::report::ReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,10 +40,10 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => skillcal::engine::bench::run(&args),
         Some(Command::Perft(args)) => skillcal::engine::perft::run(&args),
         Some(Command::Match(args)) => skillcal::arena::run(&args),
-        Some(Command::Rate(args)) => skillcal::rating::run(&args),
-        Some(Command::Calibrate(args)) => skillcal::calibrate::run(&args),
-        Some(Command::Verify(args)) => skillcal::calibrate::run_verify(&args),
-        Some(Command::Report(args)) => skillcal::report::run(&args),
+        Some(Command::Rate(args)) => cli::rate::run(&args),
+        Some(Command::Calibrate(args)) => cli::calibrate::run(&args),
+        Some(Command::Verify(args)) => cli::calibrate::run_verify(&args),
+        Some(Command::Report(args)) => cli::report::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

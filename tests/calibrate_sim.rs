@@ -35,7 +35,7 @@ fn adaptive_calibration_reaches_precision_and_table_is_right() {
     // every in-range target: the setting's true Elo is within the stated interval (allow 1 miss)
     let mut misses = 0;
     for r in &out.targets {
-        if r.range != "ok" {
+        if r.range != skillcal::results::RangeFlag::Ok {
             continue;
         }
         let nodes: f64 = r.knobs.trim_start_matches("LimitNodes=").parse().unwrap();
@@ -325,7 +325,7 @@ fn targets_beyond_the_ceiling_do_not_drive_the_plan() {
     let beyond: Vec<f64> = out
         .targets
         .iter()
-        .filter(|r| r.range == "ceiling")
+        .filter(|r| r.range == skillcal::results::RangeFlag::Ceiling)
         .map(|r| r.target)
         .collect();
     assert_eq!(beyond, [2400.0, 2500.0]);

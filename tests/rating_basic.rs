@@ -5,7 +5,7 @@ use skillcal::rating::{
     Reference, ScoreStats, Sprt, SprtState, WhiteAdvantage,
 };
 
-use GameResult::{BlackWin, Draw, WhiteWin};
+use GameResult::{BlackWins as BlackWin, Draw, WhiteWins as WhiteWin};
 
 /// `wins`, `draws`, `losses` of `a` against `b`, colours alternating, in pairs.
 fn games(a: &str, b: &str, wins: u32, draws: u32, losses: u32) -> Vec<Game> {

@@ -34,11 +34,11 @@ fn simulate_pool(rng: &mut ChaCha8Rng, k: usize, per_pair: usize, nu: f64) -> Po
                 let p = outcome_probabilities(expected_score(truth[w] - truth[b]), nu);
                 let u: f64 = rng.random();
                 let res = if u < p.win {
-                    GameResult::WhiteWin
+                    GameResult::WhiteWins
                 } else if u < p.win + p.draw {
                     GameResult::Draw
                 } else {
-                    GameResult::BlackWin
+                    GameResult::BlackWins
                 };
                 games.push(Game::new(&names[w], &names[b], res));
             }

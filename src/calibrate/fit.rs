@@ -23,6 +23,7 @@ use super::config::ModelKind;
 use crate::rating::model::{expected_score, ELO_TO_NAT};
 use crate::rating::problem::{Cell, Linear, Prior, Problem, SolveError};
 use crate::results::GameRow;
+pub use crate::results::RangeFlag;
 
 /// 95% two-sided normal quantile.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -273,26 +274,6 @@ pub fn fit(roles: &[Role], cells: &[Cell], model: ModelKind) -> Result<CurveFit,
         ratings: problem.players,
         cov,
     })
-}
-
-/// Where a target falls on the engine's range.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RangeFlag {
-    Ok,
-    /// Weaker than the weakest setting of the path.
-    Floor,
-    /// Stronger than the strongest setting of the path.
-    Ceiling,
-}
-
-impl RangeFlag {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RangeFlag::Ok => "ok",
-            RangeFlag::Floor => "floor",
-            RangeFlag::Ceiling => "ceiling",
-        }
-    }
 }
 
 /// The setting for a target Elo with its intervals.

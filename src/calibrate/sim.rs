@@ -1,7 +1,6 @@
 //! A simulated match runner: draws game results from known ratings with a seeded generator and
 //! writes `games.csv` in the arena's format. Used by the tests (known truth) and for dry runs.
 
-use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
@@ -10,6 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::runner::{EngineSpec, GameRunner, MatchSpec};
 use crate::rating::model::expected_score;
+use crate::results::{self, GameResult, GameRow, Termination};
 
 /// Rating of an engine under simulation.
 pub type TruthFn = dyn Fn(&EngineSpec) -> f64 + Send + Sync;
@@ -19,8 +19,6 @@ pub struct SimRunner {
     /// Share of games drawn between equal players (shrinks with the rating gap).
     pub draw_rate: f64,
 }
-
-pub const GAMES_CSV_HEADER: &str = "game_id,pair_id,round,white,black,white_settings,black_settings,opening_id,opening_fen,result,termination,plies,seconds,seed";
 
 impl SimRunner {
     /// Expected score and draw probability for rating difference d (white minus black).
@@ -34,24 +32,9 @@ impl SimRunner {
 
 impl GameRunner for SimRunner {
     fn run(&self, spec: &MatchSpec, dir: &Path) -> anyhow::Result<()> {
-        std::fs::create_dir_all(dir)?;
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let path = dir.join("games.csv");
-        let done = if path.exists() {
-            std::fs::read_to_string(&path)?
-                .lines()
-                .count()
-                .saturating_sub(1)
-        } else {
-            0
-        };
-        let mut out = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        if done == 0 {
-            writeln!(out, "{GAMES_CSV_HEADER}")?;
-        }
+        let done = results::read_csv_or_empty::<GameRow>(&path)?.len();
         let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
         let subject = &spec.engines[0];
         let mut id = 0usize;
@@ -72,28 +55,34 @@ impl GameRunner for SimRunner {
                 let (p, draw) = self.probs(d);
                 let win = p - draw / 2.0;
                 let result = if u < win {
-                    "1-0"
+                    GameResult::WhiteWins
                 } else if u < win + draw {
-                    "1/2-1/2"
+                    GameResult::Draw
                 } else {
-                    "0-1"
+                    GameResult::BlackWins
                 };
-                let termination = if result == "1/2-1/2" {
-                    "adjudication"
+                let termination = if result == GameResult::Draw {
+                    Termination::AdjudicationDraw
                 } else {
-                    "checkmate"
+                    Termination::Checkmate
                 };
-                let plies = 40 + (u * 1000.0) as u32 % 120;
-                writeln!(
-                    out,
-                    "{id},{},{},{},{},,,{},startpos,{result},{termination},{plies},0.0,{}",
-                    (id - 1) / 2 + 1,
-                    g / 2 + 1,
-                    white.name,
-                    black.name,
-                    g / 2,
-                    spec.seed
-                )?;
+                let row = GameRow {
+                    game_id: id as u64,
+                    pair_id: ((id - 1) / 2 + 1) as u64,
+                    round: (g / 2 + 1) as u32,
+                    white: white.name.clone(),
+                    black: black.name.clone(),
+                    white_settings: String::new(),
+                    black_settings: String::new(),
+                    opening_id: g / 2,
+                    opening_fen: "startpos".into(),
+                    result: Some(result),
+                    termination,
+                    plies: 40 + (u * 1000.0) as u32 % 120,
+                    seconds: 0.0,
+                    seed: spec.seed,
+                };
+                results::append_csv(&path, &row)?;
             }
         }
         Ok(())

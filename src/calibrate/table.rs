@@ -35,7 +35,7 @@ pub fn invert_targets(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<Tar
                 elo_upper: inv.elo + Z95 * inv.elo_sd,
                 half_width: hw,
                 extrapolated,
-                range: inv.range.as_str().into(),
+                range: inv.range,
                 precision_met: inv.range == RangeFlag::Ok && hw <= cfg.precision_for(extrapolated),
             })
         })
@@ -77,10 +77,11 @@ pub fn table_csv(
         if r.extrapolated {
             flags.push("extrapolated below the lowest anchor".to_string());
         }
-        if r.range != "ok" {
+        if r.range != RangeFlag::Ok {
             flags.push(format!(
                 "beyond the engine's range on this path ({}): plays at {:.0}",
-                r.range, r.elo
+                r.range.as_str(),
+                r.elo
             ));
         }
         if !flags.is_empty() {

@@ -11,64 +11,10 @@ use super::runner::{EngineSpec, GameRunner};
 use super::{match_seed, match_spec, pool_engine};
 use crate::results::{self as data, GameRow, VerifyRow};
 
-#[derive(clap::Args, Debug)]
-pub struct VerifyArgs {
-    /// UCI_Elo table to verify (loaded by the engine through its StrengthTable option).
-    pub table: PathBuf,
-    /// Calibration config giving the pool, openings, limits and seed.
-    #[arg(long, default_value = "configs/default.toml")]
-    pub config: PathBuf,
-    /// Output directory (writes verify.csv, games, report); default: `verify/` beside the table,
-    /// so that `skillcal report` on the calibration's directory shows the verification too.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// UCI_Elo levels, comma separated (default: the config's verify.levels, else every other
-    /// table row from the lowest anchor up).
-    #[arg(long, value_delimiter = ',')]
-    pub levels: Vec<f64>,
-    /// Games against each opponent (even).
-    #[arg(long)]
-    pub games: Option<usize>,
-}
-
 pub const VERIFY_PREFIX: &str = "skillcal_elo";
 
-pub fn run_verify(args: &VerifyArgs) -> anyhow::Result<()> {
-    let cfg = CalibrationConfig::load(&args.config)?;
-    let out = args.out.clone().unwrap_or_else(|| {
-        args.table
-            .parent()
-            .map(|p| p.join("verify"))
-            .unwrap_or_else(|| PathBuf::from("verify"))
-    });
-    let mut levels = args.levels.clone();
-    if levels.is_empty() {
-        levels = cfg.verify.levels.clone();
-    }
-    if levels.is_empty() {
-        levels = default_levels(&args.table, cfg.lowest_anchor())?;
-    }
-    let games = args.games.unwrap_or(cfg.verify.games_per_opponent);
-    if games < 2 || !games.is_multiple_of(2) {
-        bail!("--games: must be even and at least 2");
-    }
-    let runner = super::arena_glue::ArenaRunner::new(&out);
-    let rows = verify(&cfg, &args.table, &out, &levels, games, &runner)?;
-    print_summary(&rows, cfg.lowest_anchor());
-    let report = crate::report::generate(&out)?;
-    eprintln!("report: {}", report.display());
-    // a calibration directory holding this verification: refresh its report as well
-    if let Some(parent) = out.parent() {
-        if out.file_name().is_some_and(|n| n == "verify") && parent.join("summary.toml").exists() {
-            let report = crate::report::generate(parent)?;
-            eprintln!("report: {}", report.display());
-        }
-    }
-    Ok(())
-}
-
 /// Table rows from the lowest anchor up, every other one.
-fn default_levels(table: &Path, low: f64) -> anyhow::Result<Vec<f64>> {
+pub fn default_levels(table: &Path, low: f64) -> anyhow::Result<Vec<f64>> {
     let elos = table_elos(table)?;
     let v: Vec<f64> = elos.into_iter().filter(|e| *e >= low).step_by(2).collect();
     if v.is_empty() {
@@ -233,23 +179,14 @@ pub fn verify(
         })
         .collect();
     data::write_csv(&out.join("verify.csv"), &rows)?;
-    let mut merged = String::new();
-    for entry in std::fs::read_dir(out.join("matches"))? {
-        let p = entry?.path().join("games.csv");
-        if let Ok(text) = std::fs::read_to_string(&p) {
-            let mut lines = text.lines();
-            let h = lines.next().unwrap_or("");
-            if merged.is_empty() {
-                merged.push_str(h);
-                merged.push('\n');
-            }
-            for l in lines.filter(|l| !l.trim().is_empty()) {
-                merged.push_str(l);
-                merged.push('\n');
-            }
-        }
-    }
-    std::fs::write(out.join("games.csv"), merged)?;
+    let matches = out.join("matches");
+    let mut parts: Vec<PathBuf> = std::fs::read_dir(&matches)
+        .with_context(|| format!("cannot list {}", matches.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path().join("games.csv")))
+        .collect();
+    parts.sort();
+    let parts: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
+    data::merge_games_csv(&parts, &out.join("games.csv"))?;
     Ok(rows)
 }
 
@@ -309,74 +246,4 @@ fn guard_table(table: &Path, out: &Path) -> anyhow::Result<()> {
         return Ok(());
     }
     std::fs::write(&copy, text).with_context(|| format!("cannot write {}", copy.display()))
-}
-
-/// RMS of measured minus target over the anchored levels, and the levels off by more than
-/// twice their 95% half-width.
-pub fn verify_stats(rows: &[VerifyRow], low: f64) -> (f64, usize, Vec<f64>) {
-    let (rms, n) = anchored_rms(rows, low, |r| Some(r.measured));
-    let off = rows
-        .iter()
-        .filter(|r| r.target >= low && r.diff.abs() > (r.upper - r.lower))
-        .map(|r| r.target)
-        .collect();
-    (rms, n, off)
-}
-
-/// RMS of `measure(row) - target` over the anchored levels that have a measure, and their
-/// count (NaN when there are none).
-fn anchored_rms(
-    rows: &[VerifyRow],
-    low: f64,
-    measure: impl Fn(&VerifyRow) -> Option<f64>,
-) -> (f64, usize) {
-    let d: Vec<f64> = rows
-        .iter()
-        .filter(|r| r.target >= low)
-        .filter_map(|r| measure(r).map(|m| m - r.target))
-        .collect();
-    if d.is_empty() {
-        return (f64::NAN, 0);
-    }
-    let rms = (d.iter().map(|x| x * x).sum::<f64>() / d.len() as f64).sqrt();
-    (rms, d.len())
-}
-
-fn print_summary(rows: &[VerifyRow], low: f64) {
-    let run_pool = rows.iter().any(|r| r.measured_run_pool.is_some());
-    println!(
-        "target  measured  95% interval      diff  games{}",
-        if run_pool { "  on the run's pool" } else { "" }
-    );
-    for r in rows {
-        println!(
-            "{:>6.0}  {:>8.0}  [{:>6.0}, {:>6.0}]  {:>+6.0}  {:>5}{}{}",
-            r.target,
-            r.measured,
-            r.lower,
-            r.upper,
-            r.diff,
-            r.games,
-            match r.measured_run_pool {
-                Some(m) => format!("  {m:>8.0} ({:+.0})", m - r.target),
-                None => String::new(),
-            },
-            if r.extrapolated {
-                "  (extrapolated)"
-            } else {
-                ""
-            }
-        );
-    }
-    let (rms, n, off) = verify_stats(rows, low);
-    println!("RMS of measured - target over {n} anchored levels: {rms:.0} Elo");
-    if !off.is_empty() {
-        println!("off by more than twice the 95% half-width: {off:?}");
-    }
-    if run_pool {
-        let (rms, _) = anchored_rms(rows, low, |r| r.measured_run_pool);
-        println!(
-            "on the calibration run's own pool ratings (not independent of it): RMS {rms:.0} Elo"
-        );
-    }
 }

@@ -5,42 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-/// Result of a game from White's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    WhiteWin,
-    Draw,
-    BlackWin,
-}
-
-impl GameResult {
-    /// Parses `1-0`, `0-1` or `1/2-1/2` (also `½-½`); anything else (`*`, empty) is `None`.
-    pub fn parse(s: &str) -> Option<GameResult> {
-        match s.trim() {
-            "1-0" => Some(GameResult::WhiteWin),
-            "0-1" => Some(GameResult::BlackWin),
-            "1/2-1/2" | "½-½" => Some(GameResult::Draw),
-            _ => None,
-        }
-    }
-
-    /// White's points: 1, 0.5 or 0.
-    pub fn white_score(self) -> f64 {
-        match self {
-            GameResult::WhiteWin => 1.0,
-            GameResult::Draw => 0.5,
-            GameResult::BlackWin => 0.0,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWin => "1-0",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::BlackWin => "0-1",
-        }
-    }
-}
+pub use crate::results::GameResult;
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq)]

@@ -116,9 +116,9 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<()> {
             (None, Some(Outcome::Known(KnownOutcome::Draw))) => Ok(GameResult::Draw),
             (None, Some(Outcome::Known(KnownOutcome::Decisive { winner }))) => {
                 Ok(if winner == pgn_reader::shakmaty::Color::White {
-                    GameResult::WhiteWin
+                    GameResult::WhiteWins
                 } else {
-                    GameResult::BlackWin
+                    GameResult::BlackWins
                 })
             }
             (None, _) => Err("*".to_string()),

@@ -138,11 +138,11 @@ pub fn rate(games: &[Game], opts: &RateOptions) -> Result<Ratings, RateError> {
         players[w].games += 1;
         players[b].games += 1;
         match g.result {
-            GameResult::WhiteWin => {
+            GameResult::WhiteWins => {
                 players[w].wins += 1;
                 players[b].losses += 1;
             }
-            GameResult::BlackWin => {
+            GameResult::BlackWins => {
                 players[b].wins += 1;
                 players[w].losses += 1;
             }

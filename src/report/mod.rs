@@ -6,32 +6,22 @@
 //! `report.html` is self-contained (the SVGs are inlined); `report.md` links the SVG files.
 
 pub mod plots;
+pub mod stats;
 
-use std::collections::BTreeMap;
+use stats::{game_stats, GameStats};
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
 use crate::results::{
-    self as data, CurveRow, GameRow, PointRow, PoolRow, Summary, TargetRow, VerifyRow,
+    self as data, CurveRow, GameRow, PointRow, PoolRow, RangeFlag, Summary, TargetRow, VerifyRow,
 };
-
-#[derive(clap::Args, Debug)]
-pub struct ReportArgs {
-    /// Results directory of a calibration (or verification) run.
-    pub dir: PathBuf,
-}
-
-pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
-    let path = generate(&args.dir)?;
-    println!("{}", path.display());
-    Ok(())
-}
 
 fn read_opt<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<Vec<T>> {
     if path.exists() {
-        data::read_csv(path)
+        Ok(data::read_csv(path)?)
     } else {
         Ok(Vec::new())
     }
@@ -84,62 +74,6 @@ pub fn load(dir: &Path) -> anyhow::Result<RunData> {
 struct Figure {
     file: String,
     caption: String,
-}
-
-/// Game statistics of a run.
-struct GameStats {
-    white_wins: usize,
-    draws: usize,
-    black_wins: usize,
-    mean_plies: f64,
-    terminations: Vec<(String, usize)>,
-    /// Length histogram: (plies from, plies to, games).
-    bins: Vec<(u32, u32, usize)>,
-}
-
-fn game_stats(games: &[GameRow]) -> GameStats {
-    let (mut w, mut d, mut l) = (0, 0, 0);
-    let mut terms: BTreeMap<String, usize> = BTreeMap::new();
-    for g in games {
-        match g.white_score() {
-            Some(1.0) => w += 1,
-            Some(0.5) => d += 1,
-            Some(_) => l += 1,
-            None => {}
-        }
-        let t = if g.termination.is_empty() {
-            "unknown".to_string()
-        } else {
-            g.termination.clone()
-        };
-        *terms.entry(t).or_default() += 1;
-    }
-    let mean = if games.is_empty() {
-        0.0
-    } else {
-        games.iter().map(|g| g.plies as f64).sum::<f64>() / games.len() as f64
-    };
-    let mut terms: Vec<(String, usize)> = terms.into_iter().collect();
-    terms.sort_by_key(|t| std::cmp::Reverse(t.1));
-    let maxp = games.iter().map(|g| g.plies).max().unwrap_or(0);
-    let width = ((maxp / 25).max(10) / 10) * 10;
-    let nb = maxp / width + 1;
-    let mut bins: Vec<(u32, u32, usize)> =
-        (0..nb).map(|i| (i * width, (i + 1) * width, 0)).collect();
-    for g in games {
-        let i = (g.plies / width) as usize;
-        if let Some(b) = bins.get_mut(i) {
-            b.2 += 1;
-        }
-    }
-    GameStats {
-        white_wins: w,
-        draws: d,
-        black_wins: l,
-        mean_plies: mean,
-        terminations: terms,
-        bins,
-    }
 }
 
 fn f0(x: f64) -> String {
@@ -319,10 +253,10 @@ pub fn generate(dir: &Path) -> anyhow::Result<PathBuf> {
                 if r.extrapolated {
                     flags.push("extrapolated".to_string());
                 }
-                if r.range != "ok" {
-                    flags.push(format!("beyond range ({})", r.range));
+                if r.range != RangeFlag::Ok {
+                    flags.push(format!("beyond range ({})", r.range.as_str()));
                 }
-                if !r.precision_met && r.range == "ok" {
+                if !r.precision_met && r.range == RangeFlag::Ok {
                     flags.push("precision not met".into());
                 }
                 vec![
@@ -413,7 +347,7 @@ pub fn generate(dir: &Path) -> anyhow::Result<PathBuf> {
         } else {
             f64::NEG_INFINITY
         };
-        let (rms, n, off) = crate::calibrate::verify::verify_stats(&d.verify, low);
+        let (rms, n, off) = stats::verify_stats(&d.verify, low);
         para(
             &mut md,
             &mut html,

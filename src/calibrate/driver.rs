@@ -1,0 +1,182 @@
+//! The calibration loop: resume unfinished matches, then plan a batch from all games so far,
+//! write every plan to disk, play it, and repeat until the budget or the precision goal stops
+//! it; finally write the results.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::Context;
+
+use super::analysis::{analyse, pool_estimates};
+use super::config::CalibrationConfig;
+use super::fit::{CurveFit, Role};
+use super::outputs::write_results;
+use super::plan::{self, Opponent, PlanState};
+use super::players::{match_seed, match_spec, pool_engine, subject_engine};
+use super::rundir::{all_games, append_plan_log, check_config, list_matches, spec_done};
+use super::runner::{GameRunner, MatchSpec};
+use crate::results::TargetRow;
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub fit_only: bool,
+    pub quiet: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub games: usize,
+    pub batches: u32,
+    pub all_met: bool,
+    pub fit: Option<CurveFit>,
+    pub targets: Vec<TargetRow>,
+}
+
+/// Runs (or resumes) a calibration into `dir` with `runner`, then writes every result file.
+pub fn calibrate(
+    cfg: &CalibrationConfig,
+    dir: &Path,
+    runner: &dyn GameRunner,
+    opts: &Options,
+) -> anyhow::Result<Outcome> {
+    std::fs::create_dir_all(dir.join("matches"))
+        .with_context(|| format!("cannot create {}", dir.display()))?;
+    check_config(cfg, dir)?;
+    let start = Instant::now();
+    let mut batch: u32 = 0;
+    let existing = list_matches(dir)?;
+    if !opts.fit_only {
+        for (d, spec) in &existing {
+            if !spec_done(d, spec)? {
+                if !opts.quiet {
+                    eprintln!("resuming {}", d.display());
+                }
+                runner.run(spec, d)?;
+            }
+        }
+    }
+    for (d, _) in &existing {
+        if let Some(b) = d
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_prefix('b'))
+            .and_then(|n| n.split('-').next())
+            .and_then(|n| n.parse::<u32>().ok())
+        {
+            batch = batch.max(b + 1);
+        }
+    }
+    let games_at_start = all_games(dir)?.len();
+    loop {
+        let games = all_games(dir)?;
+        let analysis = analyse(cfg, &games)?;
+        if opts.fit_only {
+            break;
+        }
+        let pool_elo = pool_estimates(cfg, &analysis);
+        let state = PlanState {
+            fit: analysis.curve.as_ref(),
+            pool_elo,
+            // the pool ladder of the first batch comes out of the same budget
+            games_played: games.len() + ladder_games(cfg, batch),
+            setting_games: analysis
+                .players
+                .roles
+                .iter()
+                .zip(&analysis.stats)
+                .filter_map(|(r, s)| match r {
+                    Role::Subject(t) => Some((*t, s.games as usize)),
+                    _ => None,
+                })
+                .collect(),
+        };
+        let mut plans = match plan::next_batch(cfg, &state) {
+            Some(p) => p,
+            None => break,
+        };
+        let mut specs: Vec<(String, MatchSpec, String)> = Vec::new();
+        if batch == 0 && cfg.plan.pool_games > 0 {
+            for j in 1..cfg.pool.members.len() {
+                let engines = vec![pool_engine(cfg, j - 1), pool_engine(cfg, j)];
+                specs.push((
+                    "pool ladder".into(),
+                    match_spec(cfg, engines, cfg.plan.pool_games, 0),
+                    String::new(),
+                ));
+            }
+        }
+        for p in plans.drain(..) {
+            let mut engines = vec![subject_engine(cfg, p.t)];
+            for o in &p.opponents {
+                engines.push(match o {
+                    Opponent::Pool(j) => pool_engine(cfg, *j),
+                    Opponent::Subject(t) => subject_engine(cfg, *t),
+                });
+            }
+            let est = p
+                .estimate
+                .map(|e| format!("{e:.0}"))
+                .unwrap_or_else(|| "?".into());
+            specs.push((
+                p.reason.clone(),
+                match_spec(cfg, engines, p.games_per_opponent, 0),
+                est,
+            ));
+        }
+        // every plan is on disk before any game is played, so a kill mid-batch resumes it
+        let mut dirs = Vec::new();
+        for (j, (reason, spec, est)) in specs.iter_mut().enumerate() {
+            spec.seed = match_seed(cfg.seed, batch, j);
+            let d = dir
+                .join("matches")
+                .join(format!("b{batch:03}-{:02}", j + 1));
+            std::fs::create_dir_all(&d)?;
+            std::fs::write(d.join("calibration-match.toml"), toml::to_string(spec)?)?;
+            append_plan_log(cfg, dir, batch, &d, spec, reason, est)?;
+            dirs.push(d);
+        }
+        let planned: usize = specs.iter().map(|s| s.1.planned_games()).sum();
+        if !opts.quiet {
+            let worst = analysis
+                .curve
+                .as_ref()
+                .and_then(|f| plan::target_status(cfg, f))
+                .and_then(|s| {
+                    s.into_iter()
+                        .max_by(|a, b| (a.2 / a.3).total_cmp(&(b.2 / b.3)))
+                })
+                .map(|(t, _, hw, _)| format!("; widest target {t:.0} ±{hw:.0}"))
+                .unwrap_or_default();
+            let played = games.len() - games_at_start;
+            let eta = if played > 0 {
+                let per = start.elapsed().as_secs_f64() / played as f64;
+                format!(
+                    ", ETA at most {:.0} min for the budget",
+                    per * (cfg.budget.saturating_sub(games.len())) as f64 / 60.0
+                )
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "batch {batch}: {} matches, {planned} games; {} / {} games so far{worst}{eta}",
+                specs.len(),
+                games.len(),
+                cfg.budget
+            );
+        }
+        for ((_, spec, _), d) in specs.iter().zip(&dirs) {
+            runner.run(spec, d)?;
+        }
+        batch += 1;
+    }
+    write_results(cfg, dir, batch)
+}
+
+/// Games of the pool ladder (adjacent members against each other), played in batch 0.
+pub(super) fn ladder_games(cfg: &CalibrationConfig, batch: u32) -> usize {
+    if batch == 0 {
+        cfg.plan.pool_games * cfg.pool.members.len().saturating_sub(1)
+    } else {
+        0
+    }
+}

@@ -1,0 +1,210 @@
+//! The result files of a run, from all its games: `games.csv` (merged), `pool.csv`,
+//! `fit_points.csv`, `fit_curve.csv`, `table_details.csv`, `uci_elo_table.csv`, `summary.toml`.
+
+use std::path::Path;
+
+use super::analysis::analyse;
+use super::config::{knobs_label, CalibrationConfig};
+use super::driver::Outcome;
+use super::fit::{self, RangeFlag, Role, Z95};
+use super::rundir::{all_games, merge_games};
+use super::table;
+use crate::results::{self as data, CurveRow, KnobSummary, PointRow, PoolRow, Summary};
+
+/// Writes `games.csv`, the fit CSVs, the table and `summary.toml` from all games of the run.
+pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> anyhow::Result<Outcome> {
+    merge_games(dir)?;
+    let games = all_games(dir)?;
+    let a = analyse(cfg, &games)?;
+    let mut notes = a.notes.clone();
+    let scale = if cfg.pool.scale.is_empty() {
+        "the anchors' scale (logistic Elo, anchors as given in the config)".to_string()
+    } else {
+        cfg.pool.scale.clone()
+    };
+    // pool
+    let fit_for_pool = a.curve.as_ref().or(a.points.as_ref());
+    let pool_rows: Vec<PoolRow> = cfg
+        .pool
+        .members
+        .iter()
+        .enumerate()
+        .map(|(j, m)| {
+            let (elo, lo, hi) = match fit_for_pool {
+                Some(f) => (f.players[j].elo, f.players[j].lower(), f.players[j].upper()),
+                None => {
+                    let e = m.elo.unwrap_or(f64::NAN);
+                    (e, e, e)
+                }
+            };
+            PoolRow {
+                name: m.name.clone(),
+                anchor: m.elo,
+                anchor_sd: m.elo.map(|_| m.sd.unwrap_or(cfg.pool.anchor_sd)),
+                elo,
+                lower: lo,
+                upper: hi,
+                games: a.stats.get(j).map(|s| s.games).unwrap_or(0),
+            }
+        })
+        .collect();
+    data::write_csv(&dir.join("pool.csv"), &pool_rows)?;
+    // per-setting points with isotonic regression and residuals
+    let mut point_rows = Vec::new();
+    if let Some(pf) = &a.points {
+        let idx: Vec<(usize, f64)> = a
+            .players
+            .roles
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| match r {
+                Role::Subject(t) => Some((i, *t)),
+                _ => None,
+            })
+            .collect();
+        let ys: Vec<f64> = idx.iter().map(|(i, _)| pf.players[*i].elo).collect();
+        let ws: Vec<f64> = idx
+            .iter()
+            .map(|(i, _)| 1.0 / pf.players[*i].sd.powi(2).max(1e-6))
+            .collect();
+        let iso = fit::isotonic(&ys, &ws);
+        for (k, (i, t)) in idx.iter().enumerate() {
+            let p = &pf.players[*i];
+            let s = &a.stats[*i];
+            let (curve, csd) = a
+                .curve
+                .as_ref()
+                .map(|c| (c.elo(*t), c.elo_sd(*t)))
+                .unwrap_or((f64::NAN, f64::NAN));
+            let residual = p.elo - curve;
+            point_rows.push(PointRow {
+                name: a.players.names[*i].clone(),
+                t: *t,
+                knobs: knobs_label(&cfg.knobs_at(*t)),
+                games: s.games,
+                score: if s.games > 0 {
+                    s.score / s.games as f64
+                } else {
+                    f64::NAN
+                },
+                draw_rate: if s.games > 0 {
+                    s.draws as f64 / s.games as f64
+                } else {
+                    f64::NAN
+                },
+                elo: p.elo,
+                lower: p.lower(),
+                upper: p.upper(),
+                isotonic: iso[k],
+                curve,
+                residual,
+                z: residual / (p.sd.powi(2) + csd.powi(2)).sqrt(),
+            });
+        }
+    }
+    data::write_csv(&dir.join("fit_points.csv"), &point_rows)?;
+    let isotonic_max_z = point_rows
+        .iter()
+        .map(|p| (p.isotonic - p.curve).abs() / ((p.upper - p.lower) / (2.0 * Z95)))
+        .filter(|x| x.is_finite())
+        .fold(0.0, f64::max);
+    let zs: Vec<f64> = point_rows
+        .iter()
+        .map(|p| p.z)
+        .filter(|z| z.is_finite())
+        .collect();
+    let residual_chi2: f64 = zs.iter().map(|z| z * z).sum();
+    let n_theta = a.curve.as_ref().map(|c| c.theta.len()).unwrap_or(2);
+    let residual_p = if zs.len() > n_theta {
+        use statrs::distribution::{ChiSquared, ContinuousCDF};
+        ChiSquared::new((zs.len() - n_theta) as f64)
+            .map(|d| 1.0 - d.cdf(residual_chi2))
+            .unwrap_or(f64::NAN)
+    } else {
+        f64::NAN
+    };
+    let isotonic_max_gap = point_rows
+        .iter()
+        .map(|p| (p.isotonic - p.curve).abs())
+        .filter(|x| x.is_finite())
+        .fold(0.0, f64::max);
+    // curve, table
+    let mut curve_rows = Vec::new();
+    let mut targets = Vec::new();
+    if let Some(c) = &a.curve {
+        for i in 0..=100 {
+            let t = i as f64 / 100.0;
+            let (e, sd) = (c.elo(t), c.elo_sd(t));
+            curve_rows.push(CurveRow {
+                t,
+                knobs: knobs_label(&cfg.knobs_at(t)),
+                elo: e,
+                lower: e - Z95 * sd,
+                upper: e + Z95 * sd,
+            });
+        }
+        match table::invert_targets(cfg, c) {
+            Some(rows) => {
+                let text = table::table_csv(cfg, c, &rows, &scale);
+                table::write_table(
+                    &dir.join("uci_elo_table.csv"),
+                    &text,
+                    table::is_builtin(cfg),
+                )?;
+                targets = rows;
+            }
+            None => notes.push("no table written: the curve is not increasing".into()),
+        }
+    } else {
+        notes.push("no curve: no subject games yet".into());
+    }
+    data::write_csv(&dir.join("fit_curve.csv"), &curve_rows)?;
+    data::write_csv(&dir.join("table_details.csv"), &targets)?;
+    let all_met = !targets.is_empty()
+        && targets
+            .iter()
+            .all(|t| t.precision_met || t.range != RangeFlag::Ok);
+    let model = a.curve.as_ref().map(|c| c.model).unwrap_or(cfg.fit.model);
+    let summary = Summary {
+        name: cfg.name.clone(),
+        scale,
+        model: format!("{model:?}").to_lowercase(),
+        formula: fit::model_formula(model).into(),
+        theta: a
+            .curve
+            .as_ref()
+            .map(|c| c.theta.clone())
+            .unwrap_or_default(),
+        dispersion: a.curve.as_ref().map(|c| c.dispersion).unwrap_or(1.0),
+        games: games.len() as u64,
+        budget: cfg.budget as u64,
+        batches,
+        precision: cfg.precision,
+        lowest_anchor: cfg.lowest_anchor(),
+        knobs: cfg
+            .path
+            .iter()
+            .map(|k| KnobSummary {
+                name: k.knob.clone(),
+                from: k.from,
+                to: k.to,
+                scale: k.scale_name().into(),
+            })
+            .collect(),
+        monotone: a.curve.as_ref().is_some_and(|c| c.monotone()),
+        isotonic_max_gap,
+        isotonic_max_z,
+        residual_chi2,
+        residual_points: zs.len() as u32,
+        residual_p,
+        notes,
+    };
+    data::write_summary(dir, &summary)?;
+    Ok(Outcome {
+        games: games.len(),
+        batches,
+        all_met,
+        fit: a.curve,
+        targets,
+    })
+}

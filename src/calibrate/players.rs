@@ -1,0 +1,141 @@
+//! Who plays in a calibration: the names of subject settings, the players of a run and how each
+//! is rated, and the engine (with options and limits) of every pool member and subject setting.
+
+use std::collections::HashMap;
+
+use super::config::{self, option_string, CalibrationConfig};
+use super::fit::Role;
+use super::runner::{EngineSpec, MatchSpec};
+use crate::results::GameRow;
+
+/// Names of subject settings in games: `skillcal_t0.4500` is the subject at t = 0.45.
+pub const SUBJECT_PREFIX: &str = "skillcal_t";
+
+pub fn subject_name(t: f64) -> String {
+    format!("{SUBJECT_PREFIX}{t:.4}")
+}
+
+pub fn parse_subject(name: &str) -> Option<f64> {
+    name.strip_prefix(SUBJECT_PREFIX)?.parse().ok()
+}
+
+/// The players of a run and how each is rated.
+pub struct Players {
+    pub names: Vec<String>,
+    pub roles: Vec<Role>,
+    pub index: HashMap<String, usize>,
+}
+
+/// Pool members first (in config order), then every subject setting seen in the games.
+pub fn players(cfg: &CalibrationConfig, games: &[GameRow]) -> Players {
+    let mut names = Vec::new();
+    let mut roles = Vec::new();
+    for m in &cfg.pool.members {
+        names.push(m.name.clone());
+        roles.push(match m.elo {
+            Some(mean) => Role::Anchored {
+                mean,
+                sd: m.sd.unwrap_or(cfg.pool.anchor_sd),
+            },
+            None => Role::Free,
+        });
+    }
+    let mut subjects: Vec<f64> = games
+        .iter()
+        .flat_map(|g| [&g.white, &g.black])
+        .filter_map(|n| parse_subject(n))
+        .collect();
+    subjects.sort_by(f64::total_cmp);
+    subjects.dedup();
+    for t in subjects {
+        names.push(subject_name(t));
+        roles.push(Role::Subject(t));
+    }
+    let index = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), i))
+        .collect();
+    Players {
+        names,
+        roles,
+        index,
+    }
+}
+
+/// Engine of pool member j.
+pub fn pool_engine(cfg: &CalibrationConfig, j: usize) -> EngineSpec {
+    let m = &cfg.pool.members[j];
+    let mut options: Vec<(String, String)> = cfg
+        .pool
+        .options
+        .iter()
+        .filter(|(k, _)| !m.options.contains_key(*k))
+        .map(|(k, v)| (k.clone(), option_string(v)))
+        .collect();
+    options.extend(m.options.iter().map(|(k, v)| (k.clone(), option_string(v))));
+    EngineSpec {
+        name: m.name.clone(),
+        command: m
+            .command
+            .clone()
+            .or_else(|| cfg.pool.command.clone())
+            .unwrap_or_default(),
+        args: m.args.clone().unwrap_or_else(|| cfg.pool.args.clone()),
+        options,
+        limits: m.limits.clone().unwrap_or_else(|| cfg.pool.limits.clone()),
+    }
+}
+
+/// Engine of the subject at strength t: its fixed options, then the path's knobs.
+pub fn subject_engine(cfg: &CalibrationConfig, t: f64) -> EngineSpec {
+    let knobs = cfg.knobs_at(t);
+    let mut options: Vec<(String, String)> = cfg
+        .subject
+        .options
+        .iter()
+        .filter(|(k, _)| !knobs.iter().any(|(n, _)| n == *k))
+        .map(|(k, v)| (k.clone(), option_string(v)))
+        .collect();
+    options.extend(knobs.iter().map(|(k, v)| (k.clone(), config::fmt_num(*v))));
+    EngineSpec {
+        name: subject_name(t),
+        command: cfg
+            .subject
+            .command
+            .clone()
+            .unwrap_or_else(|| "builtin".into()),
+        args: cfg.subject.args.clone(),
+        options,
+        limits: cfg.subject.limits.clone(),
+    }
+}
+
+/// A well-mixed seed per match (splitmix64).
+pub fn match_seed(seed: u64, batch: u32, j: usize) -> u64 {
+    let mut z = seed
+        .wrapping_add((batch as u64) << 32)
+        .wrapping_add(j as u64)
+        .wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+pub fn match_spec(
+    cfg: &CalibrationConfig,
+    engines: Vec<EngineSpec>,
+    games: usize,
+    seed: u64,
+) -> MatchSpec {
+    MatchSpec {
+        engines,
+        games_per_opponent: games,
+        seed,
+        concurrency: cfg.concurrency,
+        openings: cfg.openings.file.clone(),
+        openings_order: cfg.openings.order.clone(),
+        openings_plies: cfg.openings.plies,
+        adjudication: cfg.adjudication.clone(),
+    }
+}

@@ -1,0 +1,129 @@
+//! The run folder of a calibration: `calibrate.toml` (the config it was started with), one
+//! directory per match under `matches/` (`b003-01/calibration-match.toml` is the plan of that match,
+//! written before it is played; the arena's `games.csv` / `games.pgn` beside it), `plan.csv`
+//! (why each match was chosen) and the merged `games.csv`. The file formats are `results`'.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+use super::config::{knobs_label, CalibrationConfig};
+use super::players::parse_subject;
+use super::runner::MatchSpec;
+use crate::results::{self, GameRow, PlanRow};
+
+/// Match directories of a run in order, with their specs.
+pub fn list_matches(dir: &Path) -> anyhow::Result<Vec<(PathBuf, MatchSpec)>> {
+    let root = dir.join("matches");
+    if !root.exists() {
+        return Ok(Vec::new());
+    }
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .with_context(|| format!("cannot list {}", root.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("calibration-match.toml").exists())
+        .collect();
+    dirs.sort();
+    dirs.into_iter()
+        .map(|d| {
+            let path = d.join("calibration-match.toml");
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let spec: MatchSpec =
+                toml::from_str(&text).with_context(|| format!("{}: invalid", path.display()))?;
+            Ok((d, spec))
+        })
+        .collect()
+}
+
+/// Finished games of one match directory (0 if none yet).
+pub fn games_in(dir: &Path) -> anyhow::Result<Vec<GameRow>> {
+    let path = dir.join("games.csv");
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    Ok(results::read_csv(&path)?)
+}
+
+/// Every game of every match of a run.
+pub fn all_games(dir: &Path) -> anyhow::Result<Vec<GameRow>> {
+    let mut games = Vec::new();
+    for (d, _) in list_matches(dir)? {
+        games.extend(games_in(&d)?);
+    }
+    Ok(games)
+}
+
+/// `games.csv` of the run: every match's rows under one header, kept as the arena wrote them.
+pub(super) fn merge_games(dir: &Path) -> anyhow::Result<()> {
+    let parts: Vec<PathBuf> = list_matches(dir)?
+        .into_iter()
+        .map(|(d, _)| d.join("games.csv"))
+        .collect();
+    let parts: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
+    Ok(results::merge_games_csv(&parts, &dir.join("games.csv"))?)
+}
+
+pub(super) fn check_config(cfg: &CalibrationConfig, dir: &Path) -> anyhow::Result<()> {
+    let path = dir.join("calibrate.toml");
+    let text = toml::to_string(cfg)?;
+    if path.exists() {
+        let old = std::fs::read_to_string(&path)?;
+        let prev: CalibrationConfig = toml::from_str(&old)
+            .with_context(|| format!("{}: cannot read the run's config", path.display()))?;
+        if prev.path != cfg.path {
+            bail!(
+                "{} was started with a different strength path ([[path]]); its games would mean other settings. Use a new --out directory.",
+                dir.display()
+            );
+        }
+        let names = |c: &CalibrationConfig| -> Vec<String> {
+            c.pool.members.iter().map(|m| m.name.clone()).collect()
+        };
+        if names(&prev) != names(cfg) {
+            bail!(
+                "{} was started with a different reference pool; use a new --out directory",
+                dir.display()
+            );
+        }
+    }
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+pub(super) fn spec_done(d: &Path, spec: &MatchSpec) -> anyhow::Result<bool> {
+    Ok(games_in(d)?.len() >= spec.planned_games())
+}
+
+/// Appends the match `d` to the run's `plan.csv`.
+pub(super) fn append_plan_log(
+    cfg: &CalibrationConfig,
+    dir: &Path,
+    batch: u32,
+    d: &Path,
+    spec: &MatchSpec,
+    reason: &str,
+    estimate: &str,
+) -> anyhow::Result<()> {
+    let first = &spec.engines[0];
+    let row = PlanRow {
+        batch,
+        match_dir: d
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned(),
+        player: first.name.clone(),
+        knobs: parse_subject(&first.name)
+            .map(|t| knobs_label(&cfg.knobs_at(t)))
+            .unwrap_or_default(),
+        estimate: estimate.to_string(),
+        opponents: spec.engines[1..]
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        games_per_opponent: spec.games_per_opponent,
+        reason: reason.to_string(),
+    };
+    Ok(results::append_csv(&dir.join("plan.csv"), &row)?)
+}

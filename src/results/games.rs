@@ -1,0 +1,202 @@
+//! `games.csv`: one row per finished game, as the arena writes it.
+
+use std::path::Path;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::ResultsError;
+
+/// Result of a finished game, from White's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    WhiteWins,
+    Draw,
+    BlackWins,
+}
+
+impl GameResult {
+    /// Parses `1-0`, `0-1` or `1/2-1/2` (also `½-½`); anything else (`*`, empty) is `None`.
+    pub fn parse(s: &str) -> Option<GameResult> {
+        match s.trim() {
+            "1-0" => Some(GameResult::WhiteWins),
+            "0-1" => Some(GameResult::BlackWins),
+            "1/2-1/2" | "½-½" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+
+    /// White's points: 1, 0.5 or 0.
+    pub fn white_score(self) -> f64 {
+        match self {
+            GameResult::WhiteWins => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::BlackWins => 0.0,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::BlackWins => "0-1",
+        }
+    }
+}
+
+/// How a game ended (the arena's `termination` column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    Checkmate,
+    Stalemate,
+    Threefold,
+    FiftyMoves,
+    InsufficientMaterial,
+    AdjudicationResign,
+    AdjudicationDraw,
+    MaxPlies,
+    TimeForfeit,
+    IllegalMove,
+    Crash,
+    Stall,
+    /// Empty or a name this version does not know.
+    #[serde(other)]
+    Unknown,
+}
+
+impl Termination {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::Threefold => "threefold",
+            Termination::FiftyMoves => "fifty_moves",
+            Termination::InsufficientMaterial => "insufficient_material",
+            Termination::AdjudicationResign => "adjudication_resign",
+            Termination::AdjudicationDraw => "adjudication_draw",
+            Termination::MaxPlies => "max_plies",
+            Termination::TimeForfeit => "time_forfeit",
+            Termination::IllegalMove => "illegal_move",
+            Termination::Crash => "crash",
+            Termination::Stall => "stall",
+            Termination::Unknown => "unknown",
+        }
+    }
+}
+
+fn result_de<'de, D: Deserializer<'de>>(d: D) -> Result<Option<GameResult>, D::Error> {
+    let s = String::deserialize(d)?;
+    match s.trim() {
+        "*" | "" => Ok(None),
+        other => GameResult::parse(other).map(Some).ok_or_else(|| {
+            serde::de::Error::custom(format!("result '{other}' is not 1-0, 0-1, 1/2-1/2 or *"))
+        }),
+    }
+}
+
+fn result_ser<S: Serializer>(r: &Option<GameResult>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(r.map_or("*", GameResult::as_str))
+}
+
+fn termination_default() -> Termination {
+    Termination::Unknown
+}
+
+/// One game of a `games.csv`. The columns beyond players, result, termination and plies are
+/// optional when reading (files from other tools).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct GameRow {
+    #[serde(default)]
+    pub game_id: u64,
+    #[serde(default)]
+    pub pair_id: u64,
+    #[serde(default)]
+    pub round: u32,
+    pub white: String,
+    pub black: String,
+    /// The engine's options as `Key=Value;Key=Value` (empty when none).
+    #[serde(default)]
+    pub white_settings: String,
+    #[serde(default)]
+    pub black_settings: String,
+    /// 1-based position of the opening in the book file.
+    #[serde(default)]
+    pub opening_id: usize,
+    #[serde(default)]
+    pub opening_fen: String,
+    /// `None` for an unfinished game (`*`).
+    #[serde(deserialize_with = "result_de", serialize_with = "result_ser")]
+    pub result: Option<GameResult>,
+    #[serde(default = "termination_default")]
+    pub termination: Termination,
+    #[serde(default)]
+    pub plies: u32,
+    #[serde(default)]
+    pub seconds: f64,
+    #[serde(default)]
+    pub seed: u64,
+}
+
+impl GameRow {
+    /// White's score, or `None` for an unfinished game.
+    pub fn white_score(&self) -> Option<f64> {
+        self.result.map(GameResult::white_score)
+    }
+}
+
+/// Writes `out` as every row of the `games.csv` files `parts` under one header, each row's
+/// fields exactly as read (columns need not be known to this version). Missing parts are
+/// skipped; parts with a different header are an error naming the file.
+pub fn merge_games_csv(parts: &[&Path], out: &Path) -> Result<(), ResultsError> {
+    let mut header: Option<csv::StringRecord> = None;
+    let mut rows = Vec::new();
+    for &path in parts {
+        if !path.exists() {
+            continue;
+        }
+        let mut reader = csv::ReaderBuilder::new()
+            .from_path(path)
+            .map_err(|e| parse_error(path, e))?;
+        let h = reader.headers().map_err(|e| parse_error(path, e))?.clone();
+        match &header {
+            None => header = Some(h),
+            Some(first) if *first != h => {
+                return Err(ResultsError::Invalid {
+                    path: path.to_path_buf(),
+                    message: "its header differs from the other matches' games.csv".into(),
+                })
+            }
+            Some(_) => {}
+        }
+        for rec in reader.records() {
+            let rec = rec.map_err(|e| parse_error(path, e))?;
+            if rec.len() == 1 && rec[0].trim().is_empty() {
+                continue;
+            }
+            rows.push(rec);
+        }
+    }
+    let write_err = |e: csv::Error| ResultsError::Invalid {
+        path: out.to_path_buf(),
+        message: format!("cannot write: {e}"),
+    };
+    let mut writer = csv::Writer::from_path(out).map_err(write_err)?;
+    if let Some(h) = &header {
+        writer.write_record(h).map_err(write_err)?;
+    }
+    for r in &rows {
+        writer.write_record(r).map_err(write_err)?;
+    }
+    writer.flush().map_err(|source| ResultsError::Write {
+        path: out.to_path_buf(),
+        source,
+    })
+}
+
+fn parse_error(path: &Path, e: csv::Error) -> ResultsError {
+    ResultsError::Parse {
+        path: path.to_path_buf(),
+        line: e.position().map_or(0, |p| p.line()),
+        message: e.to_string(),
+    }
+}

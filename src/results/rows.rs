@@ -1,0 +1,125 @@
+//! The result rows of a run: curve, points, pool, table targets, verification, plan.
+
+use serde::{Deserialize, Serialize};
+
+/// One point of the fitted curve (`fit_curve.csv`): Elo at strength parameter `t` with its 95% band.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CurveRow {
+    pub t: f64,
+    /// Knob values at `t`, as `Name=Value;Name=Value`.
+    pub knobs: String,
+    pub elo: f64,
+    pub lower: f64,
+    pub upper: f64,
+}
+
+/// One tested subject setting (`fit_points.csv`): its own rating (each setting a free player),
+/// the isotonic fit through those ratings, and the residual against the parametric curve.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PointRow {
+    pub name: String,
+    pub t: f64,
+    pub knobs: String,
+    pub games: u32,
+    pub score: f64,
+    pub draw_rate: f64,
+    pub elo: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub isotonic: f64,
+    pub curve: f64,
+    pub residual: f64,
+    /// Residual divided by its standard error (point and curve combined).
+    pub z: f64,
+}
+
+/// One member of the reference pool (`pool.csv`): anchor (prior) and fitted rating.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PoolRow {
+    pub name: String,
+    /// Anchor value (prior mean); empty for unanchored members.
+    pub anchor: Option<f64>,
+    /// Prior standard deviation; 0 = hard anchor; empty for unanchored members.
+    pub anchor_sd: Option<f64>,
+    pub elo: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub games: u32,
+}
+
+/// One target of the table with its flags (`table_details.csv`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct TargetRow {
+    pub target: f64,
+    pub t: f64,
+    pub t_lower: f64,
+    pub t_upper: f64,
+    pub knobs: String,
+    /// Elo the chosen setting plays at, by the fitted curve, with its 95% interval.
+    pub elo: f64,
+    pub elo_lower: f64,
+    pub elo_upper: f64,
+    pub half_width: f64,
+    /// Below the lowest anchor: carried by chaining and the curve's form.
+    pub extrapolated: bool,
+    /// `floor` / `ceiling` when the target lies outside the engine's range on this path, else `ok`.
+    pub range: RangeFlag,
+    pub precision_met: bool,
+}
+
+/// One verified UCI_Elo level (`verify.csv`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct VerifyRow {
+    pub target: f64,
+    pub measured: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub games: u32,
+    pub score: f64,
+    pub diff: f64,
+    pub extrapolated: bool,
+    /// The same games rated with the pool at the calibration run's own fitted ratings (when the
+    /// table sits in a run directory with its `pool.csv`): not independent of the calibration,
+    /// but free of the difference between the run's pool spacing and the anchor table's.
+    #[serde(default)]
+    pub measured_run_pool: Option<f64>,
+}
+
+/// Where a target falls on the engine's range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RangeFlag {
+    Ok,
+    /// Weaker than the weakest setting of the path.
+    Floor,
+    /// Stronger than the strongest setting of the path.
+    Ceiling,
+}
+
+impl RangeFlag {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RangeFlag::Ok => "ok",
+            RangeFlag::Floor => "floor",
+            RangeFlag::Ceiling => "ceiling",
+        }
+    }
+}
+
+/// One planned match (`plan.csv`): who plays whom, and why.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PlanRow {
+    pub batch: u32,
+    /// The match directory's name under `matches/`.
+    #[serde(rename = "match")]
+    pub match_dir: String,
+    pub player: String,
+    /// Knob values of a subject setting, as `Name=Value;Name=Value` (empty for a pool member).
+    pub knobs: String,
+    /// The planner's Elo estimate of the player (`?` when it had none; empty for the ladder).
+    pub estimate: String,
+    /// Opponents separated by spaces.
+    pub opponents: String,
+    pub games_per_opponent: usize,
+    pub reason: String,
+}
