@@ -2,13 +2,18 @@
 
 use std::path::Path;
 
-use anyhow::anyhow;
 use plotters::prelude::*;
 
 use crate::results::{CurveRow, PointRow, PoolRow, VerifyRow};
 
-fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
-    anyhow!("plot: {e:?}")
+use super::ReportError;
+
+/// A plotters error, naming the plot's file.
+fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {
+    ReportError::Plot {
+        path: path.to_path_buf(),
+        message: format!("{e:?}"),
+    }
 }
 
 fn range_of(values: impl Iterator<Item = f64>, pad: f64) -> (f64, f64) {
@@ -45,9 +50,9 @@ pub fn curve_plot(
     points: &[PointRow],
     pool: &[PoolRow],
     lowest_anchor: f64,
-) -> anyhow::Result<()> {
+) -> Result<(), ReportError> {
     let root = SVGBackend::new(path, (860, 540)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
+    root.fill(&WHITE).map_err(|e| err(path, e))?;
     let ys = curve.iter().flat_map(|c| [c.lower, c.upper]).chain(
         points
             .iter()
@@ -67,7 +72,7 @@ pub fn curve_plot(
         .x_label_area_size(48)
         .y_label_area_size(64)
         .build_cartesian_2d(-0.02f64..1.02f64, ylo..yhi)
-        .map_err(err)?;
+        .map_err(|e| err(path, e))?;
     chart
         .configure_mesh()
         .x_desc(format!("{knob} (strength parameter t from 0 to 1)"))
@@ -77,7 +82,7 @@ pub fn curve_plot(
         .x_label_formatter(&|t| label_at(*t))
         .light_line_style(WHITE.mix(0.0))
         .draw()
-        .map_err(err)?;
+        .map_err(|e| err(path, e))?;
     for p in pool {
         if p.elo.is_finite() && p.elo > ylo && p.elo < yhi {
             chart
@@ -85,14 +90,14 @@ pub fn curve_plot(
                     vec![(-0.02, p.elo), (1.02, p.elo)],
                     BLACK.mix(0.15),
                 )))
-                .map_err(err)?;
+                .map_err(|e| err(path, e))?;
             chart
                 .draw_series(std::iter::once(Text::new(
                     p.name.clone(),
                     (-0.015, p.elo + (yhi - ylo) * 0.005),
                     ("sans-serif", 11).into_font().color(&BLACK.mix(0.5)),
                 )))
-                .map_err(err)?;
+                .map_err(|e| err(path, e))?;
         }
     }
     if lowest_anchor.is_finite() && lowest_anchor > ylo && lowest_anchor < yhi {
@@ -101,7 +106,7 @@ pub fn curve_plot(
                 [(-0.02, ylo), (1.02, lowest_anchor)],
                 RGBColor(255, 200, 0).mix(0.08).filled(),
             )))
-            .map_err(err)?
+            .map_err(|e| err(path, e))?
             .label(format!(
                 "below the lowest anchor ({lowest_anchor:.0}): extrapolated"
             ))
@@ -117,7 +122,7 @@ pub fn curve_plot(
         band.extend(curve.iter().rev().map(|c| (c.t, c.upper)));
         chart
             .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.18))))
-            .map_err(err)?
+            .map_err(|e| err(path, e))?
             .label("95% band")
             .legend(|(x, y)| {
                 Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.mix(0.18).filled())
@@ -127,7 +132,7 @@ pub fn curve_plot(
                 curve.iter().map(|c| (c.t, c.elo)),
                 BLUE.stroke_width(2),
             ))
-            .map_err(err)?
+            .map_err(|e| err(path, e))?
             .label("fitted curve")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
     }
@@ -139,14 +144,14 @@ pub fn curve_plot(
                     RED.stroke_width(1),
                 )
             }))
-            .map_err(err)?;
+            .map_err(|e| err(path, e))?;
         chart
             .draw_series(
                 points
                     .iter()
                     .map(|p| Circle::new((p.t, p.elo), 4, RED.filled())),
             )
-            .map_err(err)?
+            .map_err(|e| err(path, e))?
             .label("tested setting (own rating, 95%)")
             .legend(|(x, y)| Circle::new((x + 10, y), 4, RED.filled()));
         chart
@@ -154,7 +159,7 @@ pub fn curve_plot(
                 points.iter().map(|p| (p.t, p.isotonic)),
                 GREEN.stroke_width(1),
             ))
-            .map_err(err)?
+            .map_err(|e| err(path, e))?
             .label("isotonic fit")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], GREEN));
     }
@@ -164,15 +169,15 @@ pub fn curve_plot(
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK.mix(0.3))
         .draw()
-        .map_err(err)?;
-    root.present().map_err(err)?;
+        .map_err(|e| err(path, e))?;
+    root.present().map_err(|e| err(path, e))?;
     Ok(())
 }
 
 /// Measured strength against target UCI_Elo, with 95% intervals and the line measured = target.
-pub fn verify_plot(path: &Path, rows: &[VerifyRow]) -> anyhow::Result<()> {
+pub fn verify_plot(path: &Path, rows: &[VerifyRow]) -> Result<(), ReportError> {
     let root = SVGBackend::new(path, (700, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
+    root.fill(&WHITE).map_err(|e| err(path, e))?;
     let (lo, hi) = range_of(
         rows.iter().flat_map(|r| {
             [
@@ -189,7 +194,7 @@ pub fn verify_plot(path: &Path, rows: &[VerifyRow]) -> anyhow::Result<()> {
         .x_label_area_size(48)
         .y_label_area_size(64)
         .build_cartesian_2d(lo..hi, lo..hi)
-        .map_err(err)?;
+        .map_err(|e| err(path, e))?;
     chart
         .configure_mesh()
         .x_desc("target UCI_Elo")
@@ -197,10 +202,10 @@ pub fn verify_plot(path: &Path, rows: &[VerifyRow]) -> anyhow::Result<()> {
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
-        .map_err(err)?;
+        .map_err(|e| err(path, e))?;
     chart
         .draw_series(LineSeries::new(vec![(lo, lo), (hi, hi)], BLACK.mix(0.4)))
-        .map_err(err)?
+        .map_err(|e| err(path, e))?
         .label("measured = target")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.4)));
     chart
@@ -210,13 +215,13 @@ pub fn verify_plot(path: &Path, rows: &[VerifyRow]) -> anyhow::Result<()> {
                 RED,
             )
         }))
-        .map_err(err)?;
+        .map_err(|e| err(path, e))?;
     chart
         .draw_series(
             rows.iter()
                 .map(|r| Circle::new((r.target, r.measured), 4, RED.filled())),
         )
-        .map_err(err)?
+        .map_err(|e| err(path, e))?
         .label("measured (95% interval)")
         .legend(|(x, y)| Circle::new((x + 10, y), 4, RED.filled()));
     chart
@@ -225,8 +230,8 @@ pub fn verify_plot(path: &Path, rows: &[VerifyRow]) -> anyhow::Result<()> {
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK.mix(0.3))
         .draw()
-        .map_err(err)?;
-    root.present().map_err(err)?;
+        .map_err(|e| err(path, e))?;
+    root.present().map_err(|e| err(path, e))?;
     Ok(())
 }
 
@@ -236,9 +241,9 @@ pub fn draw_rate_plot(
     points: &[PointRow],
     knob: &str,
     curve: &[CurveRow],
-) -> anyhow::Result<()> {
+) -> Result<(), ReportError> {
     let root = SVGBackend::new(path, (700, 420)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
+    root.fill(&WHITE).map_err(|e| err(path, e))?;
     let label_at = |t: f64| -> String {
         curve
             .iter()
@@ -252,7 +257,7 @@ pub fn draw_rate_plot(
         .x_label_area_size(44)
         .y_label_area_size(56)
         .build_cartesian_2d(-0.02f64..1.02f64, 0f64..1f64)
-        .map_err(err)?;
+        .map_err(|e| err(path, e))?;
     chart
         .configure_mesh()
         .x_desc(knob.to_string())
@@ -260,7 +265,7 @@ pub fn draw_rate_plot(
         .x_labels(11)
         .x_label_formatter(&|t| label_at(*t))
         .draw()
-        .map_err(err)?;
+        .map_err(|e| err(path, e))?;
     chart
         .draw_series(
             points
@@ -268,15 +273,15 @@ pub fn draw_rate_plot(
                 .filter(|p| p.draw_rate.is_finite())
                 .map(|p| Circle::new((p.t, p.draw_rate), 4, BLUE.filled())),
         )
-        .map_err(err)?;
-    root.present().map_err(err)?;
+        .map_err(|e| err(path, e))?;
+    root.present().map_err(|e| err(path, e))?;
     Ok(())
 }
 
 /// Histogram of game lengths in plies.
-pub fn length_plot(path: &Path, bins: &[(u32, u32, usize)]) -> anyhow::Result<()> {
+pub fn length_plot(path: &Path, bins: &[(u32, u32, usize)]) -> Result<(), ReportError> {
     let root = SVGBackend::new(path, (700, 420)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
+    root.fill(&WHITE).map_err(|e| err(path, e))?;
     let xmax = bins.last().map(|b| b.1).unwrap_or(100).max(1);
     let ymax = bins.iter().map(|b| b.2).max().unwrap_or(1).max(1);
     let mut chart = ChartBuilder::on(&root)
@@ -285,28 +290,28 @@ pub fn length_plot(path: &Path, bins: &[(u32, u32, usize)]) -> anyhow::Result<()
         .x_label_area_size(44)
         .y_label_area_size(56)
         .build_cartesian_2d(0u32..xmax, 0usize..ymax + ymax / 10 + 1)
-        .map_err(err)?;
+        .map_err(|e| err(path, e))?;
     chart
         .configure_mesh()
         .x_desc("plies")
         .y_desc("games")
         .draw()
-        .map_err(err)?;
+        .map_err(|e| err(path, e))?;
     chart
         .draw_series(
             bins.iter()
                 .map(|&(a, b, c)| Rectangle::new([(a, 0), (b, c)], BLUE.mix(0.6).filled())),
         )
-        .map_err(err)?;
-    root.present().map_err(err)?;
+        .map_err(|e| err(path, e))?;
+    root.present().map_err(|e| err(path, e))?;
     Ok(())
 }
 
 /// Games per termination kind, as horizontal bars.
-pub fn terminations_plot(path: &Path, counts: &[(String, usize)]) -> anyhow::Result<()> {
+pub fn terminations_plot(path: &Path, counts: &[(String, usize)]) -> Result<(), ReportError> {
     let h = 120 + 36 * counts.len().max(1) as u32;
     let root = SVGBackend::new(path, (700, h)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
+    root.fill(&WHITE).map_err(|e| err(path, e))?;
     let xmax = counts.iter().map(|c| c.1).max().unwrap_or(1).max(1) as f64 * 1.15;
     let n = counts.len().max(1) as f64;
     let mut chart = ChartBuilder::on(&root)
@@ -315,7 +320,7 @@ pub fn terminations_plot(path: &Path, counts: &[(String, usize)]) -> anyhow::Res
         .x_label_area_size(40)
         .y_label_area_size(20)
         .build_cartesian_2d(0f64..xmax, 0f64..n)
-        .map_err(err)?;
+        .map_err(|e| err(path, e))?;
     chart
         .configure_mesh()
         .x_desc("games")
@@ -323,7 +328,7 @@ pub fn terminations_plot(path: &Path, counts: &[(String, usize)]) -> anyhow::Res
         .disable_y_mesh()
         .y_labels(0)
         .draw()
-        .map_err(err)?;
+        .map_err(|e| err(path, e))?;
     for (i, (name, c)) in counts.iter().enumerate() {
         let y = n - i as f64 - 1.0;
         chart
@@ -331,15 +336,15 @@ pub fn terminations_plot(path: &Path, counts: &[(String, usize)]) -> anyhow::Res
                 [(0.0, y + 0.15), (*c as f64, y + 0.85)],
                 BLUE.mix(0.5).filled(),
             )))
-            .map_err(err)?;
+            .map_err(|e| err(path, e))?;
         chart
             .draw_series(std::iter::once(Text::new(
                 format!("{name} ({c})"),
                 (xmax * 0.01, y + 0.62),
                 ("sans-serif", 13).into_font(),
             )))
-            .map_err(err)?;
+            .map_err(|e| err(path, e))?;
     }
-    root.present().map_err(err)?;
+    root.present().map_err(|e| err(path, e))?;
     Ok(())
 }

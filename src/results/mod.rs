@@ -20,7 +20,10 @@ mod summary;
 
 pub use csvfile::{append_csv, read_csv, read_csv_or_empty, write_csv};
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
-pub use rows::{CurveRow, PlanRow, PointRow, PoolRow, RangeFlag, TargetRow, VerifyRow};
+pub use rows::{
+    CurveRow, LengthRow, PlanRow, PointRow, PoolRow, RangeFlag, TargetRow, TerminationRow,
+    VerifyRow,
+};
 pub use summary::{read_summary, write_summary, KnobSummary, Summary, SUMMARY_FILE};
 
 use std::path::PathBuf;

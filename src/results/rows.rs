@@ -123,3 +123,20 @@ pub struct PlanRow {
     pub games_per_opponent: usize,
     pub reason: String,
 }
+
+/// How many games ended one way (`terminations.csv`, written with the report).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct TerminationRow {
+    pub termination: String,
+    pub games: usize,
+    /// Share of all games, to four decimals.
+    pub share: f64,
+}
+
+/// One bin of the game-length histogram (`game_lengths.csv`, written with the report).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct LengthRow {
+    pub plies_from: u32,
+    pub plies_to: u32,
+    pub games: usize,
+}

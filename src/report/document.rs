@@ -1,0 +1,159 @@
+//! The report's document model: headings, paragraphs, tables, figures and verbatim text,
+//! rendered once to Markdown (figures linked) and once to self-contained HTML (SVGs inlined).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::ReportError;
+
+/// One block of a document.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    Section(String),
+    Paragraph(String),
+    Table {
+        head: Vec<String>,
+        rows: Vec<Vec<String>>,
+    },
+    /// An SVG file beside the report, with its caption.
+    Figure {
+        file: String,
+        caption: String,
+    },
+    /// Verbatim text (a preformatted block).
+    Code(String),
+}
+
+/// A titled sequence of blocks.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Document {
+    pub title: String,
+    pub blocks: Vec<Block>,
+}
+
+impl Document {
+    pub fn section(&mut self, title: &str) {
+        self.blocks.push(Block::Section(title.to_string()));
+    }
+
+    pub fn para(&mut self, text: &str) {
+        self.blocks.push(Block::Paragraph(text.to_string()));
+    }
+
+    pub fn table(&mut self, head: &[&str], rows: Vec<Vec<String>>) {
+        self.blocks.push(Block::Table {
+            head: head.iter().map(|h| h.to_string()).collect(),
+            rows,
+        });
+    }
+
+    pub fn figure(&mut self, file: &str, caption: &str) {
+        self.blocks.push(Block::Figure {
+            file: file.to_string(),
+            caption: caption.to_string(),
+        });
+    }
+
+    pub fn code(&mut self, text: &str) {
+        self.blocks.push(Block::Code(text.to_string()));
+    }
+
+    /// Markdown: figures as links to their files.
+    pub fn to_markdown(&self) -> String {
+        let mut md = String::new();
+        let _ = writeln!(md, "# {}\n", self.title);
+        for b in &self.blocks {
+            match b {
+                Block::Section(t) => {
+                    let _ = writeln!(md, "## {t}\n");
+                }
+                Block::Paragraph(t) => {
+                    let _ = writeln!(md, "{t}\n");
+                }
+                Block::Table { head, rows } => {
+                    let _ = writeln!(md, "| {} |", head.join(" | "));
+                    let _ = writeln!(md, "|{}", " --- |".repeat(head.len()));
+                    for r in rows {
+                        let _ = writeln!(md, "| {} |", r.join(" | "));
+                    }
+                    md.push('\n');
+                }
+                Block::Figure { file, caption } => {
+                    let _ = writeln!(md, "![{file}]({file})\n\n*{caption}*\n");
+                }
+                Block::Code(t) => {
+                    let _ = writeln!(md, "```\n{t}```\n");
+                }
+            }
+        }
+        md
+    }
+
+    /// Self-contained HTML: each figure's SVG, read from `dir`, inlined.
+    pub fn to_html(&self, dir: &Path) -> Result<String, ReportError> {
+        let mut html = String::new();
+        let _ = write!(
+            html,
+            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{}</title><style>{}</style></head><body><h1>{}</h1>",
+            esc(&self.title),
+            CSS,
+            esc(&self.title)
+        );
+        for b in &self.blocks {
+            match b {
+                Block::Section(t) => {
+                    let _ = write!(html, "<h2>{}</h2>", esc(t));
+                }
+                Block::Paragraph(t) => {
+                    let _ = write!(html, "<p>{}</p>", esc(t));
+                }
+                Block::Table { head, rows } => {
+                    html.push_str("<table><tr>");
+                    for h in head {
+                        let _ = write!(html, "<th>{}</th>", esc(h));
+                    }
+                    html.push_str("</tr>");
+                    for r in rows {
+                        html.push_str("<tr>");
+                        for c in r {
+                            let _ = write!(html, "<td>{}</td>", esc(c));
+                        }
+                        html.push_str("</tr>");
+                    }
+                    html.push_str("</table>");
+                }
+                Block::Figure { file, caption } => {
+                    let path = dir.join(file);
+                    let svg = std::fs::read_to_string(&path)
+                        .map_err(|source| ReportError::Read { path, source })?;
+                    let svg = svg.trim_start_matches(|c| c != '<');
+                    let svg = if svg.starts_with("<?xml") {
+                        svg.split_once("?>").map(|x| x.1).unwrap_or(svg)
+                    } else {
+                        svg
+                    };
+                    let _ = write!(
+                        html,
+                        "<figure>{}<figcaption>{}</figcaption></figure>",
+                        svg,
+                        esc(caption)
+                    );
+                }
+                Block::Code(t) => {
+                    let _ = write!(html, "<pre>{}</pre>", esc(t));
+                }
+            }
+        }
+        html.push_str("</body></html>\n");
+        Ok(html)
+    }
+}
+
+const CSS: &str = "body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}table{border-collapse:collapse;margin:1em 0;font-size:0.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}td:nth-child(2){text-align:left}figure{margin:1.5em 0}figcaption{font-size:0.9em;color:#555}pre{background:#f7f7f7;padding:0.8em;overflow-x:auto}";
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}

@@ -1,0 +1,61 @@
+//! Loading a run directory's result files for the report.
+
+use std::path::Path;
+
+use super::ReportError;
+use crate::results::{
+    self as data, CurveRow, GameRow, PointRow, PoolRow, ResultsError, Summary, TargetRow, VerifyRow,
+};
+
+fn read_opt<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, ResultsError> {
+    if path.exists() {
+        Ok(data::read_csv(path)?)
+    } else {
+        Ok(Vec::new())
+    }
+}
+
+/// Everything a report shows, read from a run directory.
+pub struct RunData {
+    pub summary: Option<Summary>,
+    pub curve: Vec<CurveRow>,
+    pub points: Vec<PointRow>,
+    pub pool: Vec<PoolRow>,
+    pub targets: Vec<TargetRow>,
+    pub verify: Vec<VerifyRow>,
+    pub games: Vec<GameRow>,
+    pub table: Option<String>,
+}
+
+/// Reads every result file `dir` holds (missing ones give empty data).
+pub fn load(dir: &Path) -> Result<RunData, ReportError> {
+    if !dir.is_dir() {
+        return Err(ReportError::NotADirectory(dir.to_path_buf()));
+    }
+    let summary = if dir.join("summary.toml").exists() {
+        Some(data::read_summary(dir)?)
+    } else {
+        None
+    };
+    let verify_path = [
+        dir.join("verify.csv"),
+        dir.join("verify").join("verify.csv"),
+    ]
+    .into_iter()
+    .find(|p| p.exists());
+    let verify = match verify_path {
+        Some(p) => data::read_csv(&p)?,
+        None => Vec::new(),
+    };
+    let table_path = dir.join("uci_elo_table.csv");
+    Ok(RunData {
+        summary,
+        curve: read_opt(&dir.join("fit_curve.csv"))?,
+        points: read_opt(&dir.join("fit_points.csv"))?,
+        pool: read_opt(&dir.join("pool.csv"))?,
+        targets: read_opt(&dir.join("table_details.csv"))?,
+        verify,
+        games: read_opt(&dir.join("games.csv"))?,
+        table: std::fs::read_to_string(&table_path).ok(),
+    })
+}

@@ -1,0 +1,282 @@
+//! The report's content: one [`Document`] built from a run's data, rendered to Markdown and HTML
+//! by the document model.
+
+use std::path::Path;
+
+use super::document::Document;
+use super::figures::Figure;
+use super::load::RunData;
+use super::stats::{verify_stats, GameStats};
+use crate::results::RangeFlag;
+
+fn f0(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.0}")
+    } else {
+        "–".into()
+    }
+}
+
+/// The report of the run in `dir`.
+pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> Document {
+    let lowest = d
+        .summary
+        .as_ref()
+        .map(|s| s.lowest_anchor)
+        .unwrap_or(f64::NAN);
+    let GameStats {
+        white_wins: w,
+        draws: dr,
+        black_wins: l,
+        mean_plies,
+        terminations: terms,
+        ..
+    } = stats;
+    let (w, dr, l, mean_plies) = (*w, *dr, *l, *mean_plies);
+    let mut doc = Document::default();
+    let name = d
+        .summary
+        .as_ref()
+        .map(|s| s.name.clone())
+        .unwrap_or_else(|| dir.display().to_string());
+    doc.title = format!("skillcal report: {name}");
+    if let Some(s) = &d.summary {
+        doc.para(&format!("Scale: {}", s.scale));
+        doc.para(&format!(
+                "Ratings below the lowest anchor ({:.0}) rest on chaining and on the curve's form: they are marked extrapolated.",
+                s.lowest_anchor
+            ),
+        );
+        let knob_desc: Vec<String> = s
+            .knobs
+            .iter()
+            .map(|k| {
+                format!(
+                    "{} from {} (t = 0) to {} (t = 1) on a {} scale",
+                    k.name, k.from, k.to, k.scale
+                )
+            })
+            .collect();
+        doc.para(&format!(
+                "Strength path: {}. Model: {}, fitted by maximum likelihood on the {} game results (logistic expected score, pool members as soft anchors, quasi-likelihood dispersion {:.3}); coefficients {:?}. Curve increasing on the path: {}. Largest gap between the isotonic fit of the per-setting ratings and the curve: {:.0} Elo (largest in units of the point's standard error: {:.1}). {} batches, {} of {} games of the budget.",
+                knob_desc.join("; "),
+                s.formula,
+                s.games,
+                s.dispersion,
+                s.theta.iter().map(|x| (x * 10.0).round() / 10.0).collect::<Vec<_>>(),
+                if s.monotone { "yes" } else { "no" },
+                s.isotonic_max_gap,
+                s.isotonic_max_z,
+                s.batches,
+                s.games,
+                s.budget
+            ),
+        );
+        if s.residual_points > 0 {
+            doc.para(&format!(
+                    "Residuals of the {} tested settings against the curve (each rated on its own): chi-square {:.1} on {} degrees of freedom, p = {:.3} (approximate; a small p says the curve's form misses the data, see the isotonic fit in the plot).",
+                    s.residual_points,
+                    s.residual_chi2,
+                    (s.residual_points as usize).saturating_sub(s.theta.len()),
+                    s.residual_p
+                ),
+            );
+        }
+        for n in &s.notes {
+            doc.para(&format!("Note: {n}"));
+        }
+    }
+    // table
+    if !d.targets.is_empty() {
+        doc.section("UCI_Elo table");
+        let head = [
+            "target",
+            "settings",
+            "setting plays at (95%)",
+            "± (95%)",
+            "t (95%)",
+            "flags",
+        ];
+        let rows: Vec<Vec<String>> = d
+            .targets
+            .iter()
+            .map(|r| {
+                let mut flags = Vec::new();
+                if r.extrapolated {
+                    flags.push("extrapolated".to_string());
+                }
+                if r.range != RangeFlag::Ok {
+                    flags.push(format!("beyond range ({})", r.range.as_str()));
+                }
+                if !r.precision_met && r.range == RangeFlag::Ok {
+                    flags.push("precision not met".into());
+                }
+                vec![
+                    f0(r.target),
+                    r.knobs.replace(';', ", "),
+                    format!("{} [{}, {}]", f0(r.elo), f0(r.elo_lower), f0(r.elo_upper)),
+                    f0(r.half_width),
+                    format!("{:.3} [{:.3}, {:.3}]", r.t, r.t_lower, r.t_upper),
+                    flags.join(", "),
+                ]
+            })
+            .collect();
+        doc.table(&head, rows);
+        doc.para("The engine loads uci_elo_table.csv (the same rows with interval columns) and interpolates between rows.",
+        );
+    }
+    // figures
+    if !figs.is_empty() {
+        doc.section("Plots");
+        for f in figs {
+            doc.figure(&f.file, &f.caption);
+        }
+    }
+    // verify
+    if !d.verify.is_empty() {
+        doc.section("Verification");
+        let run_pool = d.verify.iter().any(|r| r.measured_run_pool.is_some());
+        let mut head = vec![
+            "target",
+            "measured",
+            "95% interval",
+            "measured − target",
+            "games",
+            "score",
+        ];
+        if run_pool {
+            head.push("on the run's pool ratings (− target)");
+        }
+        let rows: Vec<Vec<String>> = d
+            .verify
+            .iter()
+            .map(|r| {
+                let mut row = vec![
+                    f0(r.target),
+                    f0(r.measured),
+                    format!("[{}, {}]", f0(r.lower), f0(r.upper)),
+                    format!(
+                        "{:+.0}{}",
+                        r.diff,
+                        if r.extrapolated {
+                            " (extrapolated)"
+                        } else {
+                            ""
+                        }
+                    ),
+                    r.games.to_string(),
+                    format!("{:.1}%", 100.0 * r.score),
+                ];
+                if run_pool {
+                    row.push(match r.measured_run_pool {
+                        Some(m) => format!("{} ({:+.0})", f0(m), m - r.target),
+                        None => String::new(),
+                    });
+                }
+                row
+            })
+            .collect();
+        doc.table(&head, rows);
+        let low = if lowest.is_finite() {
+            lowest
+        } else {
+            f64::NEG_INFINITY
+        };
+        let (rms, n, off) = verify_stats(&d.verify, low);
+        doc.para(&format!(
+                "RMS of measured − target over the {n} levels in the anchored range: {} Elo. Levels off by more than twice their 95% half-width: {}.",
+                f0(rms),
+                if off.is_empty() { "none".to_string() } else { format!("{off:?}") }
+            ),
+        );
+        if run_pool {
+            doc.para("The measured ratings hold the pool at the anchor table's values (prior SD as in the calibration), using the verification games alone. The last column rates the same games with the pool at the calibration run's own fitted ratings. It is not independent of the calibration, but it is free of any difference between the run's pool spacing and the anchor table.",
+            );
+        }
+    }
+    // pool
+    if !d.pool.is_empty() {
+        doc.section("Reference pool");
+        let head = [
+            "player",
+            "anchor (prior)",
+            "fitted Elo",
+            "95% interval",
+            "fitted − anchor",
+            "games",
+        ];
+        let rows: Vec<Vec<String>> = d
+            .pool
+            .iter()
+            .map(|p| {
+                vec![
+                    p.name.clone(),
+                    match (p.anchor, p.anchor_sd) {
+                        (Some(a), Some(sd)) if sd > 0.0 => format!("{a:.0} ± {sd:.0}"),
+                        (Some(a), _) => format!("{a:.0} (fixed)"),
+                        _ => "none".into(),
+                    },
+                    f0(p.elo),
+                    format!("[{}, {}]", f0(p.lower), f0(p.upper)),
+                    p.anchor
+                        .map(|a| format!("{:+.0}", p.elo - a))
+                        .unwrap_or_default(),
+                    p.games.to_string(),
+                ]
+            })
+            .collect();
+        doc.table(&head, rows);
+    }
+    // points
+    if !d.points.is_empty() {
+        doc.section("Tested settings");
+        let head = [
+            "settings",
+            "games",
+            "score",
+            "draws",
+            "own Elo (95%)",
+            "curve",
+            "residual (z)",
+            "isotonic",
+        ];
+        let rows: Vec<Vec<String>> = d
+            .points
+            .iter()
+            .map(|p| {
+                vec![
+                    p.knobs.replace(';', ", "),
+                    p.games.to_string(),
+                    format!("{:.1}%", 100.0 * p.score),
+                    format!("{:.1}%", 100.0 * p.draw_rate),
+                    format!("{} [{}, {}]", f0(p.elo), f0(p.lower), f0(p.upper)),
+                    f0(p.curve),
+                    format!("{:+.0} ({:+.1})", p.residual, p.z),
+                    f0(p.isotonic),
+                ]
+            })
+            .collect();
+        doc.table(&head, rows);
+    }
+    if !d.games.is_empty() {
+        doc.section("Games");
+        let n = d.games.len();
+        doc.para(&format!(
+                "{n} games: White won {w}, {dr} draws ({:.1}%), Black won {l}; mean length {mean_plies:.0} plies. Terminations: {}.",
+                100.0 * dr as f64 / n as f64,
+                terms
+                    .iter()
+                    .map(|(k, c)| format!("{k} {c}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+    doc.section("Files");
+    doc.para("uci_elo_table.csv (the table), table_details.csv (targets with intervals and flags), fit_curve.csv (curve and band), fit_points.csv (tested settings), pool.csv, games.csv (every game; PGNs in matches/*/), plan.csv (why each match was played), terminations.csv, game_lengths.csv, summary.toml.",
+    );
+    if let Some(t) = &d.table {
+        doc.code(t);
+    }
+    doc
+}
