@@ -25,6 +25,8 @@ enum Command {
     Rate(skillcal::rating::RateArgs),
     /// Calibrate the built-in engine's strength knobs against a reference pool.
     Calibrate(skillcal::calibrate::CalibrateArgs),
+    /// Measure the reference pool's own scale (its ladder) once, for calibrations to load.
+    Pool(skillcal::calibrate::pool::PoolArgs),
     /// Play fresh games at several UCI_Elo levels and compare measured with target strength.
     Verify(skillcal::calibrate::VerifyArgs),
     /// Write report.md / report.html with plots for a results directory.
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => skillcal::arena::run(&args),
         Some(Command::Rate(args)) => skillcal::rating::run(&args),
         Some(Command::Calibrate(args)) => skillcal::calibrate::run(&args),
+        Some(Command::Pool(args)) => skillcal::calibrate::pool::run(&args),
         Some(Command::Verify(args)) => skillcal::calibrate::run_verify(&args),
         Some(Command::Report(args)) => skillcal::report::run(&args),
     };

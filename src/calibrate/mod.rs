@@ -13,6 +13,7 @@ pub mod config;
 pub mod fit;
 mod linalg;
 pub mod plan;
+pub mod pool;
 pub mod runner;
 pub mod sim;
 pub mod table;
