@@ -280,6 +280,10 @@ pub struct PoolMember {
     /// Anchor rating; absent = rated through games only (e.g. chaining below the anchors).
     #[serde(default)]
     pub elo: Option<f64>,
+    /// Where an unanchored member is expected to play (Elo): places it in the pool
+    /// measurement's first ladder; never used as a prior.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guess: Option<f64>,
     /// Prior SD of this member (overrides `pool.anchor_sd`).
     #[serde(default)]
     pub sd: Option<f64>,

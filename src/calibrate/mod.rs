@@ -19,6 +19,7 @@ pub mod fit;
 pub mod outputs;
 pub mod plan;
 pub mod players;
+pub mod pool;
 pub mod rundir;
 pub mod runner;
 pub mod sim;

@@ -1,0 +1,123 @@
+//! The pool measurement (`skillcal pool`) on simulated games: it connects every member, stops at
+//! its precision goal, rates each member within its interval of the truth, resumes without
+//! replaying, and rejects a member without anchor or guess by key.
+
+use std::collections::HashMap;
+
+use skillcal::calibrate::pool::{measure, read_pool_csv, PoolOptions, PoolRunConfig};
+use skillcal::calibrate::sim::SimRunner;
+
+const CONFIG: &str = r#"
+seed = 7
+budget = 20000
+precision = 60
+precision_chained = 90
+
+[measure]
+games_per_pairing = 20
+max_gap = 300
+batch_matches = 4
+
+[pool]
+command = "/usr/games/stockfish"
+anchor_sd = 50
+
+[[pool.member]]
+name = "low"
+guess = 900
+command = "/usr/games/fairy-stockfish"
+
+[[pool.member]]
+name = "a0"
+elo = 1320
+
+[[pool.member]]
+name = "a1"
+elo = 1600
+
+[[pool.member]]
+name = "a2"
+elo = 1900
+
+[openings]
+file = "configs/books/2moves_v1.epd"
+"#;
+
+fn truth() -> HashMap<String, f64> {
+    // the ladder's true spacing differs from the anchor table, as it does at fixed nodes
+    [
+        ("low", 1080.0),
+        ("a0", 1340.0),
+        ("a1", 1580.0),
+        ("a2", 1900.0),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("skillcal-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn pool_measurement_meets_goal_and_rates_the_truth() {
+    let cfg: PoolRunConfig = toml::from_str(CONFIG).unwrap();
+    cfg.validate("test").unwrap();
+    let t = truth();
+    let runner = SimRunner {
+        truth: Box::new(move |e| t[&e.name]),
+        draw_rate: 0.2,
+    };
+    let dir = tmpdir("pool");
+    let opts = PoolOptions {
+        fit_only: false,
+        quiet: true,
+    };
+    let out = measure(&cfg, &dir, &runner, &opts).unwrap();
+    assert!(out.all_met, "goal not met in {} games", out.games);
+    assert!(out.games < cfg.budget);
+    let rows = read_pool_csv(&dir.join("pool.csv")).unwrap();
+    assert_eq!(rows.len(), 4);
+    let truth = truth();
+    // the scale's location is the anchors' mean: compare places relative to it
+    let mean_fit: f64 = rows.iter().skip(1).map(|r| r.elo.unwrap()).sum::<f64>() / 3.0;
+    let mean_true: f64 = ["a0", "a1", "a2"].iter().map(|n| truth[*n]).sum::<f64>() / 3.0;
+    for r in &rows {
+        assert!(r.met, "{} not at its goal", r.name);
+        let hw = r.upper.unwrap() - r.elo.unwrap();
+        let goal = if r.anchor_elo.is_some() { 60.0 } else { 90.0 };
+        assert!(hw <= goal + 1e-9, "{}: ±{hw}", r.name);
+        let err = (r.elo.unwrap() - mean_fit) - (truth[&r.name] - mean_true);
+        assert!(
+            err.abs() <= 1.3 * hw,
+            "{}: off by {err:.0} (±{hw:.0})",
+            r.name
+        );
+        assert!(r.games > 0);
+    }
+    for f in [
+        "games.csv",
+        "pool-covariance.csv",
+        "pool-pairs.csv",
+        "plan.csv",
+        "report.md",
+    ] {
+        assert!(dir.join(f).exists(), "{f} missing");
+    }
+    // a rerun resumes: nothing new is played
+    let again = measure(&cfg, &dir, &runner, &opts).unwrap();
+    assert_eq!(again.games, out.games);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn member_without_anchor_or_guess_is_named() {
+    let text = CONFIG.replace("guess = 900\n", "");
+    let cfg: PoolRunConfig = toml::from_str(&text).unwrap();
+    let err = cfg.validate("pool.toml").unwrap_err().to_string();
+    assert!(err.contains("pool.member[0].guess"), "{err}");
+    assert!(err.contains("low"), "{err}");
+}
