@@ -28,7 +28,7 @@ enum Command {
     /// Calibrate the built-in engine's strength knobs against a reference pool.
     Calibrate(cli::calibrate::CalibrateArgs),
     /// Measure the reference pool's own scale (its ladder) once, for calibrations to load.
-    Pool(skillcal::calibrate::pool::PoolArgs),
+    Pool(cli::calibrate::PoolArgs),
     /// Play fresh games at several UCI_Elo levels and compare measured with target strength.
     Verify(cli::calibrate::VerifyArgs),
     /// Write report.md / report.html with plots for a results directory.
@@ -44,7 +44,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => skillcal::arena::run(&args),
         Some(Command::Rate(args)) => cli::rate::run(&args),
         Some(Command::Calibrate(args)) => cli::calibrate::run(&args),
-        Some(Command::Pool(args)) => skillcal::calibrate::pool::run(&args),
+        Some(Command::Pool(args)) => cli::calibrate::run_pool(&args),
         Some(Command::Verify(args)) => cli::calibrate::run_verify(&args),
         Some(Command::Report(args)) => cli::report::run(&args),
     };

@@ -1,4 +1,4 @@
-//! `skillcal calibrate` and `skillcal verify`: arguments and the orchestration around the
+//! `skillcal calibrate`, `skillcal pool` and `skillcal verify`: arguments and the orchestration around the
 //! library (the report after a run, installing the table).
 
 use std::path::{Path, PathBuf};
@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 
 use skillcal::calibrate::arena_glue::ArenaRunner;
 use skillcal::calibrate::config::CalibrationConfig;
+use skillcal::calibrate::pool::{default_dir, measure, PoolOptions, PoolRunConfig};
 use skillcal::calibrate::{self, verify, Options};
 use skillcal::report;
 use skillcal::report::stats::{anchored_rms, verify_stats};
@@ -67,6 +68,52 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
     }
     if !outcome.all_met {
         eprintln!("note: not every target met the precision goal (see table_details.csv)");
+    }
+    Ok(())
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PoolArgs {
+    /// Pool measurement config (TOML), e.g. configs/pool.toml.
+    pub config: PathBuf,
+    /// Run folder (default results/<name>); rerunning resumes.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Override the config's game budget.
+    #[arg(long)]
+    pub budget: Option<usize>,
+    /// Play no games: refit and rewrite the pool files.
+    #[arg(long)]
+    pub fit_only: bool,
+}
+
+/// `skillcal pool`: measures (or resumes measuring) the reference pool.
+pub fn run_pool(args: &PoolArgs) -> Result<()> {
+    let mut cfg = PoolRunConfig::load(&args.config)?;
+    if let Some(b) = args.budget {
+        cfg.budget = b;
+    }
+    let dir = args.out.clone().unwrap_or_else(|| default_dir(&cfg));
+    let runner = ArenaRunner::new(&dir);
+    let out = measure(
+        &cfg,
+        &dir,
+        &runner,
+        &PoolOptions {
+            fit_only: args.fit_only,
+            quiet: false,
+        },
+    )?;
+    eprintln!(
+        "{} games; pool written to {}",
+        out.games,
+        dir.join("pool.csv").display()
+    );
+    if !out.all_met {
+        eprintln!(
+            "note: not every member is known to ±{:.0} yet (see pool.csv, column met)",
+            cfg.precision
+        );
     }
     Ok(())
 }

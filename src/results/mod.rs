@@ -7,7 +7,8 @@
 //! |------|------|
 //! | `games.csv` | [`GameRow`] (the arena's columns; result and termination as enums) |
 //! | `plan.csv` | [`PlanRow`]: why each match was chosen |
-//! | `pool.csv` | [`PoolRow`] |
+//! | `pool.csv` | [`PoolRow`] (a calibration's), [`PoolMemberRow`] (a `skillcal pool` run's) |
+//! | `pool-pairs.csv` | [`PoolPairRow`] |
 //! | `fit_curve.csv`, `fit_points.csv` | [`CurveRow`], [`PointRow`] |
 //! | `table_details.csv` | [`TargetRow`] (range as [`RangeFlag`]) |
 //! | `verify.csv` | [`VerifyRow`] |
@@ -21,8 +22,8 @@ mod summary;
 pub use csvfile::{append_csv, read_csv, read_csv_or_empty, write_csv};
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
 pub use rows::{
-    CurveRow, LengthRow, PlanRow, PointRow, PoolRow, RangeFlag, TargetRow, TerminationRow,
-    VerifyRow,
+    CurveRow, LengthRow, PlanRow, PointRow, PoolMemberRow, PoolPairRow, PoolPlanRow, PoolRow,
+    RangeFlag, TargetRow, TerminationRow, VerifyRow,
 };
 pub use summary::{read_summary, write_summary, KnobSummary, Summary, SUMMARY_FILE};
 

@@ -140,3 +140,57 @@ pub struct LengthRow {
     pub plies_to: u32,
     pub games: usize,
 }
+
+/// One member of a measured pool (`pool.csv` of a `skillcal pool` run; a calibration's
+/// `pool.csv` is [`PoolRow`]).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PoolMemberRow {
+    pub name: String,
+    /// The member's fitted rating on the anchors' scale.
+    pub elo: Option<f64>,
+    /// 95% interval relative to the anchors.
+    pub lower: Option<f64>,
+    pub upper: Option<f64>,
+    /// SD relative to the anchors (Elo).
+    pub sd: Option<f64>,
+    /// The anchor value from the config (PR #4341 for Stockfish), if any, and its prior SD.
+    pub anchor_elo: Option<f64>,
+    pub anchor_sd: Option<f64>,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Meets the run's precision goal.
+    pub met: bool,
+    pub command: String,
+    pub options: String,
+    pub limits: String,
+}
+
+/// One row of `pool-pairs.csv` (a `skillcal pool` run): what two members scored against each other.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PoolPairRow {
+    pub a: String,
+    pub b: String,
+    pub games: u32,
+    pub a_wins: u32,
+    pub draws: u32,
+    pub b_wins: u32,
+    /// Points of `a` (a draw is half).
+    pub a_points: f64,
+    /// Rating difference a - b from the fit, and its SD.
+    pub fit_diff: Option<f64>,
+    pub fit_diff_sd: Option<f64>,
+}
+
+/// One planned match of a `skillcal pool` run (`plan.csv`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PoolPlanRow {
+    pub batch: u32,
+    #[serde(rename = "match")]
+    pub match_dir: String,
+    pub a: String,
+    pub b: String,
+    pub games: usize,
+    pub reason: String,
+}

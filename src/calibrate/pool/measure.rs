@@ -1,0 +1,217 @@
+//! The pool measurement loop: resume, plan a batch, play it, refit; then write the files.
+
+use std::path::Path;
+
+use anyhow::{bail, Context};
+
+use super::config::{member_engine, PoolRunConfig};
+use super::fit::{fit, PoolFit};
+use super::output::write_results;
+use super::plan::{first_ladder, next_batch, PlannedMatch};
+use crate::calibrate::runner::{GameRunner, MatchSpec};
+use crate::calibrate::{list_matches, match_seed};
+use crate::rating::{self, Game};
+use crate::results::{self, PoolPlanRow};
+
+/// Options of one run.
+#[derive(Debug, Clone, Default)]
+pub struct PoolOptions {
+    /// Refit and rewrite the results only.
+    pub fit_only: bool,
+    pub quiet: bool,
+}
+
+/// What a run ended with.
+#[derive(Debug, Clone)]
+pub struct PoolOutcome {
+    pub games: usize,
+    pub all_met: bool,
+    pub fit: PoolFit,
+}
+
+fn load_all(dir: &Path) -> anyhow::Result<Vec<Game>> {
+    let mut games = Vec::new();
+    for (d, _) in list_matches(dir)? {
+        let path = d.join("games.csv");
+        if path.exists() {
+            games.extend(rating::load_games(&[&path], &Default::default())?);
+        }
+    }
+    Ok(games)
+}
+
+fn check_run_config(cfg: &PoolRunConfig, dir: &Path) -> anyhow::Result<()> {
+    let path = dir.join("pool.toml");
+    if path.exists() {
+        let old = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let prev: PoolRunConfig = toml::from_str(&old)
+            .with_context(|| format!("{}: cannot read the run's config", path.display()))?;
+        for (j, m) in cfg.pool.members.iter().enumerate() {
+            if let Some(p) = prev.pool.members.iter().position(|o| o.name == m.name) {
+                if member_engine(&prev.pool, p) != member_engine(&cfg.pool, j) {
+                    bail!(
+                        "{}: member `{}` was played with other settings in this folder; use a new --out",
+                        dir.display(),
+                        m.name
+                    );
+                }
+            }
+        }
+    }
+    let text = toml::to_string(cfg).context("pool config")?;
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn batch_of(d: &Path) -> Option<u32> {
+    d.file_name()?
+        .to_str()?
+        .strip_prefix('b')?
+        .split('-')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Plays (or resumes) the pool measurement into `dir`, then writes the pool files.
+pub fn measure(
+    cfg: &PoolRunConfig,
+    dir: &Path,
+    runner: &dyn GameRunner,
+    opts: &PoolOptions,
+) -> anyhow::Result<PoolOutcome> {
+    std::fs::create_dir_all(dir.join("matches"))
+        .with_context(|| format!("cannot create {}", dir.join("matches").display()))?;
+    check_run_config(cfg, dir)?;
+    let existing = list_matches(dir)?;
+    let mut batch = existing
+        .iter()
+        .filter_map(|(d, _)| batch_of(d))
+        .max()
+        .map_or(0, |b| b + 1);
+    if !opts.fit_only {
+        for (d, spec) in &existing {
+            let done = if d.join("games.csv").exists() {
+                rating::load_games(&[d.join("games.csv")], &Default::default())?.len()
+            } else {
+                0
+            };
+            if done < spec.planned_games() {
+                if !opts.quiet {
+                    eprintln!("resuming {}", d.display());
+                }
+                runner.run(spec, d)?;
+            }
+        }
+    }
+    loop {
+        let games = load_all(dir)?;
+        let f = fit(cfg, &games)?;
+        write_results(cfg, dir, &games, &f)?;
+        if opts.fit_only {
+            return Ok(outcome(cfg, games.len(), f));
+        }
+        let plan = if games.is_empty() {
+            Some(first_ladder(cfg))
+        } else {
+            next_batch(cfg, &f)
+        };
+        let Some(mut plan) = plan else {
+            return Ok(outcome(cfg, games.len(), f));
+        };
+        let left = cfg.budget.saturating_sub(games.len());
+        if left == 0 {
+            if !opts.quiet {
+                eprintln!("budget of {} games reached", cfg.budget);
+            }
+            return Ok(outcome(cfg, games.len(), f));
+        }
+        // trim the batch to the budget, whole pairs of games
+        let mut room = left;
+        plan.retain_mut(|m| {
+            m.games = m.games.min(room - room % 2);
+            room -= m.games;
+            m.games > 0
+        });
+        if plan.is_empty() {
+            return Ok(outcome(cfg, games.len(), f));
+        }
+        if !opts.quiet {
+            let worst = (0..cfg.pool.members.len())
+                .max_by(|&i, &j| f.rel_sd[i].total_cmp(&f.rel_sd[j]))
+                .map(|i| {
+                    format!(
+                        "; widest {} ±{:.0}",
+                        cfg.pool.members[i].name,
+                        f.half_width(i)
+                    )
+                })
+                .unwrap_or_default();
+            let planned: usize = plan.iter().map(|m| m.games).sum();
+            eprintln!(
+                "pool batch {batch}: {} matches, {planned} games; {} / {} so far{worst}",
+                plan.len(),
+                games.len(),
+                cfg.budget
+            );
+        }
+        let mut dirs = Vec::new();
+        for (j, m) in plan.iter().enumerate() {
+            let spec = MatchSpec {
+                engines: vec![member_engine(&cfg.pool, m.a), member_engine(&cfg.pool, m.b)],
+                games_per_opponent: m.games,
+                seed: match_seed(cfg.seed, batch, j),
+                concurrency: cfg.concurrency,
+                openings: cfg.openings.file.clone(),
+                openings_order: cfg.openings.order.clone(),
+                openings_plies: cfg.openings.plies,
+                adjudication: cfg.adjudication.clone(),
+            };
+            let d = dir
+                .join("matches")
+                .join(format!("b{batch:03}-{:02}", j + 1));
+            std::fs::create_dir_all(&d)
+                .with_context(|| format!("cannot create {}", d.display()))?;
+            let path = d.join("calibration-match.toml");
+            std::fs::write(&path, toml::to_string(&spec).context("match spec")?)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            append_plan(dir, batch, &d, m, cfg)?;
+            dirs.push((spec, d));
+        }
+        for (spec, d) in &dirs {
+            runner.run(spec, d)?;
+        }
+        batch += 1;
+    }
+}
+
+fn outcome(cfg: &PoolRunConfig, games: usize, f: PoolFit) -> PoolOutcome {
+    let all_met = (0..cfg.pool.members.len()).all(|i| f.half_width(i) <= cfg.goal(i));
+    PoolOutcome {
+        games,
+        all_met,
+        fit: f,
+    }
+}
+
+fn append_plan(
+    dir: &Path,
+    batch: u32,
+    d: &Path,
+    m: &PlannedMatch,
+    cfg: &PoolRunConfig,
+) -> anyhow::Result<()> {
+    let row = PoolPlanRow {
+        batch,
+        match_dir: d
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned(),
+        a: cfg.pool.members[m.a].name.clone(),
+        b: cfg.pool.members[m.b].name.clone(),
+        games: m.games,
+        reason: m.reason.clone(),
+    };
+    Ok(results::append_csv(&dir.join("plan.csv"), &row)?)
+}

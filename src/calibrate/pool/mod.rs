@@ -1,0 +1,33 @@
+//! `skillcal pool`: the reference pool's own scale, measured once.
+//!
+//! The members (Stockfish Skill Levels as soft anchors at the PR #4341 table, Fairy-Stockfish
+//! levels below them for the chain to the beginners' range) play their own ladder: each match
+//! pairs two members whose current ratings are within `max_gap`, chosen where its games narrow
+//! the widest member interval most (a rank-one update of the fit's covariance). The run stops
+//! when every member is known to `precision` (95% half-width) relative to the anchors, or at
+//! the budget. Relative to the anchors means: the uncertainty of `r_i - mean(r_anchor)`, the
+//! member's place on the scale once the anchors' common level is fixed (the location the table
+//! gives the scale); the uncertainty of that common level itself is the table's, not ours.
+//!
+//! [`config`]: the run's TOML and the members' engines; [`fit`]: the pool rated by `rating`;
+//! [`plan`]: which members play next; [`measure`]: the loop; [`output`]: the files.
+//!
+//! Files in the run folder: `matches/bNNN-MM/` (one arena match each, resumable), `games.csv`
+//! (all games), `pool.csv` (ratings and intervals), `pool-covariance.csv`, `pool-pairs.csv`
+//! (the pairwise results, enough to refit the pool exactly) and `report.md`.
+
+pub mod config;
+pub mod fit;
+pub mod measure;
+pub mod output;
+pub mod plan;
+
+pub use crate::results::{PoolMemberRow, PoolPairRow};
+pub use config::{anchors, default_dir, member_engine, MeasureConfig, PoolRunConfig};
+pub use fit::{fit, PoolFit};
+pub use measure::{measure, PoolOptions, PoolOutcome};
+pub use output::read_pool_csv;
+pub use plan::{first_ladder, next_batch, PlannedMatch};
+
+/// z of a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;

@@ -1,0 +1,248 @@
+//! The pool run's files: `games.csv`, `pool.csv`, `pool-covariance.csv`, `pool-pairs.csv`,
+//! `report.md`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::config::{member_engine, PoolRunConfig};
+use super::fit::PoolFit;
+use super::Z95;
+use crate::calibrate::list_matches;
+use crate::rating::Game;
+use crate::results::{self, PoolMemberRow, PoolPairRow};
+
+fn limits_label(l: &crate::arena::Limits) -> String {
+    toml::to_string(l)
+        .map(|s| {
+            s.lines()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}
+
+pub(super) fn write_results(
+    cfg: &PoolRunConfig,
+    dir: &Path,
+    games: &[Game],
+    f: &PoolFit,
+) -> anyhow::Result<()> {
+    merge_games(dir)?;
+    let pool = &cfg.pool;
+    let n = pool.members.len();
+    let mut rows = Vec::new();
+    for i in 0..n {
+        let m = &pool.members[i];
+        let e = member_engine(pool, i);
+        let rec = f
+            .ratings
+            .as_ref()
+            .and_then(|r| r.get(&m.name))
+            .map(|p| (p.games, p.wins, p.draws, p.losses))
+            .unwrap_or((0, 0, 0, 0));
+        let sd = f.elo[i].map(|_| f.rel_sd[i]);
+        rows.push(PoolMemberRow {
+            name: m.name.clone(),
+            elo: f.elo[i],
+            lower: f.elo[i].zip(sd).map(|(e, s)| e - Z95 * s),
+            upper: f.elo[i].zip(sd).map(|(e, s)| e + Z95 * s),
+            sd,
+            anchor_elo: m.elo,
+            anchor_sd: m.elo.map(|_| m.sd.unwrap_or(pool.anchor_sd)),
+            games: rec.0,
+            wins: rec.1,
+            draws: rec.2,
+            losses: rec.3,
+            met: f.half_width(i) <= cfg.goal(i),
+            command: e.command.clone(),
+            options: e
+                .options
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+            limits: limits_label(&e.limits),
+        });
+    }
+    results::write_csv(&dir.join("pool.csv"), &rows)?;
+
+    // covariance, config order
+    let path = dir.join("pool-covariance.csv");
+    let mut w = csv::Writer::from_path(&path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let mut header = vec!["name".to_string()];
+    header.extend(pool.members.iter().map(|m| m.name.clone()));
+    w.write_record(&header)?;
+    for i in 0..n {
+        let mut rec = vec![pool.members[i].name.clone()];
+        rec.extend((0..n).map(|j| {
+            let v = f.cov[i][j];
+            if v.is_finite() {
+                format!("{v:.3}")
+            } else {
+                String::new()
+            }
+        }));
+        w.write_record(&rec)?;
+    }
+    w.flush()
+        .with_context(|| format!("cannot write {}", path.display()))?;
+
+    // pairwise results
+    let mut pairs: BTreeMap<(usize, usize), [u32; 3]> = BTreeMap::new();
+    let pos = |name: &str| pool.members.iter().position(|m| m.name == name);
+    for g in games {
+        let (Some(w), Some(b)) = (pos(&g.white), pos(&g.black)) else {
+            continue;
+        };
+        let (a, b, s) = if w < b {
+            (w, b, g.result.white_score())
+        } else {
+            (b, w, 1.0 - g.result.white_score())
+        };
+        let t = pairs.entry((a, b)).or_insert([0; 3]);
+        t[if s == 1.0 {
+            0
+        } else if s == 0.5 {
+            1
+        } else {
+            2
+        }] += 1;
+    }
+    let pair_rows: Vec<PoolPairRow> = pairs
+        .iter()
+        .map(|(&(a, b), t)| {
+            let d = f.elo[a].zip(f.elo[b]).map(|(x, y)| x - y);
+            let sd = d.map(|_| {
+                (f.cov[a][a] + f.cov[b][b] - 2.0 * f.cov[a][b])
+                    .max(0.0)
+                    .sqrt()
+            });
+            PoolPairRow {
+                a: pool.members[a].name.clone(),
+                b: pool.members[b].name.clone(),
+                games: t.iter().sum(),
+                a_wins: t[0],
+                draws: t[1],
+                b_wins: t[2],
+                a_points: t[0] as f64 + 0.5 * t[1] as f64,
+                fit_diff: d,
+                fit_diff_sd: sd,
+            }
+        })
+        .collect();
+    results::write_csv(&dir.join("pool-pairs.csv"), &pair_rows)?;
+    let path = dir.join("report.md");
+    std::fs::write(&path, report_markdown(cfg, &rows, &pair_rows, games.len()))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Reads a `skillcal pool` run's `pool.csv`.
+pub fn read_pool_csv(path: &Path) -> Result<Vec<PoolMemberRow>, results::ResultsError> {
+    results::read_csv(path)
+}
+
+/// `games.csv` of the run: every match's rows under one header.
+fn merge_games(dir: &Path) -> anyhow::Result<()> {
+    let parts: Vec<PathBuf> = list_matches(dir)?
+        .into_iter()
+        .map(|(d, _)| d.join("games.csv"))
+        .collect();
+    let parts: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
+    Ok(results::merge_games_csv(&parts, &dir.join("games.csv"))?)
+}
+
+fn fmt_opt(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.0}")).unwrap_or_else(|| "-".into())
+}
+
+fn report_markdown(
+    cfg: &PoolRunConfig,
+    rows: &[PoolMemberRow],
+    pairs: &[PoolPairRow],
+    games: usize,
+) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(s, "# Reference pool: {}\n", cfg.name);
+    let met = rows.iter().filter(|r| r.met).count();
+    let _ = writeln!(
+        s,
+        "{games} games. {met} of {} members known to ±{:.0} Elo (95%) relative to the anchors.\n",
+        rows.len(),
+        cfg.precision
+    );
+    if !cfg.pool.scale.is_empty() {
+        let _ = writeln!(s, "Scale: {}\n", cfg.pool.scale);
+    }
+    let _ = writeln!(
+        s,
+        "Intervals are those of each member's place relative to the anchors' mean (the scale's \
+         location, which the anchor table fixes). Members without an anchor value are rated by their \
+         games alone: below the lowest anchor the scale is carried by these links.\n"
+    );
+    let _ = writeln!(s, "| member | anchor value | measured | 95% interval | measured - anchor | games | W-D-L | limits |");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
+    let mut sorted: Vec<&PoolMemberRow> = rows.iter().collect();
+    sorted.sort_by(|a, b| {
+        a.elo
+            .unwrap_or(f64::MIN)
+            .total_cmp(&b.elo.unwrap_or(f64::MIN))
+    });
+    for r in &sorted {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {}-{} | {} | {} | {}-{}-{} | {} |",
+            r.name,
+            fmt_opt(r.anchor_elo),
+            fmt_opt(r.elo),
+            fmt_opt(r.lower),
+            fmt_opt(r.upper),
+            r.elo
+                .zip(r.anchor_elo)
+                .map(|(e, a)| format!("{:+.0}", e - a))
+                .unwrap_or_else(|| "-".into()),
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.limits
+        );
+    }
+    let _ = writeln!(s, "\n## Steps between neighbours\n");
+    let _ = writeln!(
+        s,
+        "| lower | upper | measured step | ± (95%) | anchor table step |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|");
+    for w in sorted.windows(2) {
+        let (lo, hi) = (w[0], w[1]);
+        let (Some(a), Some(b)) = (lo.elo, hi.elo) else {
+            continue;
+        };
+        let pair = pairs
+            .iter()
+            .find(|p| (p.a == lo.name && p.b == hi.name) || (p.a == hi.name && p.b == lo.name));
+        let sd = pair.and_then(|p| p.fit_diff_sd);
+        let table = lo
+            .anchor_elo
+            .zip(hi.anchor_elo)
+            .map(|(x, y)| format!("{:+.0}", y - x));
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:+.0} | {} | {} |",
+            lo.name,
+            hi.name,
+            b - a,
+            sd.map(|v| format!("±{:.0}", Z95 * v))
+                .unwrap_or_else(|| "-".into()),
+            table.unwrap_or_else(|| "-".into())
+        );
+    }
+    let _ = writeln!(s, "\nFiles: `pool.csv` (ratings), `pool-covariance.csv`, `pool-pairs.csv` (pairwise results, enough to refit), `games.csv`, `plan.csv`, `matches/*/` (each match's games and PGN).");
+    s
+}

@@ -1,0 +1,143 @@
+//! Which members play next: the first ladder, then the matches whose games narrow the widest
+//! intervals most (a rank-one update of the fit's covariance).
+
+use std::collections::BTreeMap;
+
+use super::config::{anchors, PoolRunConfig};
+use super::fit::{contrast, estimate, quad, PoolFit};
+use super::Z95;
+use crate::rating::model;
+
+/// One planned match: two members (config indices) and its games.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedMatch {
+    pub a: usize,
+    pub b: usize,
+    pub games: usize,
+    pub reason: String,
+}
+
+/// The first batch: adjacent members by their configured ratings, so every member is connected.
+pub fn first_ladder(cfg: &PoolRunConfig) -> Vec<PlannedMatch> {
+    let n = cfg.pool.members.len();
+    let mut order: Vec<(usize, f64)> = (0..n)
+        .map(|i| {
+            let m = &cfg.pool.members[i];
+            (i, m.elo.or(m.guess).unwrap_or(0.0))
+        })
+        .collect();
+    order.sort_by(|x, y| x.1.total_cmp(&y.1));
+    order
+        .windows(2)
+        .map(|w| PlannedMatch {
+            a: w[0].0,
+            b: w[1].0,
+            games: cfg.measure.games_per_pairing,
+            reason: "first ladder: neighbours by configured rating".into(),
+        })
+        .collect()
+}
+
+/// The next batch, or `None` when every member meets the goal. Each match is chosen for the
+/// member farthest from its goal, against the partner (within `max_gap`, else the nearest)
+/// that lowers the pool's total excess variance most, predicted by a rank-one update.
+pub fn next_batch(cfg: &PoolRunConfig, f: &PoolFit) -> Option<Vec<PlannedMatch>> {
+    let n = cfg.pool.members.len();
+    if f.elo.iter().any(|e| e.is_none()) {
+        // someone is not connected yet: the ladder again, for the unconnected ones
+        let missing: Vec<usize> = (0..n).filter(|&i| f.elo[i].is_none()).collect();
+        return Some(
+            first_ladder(cfg)
+                .into_iter()
+                .filter(|m| missing.contains(&m.a) || missing.contains(&m.b))
+                .collect(),
+        );
+    }
+    let goal_var: Vec<f64> = (0..n).map(|i| (cfg.goal(i) / Z95).powi(2)).collect();
+    let anchored: Vec<usize> = anchors(&cfg.pool).iter().map(|(i, _)| *i).collect();
+    let contrasts: Vec<Vec<f64>> = (0..n).map(|i| contrast(n, i, &anchored)).collect();
+    let mut cov = f.cov.clone();
+    let vars = |cov: &[Vec<f64>]| -> Vec<f64> { contrasts.iter().map(|c| quad(c, cov)).collect() };
+    let excess =
+        |v: &[f64]| -> f64 { v.iter().zip(&goal_var).map(|(x, g)| (x - g).max(0.0)).sum() };
+    if vars(&cov).iter().zip(&goal_var).all(|(v, g)| v <= g) {
+        return None;
+    }
+    let est: Vec<f64> = (0..n).map(|i| estimate(cfg, f, i)).collect();
+    let games = cfg.measure.games_per_pairing;
+    let mut planned: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    let mut reasons: BTreeMap<(usize, usize), String> = BTreeMap::new();
+    // candidate pairs: within max_gap, plus neighbours in rating order (so no gap in the
+    // ladder wider than max_gap leaves a member stranded)
+    let mut candidates: Vec<(usize, usize)> = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            if (est[a] - est[b]).abs() <= cfg.measure.max_gap {
+                candidates.push((a, b));
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&x, &y| est[x].total_cmp(&est[y]));
+    for w in order.windows(2) {
+        let key = (w[0].min(w[1]), w[0].max(w[1]));
+        if !candidates.contains(&key) {
+            candidates.push(key);
+        }
+    }
+    for _ in 0..cfg.measure.batch_matches {
+        let v = vars(&cov);
+        let now = excess(&v);
+        if now <= 0.0 {
+            break;
+        }
+        let mut best: Option<(f64, (usize, usize), Covariance)> = None;
+        for &(a, b) in &candidates {
+            let p = model::expected_score(est[a] - est[b]);
+            let info = games as f64 * model::ELO_TO_NAT.powi(2) * p * (1.0 - p);
+            let c2 = rank_one(&cov, a, b, info);
+            let e = excess(&vars(&c2));
+            if best.as_ref().is_none_or(|x| e < x.0) {
+                best = Some((e, (a, b), c2));
+            }
+        }
+        let Some((_, key, c2)) = best else { break };
+        cov = c2;
+        *planned.entry(key).or_insert(0) += games;
+        reasons.entry(key).or_insert_with(|| {
+            let worse = if v[key.0] >= v[key.1] { key.0 } else { key.1 };
+            format!(
+                "{} at ±{:.0} (goal ±{:.0})",
+                cfg.pool.members[worse].name,
+                Z95 * v[worse].sqrt(),
+                cfg.goal(worse)
+            )
+        });
+    }
+    Some(
+        planned
+            .into_iter()
+            .map(|((a, b), games)| PlannedMatch {
+                a,
+                b,
+                games,
+                reason: reasons.remove(&(a, b)).unwrap_or_default(),
+            })
+            .collect(),
+    )
+}
+
+/// A dense covariance matrix, rows of Elo².
+type Covariance = Vec<Vec<f64>>;
+
+/// Covariance after adding `info` (Fisher information, in Elo^-2) on `r_a - r_b`
+/// (Sherman-Morrison on the precision matrix).
+fn rank_one(cov: &[Vec<f64>], a: usize, b: usize, info: f64) -> Vec<Vec<f64>> {
+    let n = cov.len();
+    let cu: Vec<f64> = (0..n).map(|i| cov[i][a] - cov[i][b]).collect();
+    let ucu = cu[a] - cu[b];
+    let k = info / (1.0 + info * ucu);
+    (0..n)
+        .map(|i| (0..n).map(|j| cov[i][j] - k * cu[i] * cu[j]).collect())
+        .collect()
+}
