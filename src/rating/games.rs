@@ -3,9 +3,27 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
-
 pub use crate::results::GameResult;
+
+/// A game file that could not be read; names the file (and line).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}: {message}")]
+    Line {
+        path: PathBuf,
+        line: u64,
+        message: String,
+    },
+    #[error("cannot write {path}: {message}")]
+    Write { path: PathBuf, message: String },
+}
+
+type Result<T> = std::result::Result<T, LoadError>;
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,8 +79,10 @@ pub fn load_games_report<P: AsRef<Path>>(paths: &[P], opts: &LoadOptions) -> Res
     let mut pairs = PairIds::default();
     for (file_index, path) in paths.iter().enumerate() {
         let path = path.as_ref();
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let bytes = std::fs::read(path).map_err(|source| LoadError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let mut sink = Sink {
             file: path.to_path_buf(),
             file_index,
@@ -118,12 +138,24 @@ pub(crate) struct Sink<'a> {
 impl Sink<'_> {
     /// Records a problem at `line`: an error, or a skipped-line message with `skip_bad_lines`.
     pub(crate) fn problem(&mut self, line: u64, msg: &str) -> Result<()> {
-        let full = format!("{}:{}: {}", self.file.display(), line, msg);
         if self.opts.skip_bad_lines {
+            let full = format!("{}:{}: {}", self.file.display(), line, msg);
             self.report.skipped.push(full);
             Ok(())
         } else {
-            bail!("{full} (use --skip-bad-lines to skip such lines)")
+            Err(self.error(
+                line,
+                format!("{msg} (use --skip-bad-lines to skip such lines)"),
+            ))
+        }
+    }
+
+    /// An error at `line` of this file.
+    pub(crate) fn error(&self, line: u64, message: String) -> LoadError {
+        LoadError::Line {
+            path: self.file.clone(),
+            line,
+            message,
         }
     }
 }
@@ -136,16 +168,20 @@ fn read_csv(bytes: &[u8], sink: &mut Sink) -> Result<()> {
         .from_reader(bytes);
     let headers = rdr
         .headers()
-        .with_context(|| format!("{}:1: cannot read the CSV header", sink.file.display()))?
+        .map_err(|e| sink.error(1, format!("cannot read the CSV header: {e}")))?
         .clone();
     let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
     let (white, black, result) = match (col("white"), col("black"), col("result")) {
         (Some(w), Some(b), Some(r)) => (w, b, r),
-        _ => bail!(
-            "{}:1: the CSV header must name the columns white, black and result (found: {})",
-            sink.file.display(),
-            headers.iter().collect::<Vec<_>>().join(",")
-        ),
+        _ => {
+            return Err(sink.error(
+                1,
+                format!(
+                    "the CSV header must name the columns white, black and result (found: {})",
+                    headers.iter().collect::<Vec<_>>().join(",")
+                ),
+            ))
+        }
     };
     let pair_col = col("pair_id");
     let mut record = csv::StringRecord::new();

@@ -46,7 +46,9 @@ mod rate;
 mod ratings;
 mod sprt;
 
-pub use games::{load_games, load_games_report, Game, GameResult, LoadOptions, LoadReport};
+pub use games::{
+    load_games, load_games_report, Game, GameResult, LoadError, LoadOptions, LoadReport,
+};
 pub use output::{describe, format_head_to_head, format_table, write_csv};
 pub use pentanomial::{head_to_head, HeadToHead, Pentanomial, ScoreStats, NELO_PER_T};
 pub use rate::{rate, RateError};

@@ -3,8 +3,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::{Context, Result};
-
+use super::games::LoadError;
 use super::pentanomial::{HeadToHead, ScoreStats};
 use super::ratings::{Intervals, Ratings, Reference};
 use super::sprt::{EloScale, Sprt, SprtResult, SprtState};
@@ -150,9 +149,12 @@ fn opt(v: Option<f64>) -> String {
 
 /// Writes the ratings CSV: `name,elo,lower,upper,sd,games,wins,draws,losses,score,draw_rate,
 /// connected,anchor_elo,anchor_sd,perfect` (Elo columns empty for unconnected players), strongest first.
-pub fn write_csv(r: &Ratings, path: &Path) -> Result<()> {
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+pub fn write_csv(r: &Ratings, path: &Path) -> Result<(), LoadError> {
+    let err = |e: &dyn std::fmt::Display| LoadError::Write {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let mut w = csv::Writer::from_path(path).map_err(|e| err(&e))?;
     w.write_record([
         "name",
         "elo",
@@ -169,7 +171,8 @@ pub fn write_csv(r: &Ratings, path: &Path) -> Result<()> {
         "anchor_elo",
         "anchor_sd",
         "perfect",
-    ])?;
+    ])
+    .map_err(|e| err(&e))?;
     for p in r.ranked() {
         w.write_record([
             p.name.clone(),
@@ -193,10 +196,9 @@ pub fn write_csv(r: &Ratings, path: &Path) -> Result<()> {
                 .map_or(String::new(), |sd| sd.to_string()),
             p.perfect.to_string(),
         ])
-        .with_context(|| format!("cannot write {}", path.display()))?;
+        .map_err(|e| err(&e))?;
     }
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    w.flush().map_err(|e| err(&e))?;
     Ok(())
 }
 

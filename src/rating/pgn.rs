@@ -7,10 +7,9 @@
 use std::io::{Cursor, Seek};
 use std::ops::ControlFlow;
 
-use anyhow::{Context, Result};
 use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, Skip, Visitor};
 
-use super::games::{Game, GameResult, Sink};
+use super::games::{Game, GameResult, LoadError, Sink};
 
 #[derive(Default)]
 struct Tags {
@@ -68,7 +67,7 @@ struct Pending {
     fen: Option<String>,
 }
 
-pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<()> {
+pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
     let mut reader = Reader::new(Cursor::new(bytes));
     let mut line = 1u64;
     let mut counted_to = 0usize;
@@ -77,7 +76,7 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<()> {
     loop {
         let more = reader
             .has_more()
-            .with_context(|| format!("{}:{}: cannot read PGN", sink.file.display(), line))?;
+            .map_err(|e| sink.error(line, format!("cannot read PGN: {e}")))?;
         if !more {
             break;
         }
@@ -91,7 +90,7 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<()> {
         counted_to = counted_to.max(offset);
         let Some(tags) = reader
             .read_game(&mut TagVisitor)
-            .with_context(|| format!("{}:{}: cannot read PGN", sink.file.display(), line))?
+            .map_err(|e| sink.error(line, format!("cannot read PGN: {e}")))?
         else {
             break;
         };
