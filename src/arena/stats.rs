@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::store::GameRecord;
+use crate::rating::model::elo_from_score;
 
 /// Wins, draws and losses of `first` against `second`.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -51,10 +52,6 @@ impl PairingStats {
             100.0 * self.score()
         )
     }
-}
-
-pub fn elo_from_score(s: f64) -> f64 {
-    -400.0 * (1.0 / s - 1.0).log10()
 }
 
 /// Elo and 95% half-width from W-D-L (infinite when the interval is unbounded).
