@@ -208,6 +208,20 @@ impl EngineConfig {
     }
 }
 
+/// A `StrengthTable` value naming a file, made relative to `base`.
+fn resolve_table_option(key: &str, value: &mut String, base: &Path) {
+    let v = value.trim();
+    if key
+        .trim()
+        .eq_ignore_ascii_case(crate::strength::settings::STRENGTH_TABLE)
+        && !v.is_empty()
+        && v != crate::strength::table::EMBEDDED_NAME
+        && Path::new(v).is_relative()
+    {
+        *value = base.join(v).to_string_lossy().into_owned();
+    }
+}
+
 /// UCI options in a stable order. In TOML a table `{ "Skill Level" = 2, Hash = 16 }`; values
 /// may be strings, integers, floats or booleans.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -330,9 +344,60 @@ impl Default for Timeouts {
 
 impl MatchConfig {
     /// Reads and validates a TOML match config; errors name the file and the key (with line).
+    ///
+    /// Paths inside the file (the book, `skillcal_bin`, engine commands with a slash, engine
+    /// `dir`, `StrengthTable` values) are relative to the file's folder.
     pub fn from_file(path: &Path) -> Result<MatchConfig> {
         let text = std::fs::read_to_string(path).at("read match config", path)?;
-        MatchConfig::from_toml_str(&text).map_err(|e| ArenaError::file(path, e))
+        let mut cfg = MatchConfig::from_toml_str(&text).map_err(|e| ArenaError::file(path, e))?;
+        cfg.resolve_paths(path.parent().unwrap_or(Path::new("")));
+        Ok(cfg)
+    }
+
+    /// Makes the relative paths inside the config relative to `base` instead of the working
+    /// directory (`base` itself may be relative: `configs` for `configs/x.toml`).
+    pub fn resolve_paths(&mut self, base: &Path) {
+        let join = |p: &Path| {
+            if p.is_relative() {
+                base.join(p)
+            } else {
+                p.to_path_buf()
+            }
+        };
+        if let Some(f) = &mut self.openings.file {
+            *f = join(f);
+        }
+        if let Some(b) = &mut self.skillcal_bin {
+            *b = join(b);
+        }
+        for e in &mut self.engines {
+            if let Some(d) = &mut e.dir {
+                *d = join(d);
+            }
+            for (k, v) in &mut e.options.0 {
+                resolve_table_option(k, v, base);
+            }
+            if let Some(spec) = e.command.strip_prefix("builtin:") {
+                // `builtin:StrengthTable=tables/x.csv,...`: the same rule inside the spec
+                let parts: Vec<String> = spec
+                    .split(',')
+                    .map(|part| match part.split_once('=') {
+                        Some((k, v)) => {
+                            let mut v = v.trim().to_string();
+                            resolve_table_option(k, &mut v, base);
+                            format!("{k}={v}")
+                        }
+                        None => part.to_string(),
+                    })
+                    .collect();
+                e.command = format!("builtin:{}", parts.join(","));
+            } else if !e.is_builtin()
+                && e.command.contains('/')
+                && Path::new(&e.command).is_relative()
+            {
+                e.command = base.join(&e.command).to_string_lossy().into_owned();
+            }
+        }
     }
 
     /// Parses and validates TOML text.

@@ -19,7 +19,8 @@
 //! # time_margin_ms = 100      # allowed lateness past the clock / movetime
 //!
 //! [openings]
-//! file = "configs/books/2moves_v1.epd"   # the default; .epd or .pgn
+//! file = "books/2moves_v1.epd" # .epd or .pgn; paths in a config are relative to its folder
+//!                             # (default: the repository's configs/books/2moves_v1.epd)
 //! order = "random"            # or "sequential"
 //! # plies = 8                 # PGN openings: keep at most this many plies
 //! # start = 0                 # index into the order for round 1

@@ -264,6 +264,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn unfinished_results_score_nothing() {
+        let mut r: GameRecord = csv::ReaderBuilder::new()
+            .from_reader(
+                format!("{CSV_HEADER}\n1,1,1,a,b,,,5,x,1/2-1/2,max_plies,40,1.5,7\n").as_bytes(),
+            )
+            .deserialize()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!((r.score_for("a"), r.score_for("b")), (Some(0.5), Some(0.5)));
+        r.result = "*".into();
+        assert_eq!((r.score_for("a"), r.score_for("c")), (None, None));
+    }
+
+    #[test]
     fn torn_rows_and_orphan_pgn_games_are_dropped() {
         let dir = std::env::temp_dir().join(format!("skillcal-store-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
