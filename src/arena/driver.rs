@@ -22,7 +22,7 @@ use super::players::{preflight, resolve_players, Player};
 use super::schedule;
 use super::snapshot::check_snapshot;
 use super::sprt::SprtTracker;
-use super::stats::Tally;
+use super::stats::MatchTally;
 use super::store::{GameRecord, Store};
 use super::summary::MatchSummary;
 use super::uci_engine::UciEngine;
@@ -68,7 +68,7 @@ pub fn run_match(config: &MatchConfig, out_dir: &Path, opts: &RunOptions) -> Res
 struct Resumed {
     planned: usize,
     pending: VecDeque<GameJob>,
-    tally: Tally,
+    tally: MatchTally,
     sprt: Option<SprtTracker>,
 }
 
@@ -237,7 +237,7 @@ fn resume(config: &MatchConfig, players: &[Player], book: &Book, store: &Store) 
         .into_iter()
         .map(|(a, b)| (names[a].clone(), names[b].clone()))
         .collect();
-    let mut tally = Tally::new(&names[0], &pair_names);
+    let mut tally = MatchTally::new(&names[0], &pair_names);
     let mut sprt = SprtTracker::new(config, &names);
     let planned_ids: HashSet<u64> = plan.iter().map(|s| s.game_id).collect();
     for r in &store.records {
@@ -271,7 +271,7 @@ fn resume(config: &MatchConfig, players: &[Player], book: &Book, store: &Store) 
 
 fn finish_summary(
     summary: &mut MatchSummary,
-    tally: &Tally,
+    tally: &MatchTally,
     sprt: Option<&SprtTracker>,
     started: Instant,
     overhead_ns: u128,

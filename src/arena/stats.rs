@@ -82,7 +82,7 @@ pub fn elo_with_margin(w: u32, d: u32, l: u32) -> Option<(f64, f64)> {
 
 /// Tallies per pairing (ordered as first met) and per termination.
 #[derive(Default)]
-pub struct Tally {
+pub struct MatchTally {
     pub pairs: Vec<PairingStats>,
     pub terminations: BTreeMap<String, u32>,
     /// The engine whose W-D-L the progress bar shows (the first engine of the config).
@@ -90,9 +90,9 @@ pub struct Tally {
     pub hero_wdl: [u32; 3],
 }
 
-impl Tally {
-    pub fn new(hero: &str, pairings: &[(String, String)]) -> Tally {
-        Tally {
+impl MatchTally {
+    pub fn new(hero: &str, pairings: &[(String, String)]) -> MatchTally {
+        MatchTally {
             pairs: pairings
                 .iter()
                 .map(|(a, b)| PairingStats {

@@ -28,21 +28,15 @@ pub struct LaunchSpec {
     pub seed_option: Option<String>,
 }
 
-/// Why talking to an engine failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why talking to an engine failed (the message names the engine).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineFault {
     /// The process could not start, closed its output or exited.
+    #[error("{0}")]
     Crash(String),
     /// No answer before the deadline.
+    #[error("{0}")]
     Timeout(String),
-}
-
-impl std::fmt::Display for EngineFault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EngineFault::Crash(s) | EngineFault::Timeout(s) => f.write_str(s),
-        }
-    }
 }
 
 /// The engine's last reported evaluation before `bestmove`, from the mover's point of view.
