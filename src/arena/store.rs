@@ -123,9 +123,17 @@ impl Store {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(ArenaError::io("read", &pgn_path, e)),
         };
-        let in_pgn = complete_pgn_ids(&pgn_text);
+        let (in_pgn, complete) = pgn_ids(&pgn_text);
         let mut done = BTreeSet::new();
-        records.retain(|r| in_pgn.contains(&r.game_id) && done.insert(r.game_id));
+        // Rows before the first game the PGN holds are kept as they are: their PGN was not
+        // kept (results folders commit games.csv without games.pgn). From that game on, both
+        // files are written game by game, PGN first: a row whose game is missing or torn
+        // there is dropped, and the game is played again.
+        let mut pgn_kept = false;
+        records.retain(|r| {
+            pgn_kept |= in_pgn.contains(&r.game_id);
+            (!pgn_kept || complete.contains(&r.game_id)) && done.insert(r.game_id)
+        });
         let rows_ok = whole == text.len() && records.len() == count_rows(&text[..whole]);
         if !rows_ok || whole == 0 {
             rewrite_csv(&csv_path, &records)?;
@@ -199,8 +207,8 @@ fn rewrite_csv(path: &Path, records: &[GameRecord]) -> Result<()> {
     std::fs::rename(&tmp, path).at("replace", path)
 }
 
-/// The `GameId` of a PGN game that was written completely (ends with its result).
-fn complete_game_id(chunk: &str) -> Option<u64> {
+/// The `GameId` of a PGN game, and whether it was written completely (ends with its result).
+fn game_id(chunk: &str) -> Option<(u64, bool)> {
     let id = chunk
         .lines()
         .find_map(|l| l.strip_prefix("[GameId \""))
@@ -208,14 +216,20 @@ fn complete_game_id(chunk: &str) -> Option<u64> {
         .and_then(|v| v.parse::<u64>().ok())?;
     let end = chunk.trim_end();
     let complete = end.ends_with("1-0") || end.ends_with("0-1") || end.ends_with("1/2-1/2");
-    complete.then_some(id)
+    Some((id, complete))
 }
 
-fn complete_pgn_ids(text: &str) -> HashSet<u64> {
-    split_games(text)
-        .into_iter()
-        .filter_map(complete_game_id)
-        .collect()
+/// The ids of every game in the PGN (torn ones too), and of the complete ones.
+fn pgn_ids(text: &str) -> (HashSet<u64>, HashSet<u64>) {
+    let mut all = HashSet::new();
+    let mut complete = HashSet::new();
+    for (id, whole) in split_games(text).into_iter().filter_map(game_id) {
+        all.insert(id);
+        if whole {
+            complete.insert(id);
+        }
+    }
+    (all, complete)
 }
 
 /// Keeps only PGN games whose `GameId` is in `done`, once each; rewrites the file only when
@@ -225,8 +239,8 @@ fn repair_pgn(path: &Path, text: &str, done: &BTreeSet<u64>) -> Result<()> {
     let mut seen = HashSet::new();
     let mut changed = false;
     for chunk in split_games(text) {
-        match complete_game_id(chunk) {
-            Some(id) if done.contains(&id) && seen.insert(id) => kept.push_str(chunk),
+        match game_id(chunk) {
+            Some((id, true)) if done.contains(&id) && seen.insert(id) => kept.push_str(chunk),
             _ => changed = true,
         }
     }
@@ -262,6 +276,35 @@ fn split_games(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_older_than_the_pgn_are_kept_and_later_gaps_replayed() {
+        let dir = std::env::temp_dir().join(format!("skillcal-store-old-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let row = |id: u64| format!("{id},1,1,a,b,,,5,x,1-0,checkmate,40,1.5,7\n");
+        let csv: String = (1..=5).map(row).collect();
+        std::fs::write(dir.join("games.csv"), format!("{CSV_HEADER}\n{csv}")).unwrap();
+        let game = |id: u64| format!("[Event \"e\"]\n[GameId \"{id}\"]\n\n1. e4 e5 1-0\n\n");
+        // games 1-2 from before the PGN was kept; 3 complete, 4 missing, 5 torn
+        let torn = "[Event \"e\"]\n[GameId \"5\"]\n\n1. e4";
+        std::fs::write(dir.join("games.pgn"), format!("{}{torn}", game(3))).unwrap();
+        let store = Store::open(&dir).unwrap();
+        assert_eq!(
+            store.done.iter().copied().collect::<Vec<_>>(),
+            vec![1, 2, 3]
+        );
+        let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+        assert_eq!(csv, format!("{CSV_HEADER}\n{}{}{}", row(1), row(2), row(3)));
+        assert_eq!(
+            std::fs::read_to_string(dir.join("games.pgn")).unwrap(),
+            game(3)
+        );
+        // no PGN at all: every row stays
+        std::fs::remove_file(dir.join("games.pgn")).unwrap();
+        assert_eq!(Store::open(&dir).unwrap().done.len(), 3);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn unfinished_results_score_nothing() {
