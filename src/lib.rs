@@ -5,6 +5,7 @@
 
 pub mod arena;
 pub mod calibrate;
+pub mod cli;
 pub mod engine;
 pub mod rating;
 pub mod report;

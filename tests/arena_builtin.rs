@@ -5,7 +5,7 @@
 mod arena_support;
 
 use arena_support::{check_run_dir, temp_dir, MOCK, SKILLCAL, STOCKFISH};
-use skillcal::arena::{read_games_csv, run_match, EngineConfig, Limits, MatchConfig, RunOptions};
+use skillcal::arena::{read_games_csv, run_match, EngineConfig, GoLimits, MatchConfig, RunOptions};
 
 #[test]
 fn builtin_spec_launches_the_skillcal_binary_with_options() {
@@ -15,7 +15,7 @@ fn builtin_spec_launches_the_skillcal_binary_with_options() {
             EngineConfig::from_spec("builtin:FailAfter=1000,DelayMs=0").unwrap(),
             EngineConfig::from_spec(&format!("{MOCK}:Hash=2")).unwrap(),
         ],
-        limits: Limits {
+        limits: GoLimits {
             nodes: Some(5),
             ..Default::default()
         },
@@ -84,7 +84,7 @@ fn per_game_seed_goes_to_an_offered_seed_option() {
     unseeded.args.clear();
     let cfg = MatchConfig {
         engines: vec![seeded, unseeded],
-        limits: Limits {
+        limits: GoLimits {
             nodes: Some(5),
             ..Default::default()
         },

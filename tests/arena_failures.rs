@@ -5,7 +5,7 @@ mod arena_support;
 
 use arena_support::{check_run_dir, temp_dir, MOCK};
 use skillcal::arena::{
-    read_games_csv, run_match, AdjudicationConfig, EngineConfig, Limits, MatchConfig, RunOptions,
+    read_games_csv, run_match, AdjudicationConfig, EngineConfig, GoLimits, MatchConfig, RunOptions,
     Timeouts, UciOptions,
 };
 
@@ -23,7 +23,7 @@ fn mock(name: &str, options: &[(&str, &str)]) -> EngineConfig {
     }
 }
 
-fn config(bad: EngineConfig, limits: Limits) -> MatchConfig {
+fn config(bad: EngineConfig, limits: GoLimits) -> MatchConfig {
     MatchConfig {
         engines: vec![bad, mock("good", &[])],
         limits,
@@ -41,8 +41,8 @@ fn config(bad: EngineConfig, limits: Limits) -> MatchConfig {
     }
 }
 
-fn nodes() -> Limits {
-    Limits {
+fn nodes() -> GoLimits {
+    GoLimits {
         nodes: Some(10),
         ..Default::default()
     }
@@ -50,7 +50,7 @@ fn nodes() -> Limits {
 
 /// Runs a match where engine "bad" fails in `mode` at its 3rd `go` of every process, and
 /// checks that every game ended with `expect`, lost by "bad", at the expected ply.
-fn failure_case(mode: &str, limits: Limits, expect: &str) {
+fn failure_case(mode: &str, limits: GoLimits, expect: &str) {
     let dir = temp_dir(&format!("fail-{mode}-{expect}"));
     let cfg = config(mock("bad", &[("Fail", mode), ("FailAfter", "3")]), limits);
     let summary = run_match(&cfg, &dir, &RunOptions::default()).unwrap();
@@ -81,7 +81,7 @@ fn hang_without_clock_is_a_stall() {
 
 #[test]
 fn hang_with_clock_is_a_time_forfeit() {
-    let tc = Limits {
+    let tc = GoLimits {
         tc: Some("0.3+0".into()),
         time_margin_ms: Some(50),
         ..Default::default()
@@ -91,7 +91,7 @@ fn hang_with_clock_is_a_time_forfeit() {
 
 #[test]
 fn slow_answer_is_a_time_forfeit() {
-    let tc = Limits {
+    let tc = GoLimits {
         tc: Some("0.2+0.01".into()),
         time_margin_ms: Some(50),
         ..Default::default()

@@ -6,7 +6,7 @@ mod arena_support;
 
 use arena_support::{check_run_dir, temp_dir, MOCK};
 use skillcal::arena::{
-    read_games_csv, run_match, AdjudicationConfig, EngineConfig, Limits, MatchConfig, RunOptions,
+    read_games_csv, run_match, AdjudicationConfig, EngineConfig, GoLimits, MatchConfig, RunOptions,
     UciOptions,
 };
 
@@ -25,7 +25,7 @@ fn unsorted_options_resume() {
     };
     let mut cfg = MatchConfig {
         engines: vec![engine("a"), engine("b")],
-        limits: Limits {
+        limits: GoLimits {
             nodes: Some(5),
             ..Default::default()
         },

@@ -6,7 +6,7 @@ mod arena_support;
 
 use arena_support::{check_run_dir, temp_dir, STOCKFISH};
 use skillcal::arena::{
-    read_games_csv, run_match, AdjudicationConfig, EngineConfig, Limits, MatchConfig, RunOptions,
+    read_games_csv, run_match, AdjudicationConfig, EngineConfig, GoLimits, MatchConfig, RunOptions,
     SprtConfig,
 };
 
@@ -16,7 +16,7 @@ fn config(first: &str, second: &str) -> MatchConfig {
             EngineConfig::from_spec(&format!("{STOCKFISH}{first}")).unwrap(),
             EngineConfig::from_spec(&format!("{STOCKFISH}{second}")).unwrap(),
         ],
-        limits: Limits {
+        limits: GoLimits {
             nodes: Some(2000),
             ..Default::default()
         },

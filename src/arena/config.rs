@@ -2,12 +2,12 @@
 //! (`builtin:Key=Value,...` or a command) that the CLI flags also use.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::error::{config_bail, ArenaError, IoContext, Result};
+use super::time_control::GoLimits;
 use crate::rating::EloScale;
 
 /// Where the default opening book lives, relative to the repository root.
@@ -37,7 +37,7 @@ pub struct MatchConfig {
     /// Seed for opening order and the per-game seeds.
     pub seed: u64,
     /// Default limits for every engine; an engine's own `limits` override field by field.
-    pub limits: Limits,
+    pub limits: GoLimits,
     pub openings: OpeningsConfig,
     pub adjudication: AdjudicationConfig,
     pub timeouts: Timeouts,
@@ -95,7 +95,7 @@ impl Default for MatchConfig {
             games: None,
             concurrency: 1,
             seed: 1,
-            limits: Limits::default(),
+            limits: GoLimits::default(),
             openings: OpeningsConfig::default(),
             adjudication: AdjudicationConfig::default(),
             timeouts: Timeouts::default(),
@@ -128,7 +128,7 @@ pub struct EngineConfig {
     /// UCI options sent with `setoption` after `uciok`.
     pub options: UciOptions,
     /// Overrides of the match's default limits.
-    pub limits: Limits,
+    pub limits: GoLimits,
     /// UCI option that receives each game's seed before the game. Default: `Seed` when the
     /// engine offers such an option (and the config does not set it); empty string: never.
     pub seed_option: Option<String>,
@@ -136,18 +136,18 @@ pub struct EngineConfig {
 
 impl EngineConfig {
     /// Parses a CLI engine spec: `builtin`, `builtin:K=V,K=V`, `COMMAND` or `COMMAND:K=V,...`.
-    pub fn from_spec(spec: &str) -> anyhow::Result<EngineConfig> {
+    pub fn from_spec(spec: &str) -> Result<EngineConfig> {
         let (command, opts) = match spec.split_once(':') {
             Some((c, o)) => (c, o),
             None => (spec, ""),
         };
         if command.is_empty() {
-            bail!("engine spec '{spec}': missing command");
+            config_bail!("engine spec '{spec}': missing command");
         }
         let mut options = Vec::new();
         for pair in opts.split(',').filter(|p| !p.trim().is_empty()) {
             let Some((k, v)) = pair.split_once('=') else {
-                bail!("engine spec '{spec}': '{pair}' is not Key=Value");
+                config_bail!("engine spec '{spec}': '{pair}' is not Key=Value");
             };
             options.push((k.trim().to_string(), v.trim().to_string()));
         }
@@ -164,7 +164,7 @@ impl EngineConfig {
     }
 
     /// Options from `builtin:K=V,...` in `command` followed by the `options` table.
-    pub fn all_options(&self) -> anyhow::Result<Vec<(String, String)>> {
+    pub fn all_options(&self) -> Result<Vec<(String, String)>> {
         let mut out = Vec::new();
         if let Some(rest) = self.command.strip_prefix("builtin:") {
             out.extend(
@@ -179,7 +179,7 @@ impl EngineConfig {
 
     /// The name given, or a readable one from the command and options,
     /// e.g. `skillcal[ScoreInaccuracy=50,LimitNodes=20000]`.
-    pub fn display_name(&self) -> anyhow::Result<String> {
+    pub fn display_name(&self) -> Result<String> {
         if let Some(n) = &self.name {
             return Ok(n.clone());
         }
@@ -201,10 +201,24 @@ impl EngineConfig {
     }
 
     /// `Key=Value;Key=Value` as written to games.csv.
-    pub fn settings_string(&self) -> anyhow::Result<String> {
+    pub fn settings_string(&self) -> Result<String> {
         let opts = self.all_options()?;
         let list: Vec<String> = opts.iter().map(|(k, v)| format!("{k}={v}")).collect();
         Ok(list.join(";"))
+    }
+}
+
+/// A `StrengthTable` value naming a file, made relative to `base`.
+fn resolve_table_option(key: &str, value: &mut String, base: &Path) {
+    let v = value.trim();
+    if key
+        .trim()
+        .eq_ignore_ascii_case(crate::strength::settings::STRENGTH_TABLE)
+        && !v.is_empty()
+        && v != crate::strength::table::EMBEDDED_NAME
+        && Path::new(v).is_relative()
+    {
+        *value = base.join(v).to_string_lossy().into_owned();
     }
 }
 
@@ -248,119 +262,6 @@ impl<'de> Deserialize<'de> for UciOptions {
                 })
                 .collect(),
         ))
-    }
-}
-
-/// Search limits. Any combination may be given: `go` carries all of them.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
-#[serde(deny_unknown_fields, default)]
-pub struct Limits {
-    /// Clock: `base+inc` in seconds (`10+0.1`), or `moves/base+inc` (`40/60+0`), or `base`.
-    pub tc: Option<String>,
-    /// Fixed time per move, milliseconds.
-    pub movetime_ms: Option<u64>,
-    pub nodes: Option<u64>,
-    pub depth: Option<u32>,
-    /// How far past its clock (or movetime) an engine may answer before it forfeits. Default 100 ms.
-    pub time_margin_ms: Option<u64>,
-}
-
-impl Limits {
-    /// `self` with unset fields taken from `defaults`.
-    pub fn merged_over(&self, defaults: &Limits) -> Limits {
-        Limits {
-            tc: self.tc.clone().or_else(|| defaults.tc.clone()),
-            movetime_ms: self.movetime_ms.or(defaults.movetime_ms),
-            nodes: self.nodes.or(defaults.nodes),
-            depth: self.depth.or(defaults.depth),
-            time_margin_ms: self.time_margin_ms.or(defaults.time_margin_ms),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.tc.is_none()
-            && self.movetime_ms.is_none()
-            && self.nodes.is_none()
-            && self.depth.is_none()
-    }
-
-    pub fn time_control(&self) -> anyhow::Result<Option<TimeControl>> {
-        self.tc.as_deref().map(TimeControl::parse).transpose()
-    }
-
-    /// The PGN `TimeControl` tag value.
-    pub fn pgn_time_control(&self) -> String {
-        if let Ok(Some(tc)) = self.time_control() {
-            return tc.pgn();
-        }
-        if let Some(mt) = self.movetime_ms {
-            return format!("{}/move", fmt_secs(mt));
-        }
-        "-".into()
-    }
-}
-
-/// A parsed clock: optional moves per period, base and increment in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    pub moves: Option<u32>,
-    pub base_ms: u64,
-    pub inc_ms: u64,
-}
-
-impl TimeControl {
-    pub fn parse(s: &str) -> anyhow::Result<TimeControl> {
-        let err = || {
-            anyhow::anyhow!(
-                "time control '{s}': expected base+inc, moves/base+inc or base (seconds)"
-            )
-        };
-        let (moves, rest) = match s.split_once('/') {
-            Some((m, r)) => (Some(m.trim().parse::<u32>().map_err(|_| err())?), r),
-            None => (None, s),
-        };
-        let (base, inc) = match rest.split_once('+') {
-            Some((b, i)) => (b, i),
-            None => (rest, "0"),
-        };
-        let secs = |t: &str| -> anyhow::Result<u64> {
-            let v: f64 = t.trim().parse().map_err(|_| err())?;
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(err());
-            }
-            Ok((v * 1000.0).round() as u64)
-        };
-        let tc = TimeControl {
-            moves: moves.filter(|&m| m > 0),
-            base_ms: secs(base)?,
-            inc_ms: secs(inc)?,
-        };
-        if tc.base_ms == 0 && tc.inc_ms == 0 {
-            bail!("time control '{s}': no time at all");
-        }
-        Ok(tc)
-    }
-
-    pub fn pgn(&self) -> String {
-        let mut s = String::new();
-        if let Some(m) = self.moves {
-            s.push_str(&format!("{m}/"));
-        }
-        s.push_str(&fmt_secs(self.base_ms));
-        if self.inc_ms > 0 {
-            s.push('+');
-            s.push_str(&fmt_secs(self.inc_ms));
-        }
-        s
-    }
-}
-
-fn fmt_secs(ms: u64) -> String {
-    if ms.is_multiple_of(1000) {
-        format!("{}", ms / 1000)
-    } else {
-        let s = format!("{:.3}", ms as f64 / 1000.0);
-        s.trim_end_matches('0').to_string()
     }
 }
 
@@ -441,106 +342,140 @@ impl Default for Timeouts {
     }
 }
 
-/// A config error that names the file.
-#[derive(Debug)]
-pub struct ConfigError {
-    pub file: PathBuf,
-    pub message: String,
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.file.display(), self.message)
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
 impl MatchConfig {
     /// Reads and validates a TOML match config; errors name the file and the key (with line).
-    pub fn from_file(path: &Path) -> anyhow::Result<MatchConfig> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read match config {}", path.display()))?;
-        let cfg = MatchConfig::from_toml_str(&text).map_err(|e| ConfigError {
-            file: path.to_path_buf(),
-            message: format!("{e:#}"),
-        })?;
+    ///
+    /// Paths inside the file (the book, `skillcal_bin`, engine commands with a slash, engine
+    /// `dir`, `StrengthTable` values) are relative to the file's folder.
+    pub fn from_file(path: &Path) -> Result<MatchConfig> {
+        let text = std::fs::read_to_string(path).at("read match config", path)?;
+        let mut cfg = MatchConfig::from_toml_str(&text).map_err(|e| ArenaError::file(path, e))?;
+        cfg.resolve_paths(path.parent().unwrap_or(Path::new("")));
         Ok(cfg)
     }
 
+    /// Makes the relative paths inside the config relative to `base` instead of the working
+    /// directory (`base` itself may be relative: `configs` for `configs/x.toml`).
+    pub fn resolve_paths(&mut self, base: &Path) {
+        let join = |p: &Path| {
+            if p.is_relative() {
+                base.join(p)
+            } else {
+                p.to_path_buf()
+            }
+        };
+        if let Some(f) = &mut self.openings.file {
+            *f = join(f);
+        }
+        if let Some(b) = &mut self.skillcal_bin {
+            *b = join(b);
+        }
+        for e in &mut self.engines {
+            if let Some(d) = &mut e.dir {
+                *d = join(d);
+            }
+            for (k, v) in &mut e.options.0 {
+                resolve_table_option(k, v, base);
+            }
+            if let Some(spec) = e.command.strip_prefix("builtin:") {
+                // `builtin:StrengthTable=tables/x.csv,...`: the same rule inside the spec
+                let parts: Vec<String> = spec
+                    .split(',')
+                    .map(|part| match part.split_once('=') {
+                        Some((k, v)) => {
+                            let mut v = v.trim().to_string();
+                            resolve_table_option(k, &mut v, base);
+                            format!("{k}={v}")
+                        }
+                        None => part.to_string(),
+                    })
+                    .collect();
+                e.command = format!("builtin:{}", parts.join(","));
+            } else if !e.is_builtin()
+                && e.command.contains('/')
+                && Path::new(&e.command).is_relative()
+            {
+                e.command = base.join(&e.command).to_string_lossy().into_owned();
+            }
+        }
+    }
+
     /// Parses and validates TOML text.
-    pub fn from_toml_str(text: &str) -> anyhow::Result<MatchConfig> {
-        let cfg: MatchConfig = toml::from_str(text).map_err(|e| anyhow::anyhow!("{e}"))?;
+    pub fn from_toml_str(text: &str) -> Result<MatchConfig> {
+        let cfg: MatchConfig =
+            toml::from_str(text).map_err(|e| ArenaError::Config(e.to_string()))?;
         cfg.validate()?;
         Ok(cfg)
     }
 
     /// Checks everything that can be checked without starting engines; errors name the key.
-    pub fn validate(&self) -> anyhow::Result<()> {
+    pub fn validate(&self) -> Result<()> {
         if self.engines.len() < 2 {
-            bail!(
+            config_bail!(
                 "engines: a match needs at least two engines (have {})",
                 self.engines.len()
             );
         }
         // The shared limits first, so a bad `[limits]` (or `--tc`) is not blamed on engines[0].
-        check_limits(&self.limits, "limits")?;
+        self.limits.check("limits")?;
         let mut names: BTreeMap<String, usize> = BTreeMap::new();
         for (i, e) in self.engines.iter().enumerate() {
             let key = format!("engines[{i}]");
             if e.command.trim().is_empty() {
-                bail!("{key}.command: missing");
+                config_bail!("{key}.command: missing");
             }
-            let name = e.display_name().with_context(|| format!("{key}.command"))?;
+            let name = e
+                .display_name()
+                .map_err(|e| e.context(format!("{key}.command")))?;
             if let Some(j) = names.insert(name.clone(), i) {
-                bail!("{key}.name: '{name}' is also the name of engines[{j}]; engine names must be unique (set `name`)");
+                config_bail!("{key}.name: '{name}' is also the name of engines[{j}]; engine names must be unique (set `name`)");
             }
             let lim = e.limits.merged_over(&self.limits);
-            check_limits(&lim, &format!("{key}.limits"))?;
+            lim.check(&format!("{key}.limits"))?;
             if lim.is_empty() {
-                bail!("{key}.limits: no limit at all (set tc, movetime_ms, nodes or depth here or in [limits])");
+                config_bail!("{key}.limits: no limit at all (set tc, movetime_ms, nodes or depth here or in [limits])");
             }
         }
         if self.rounds == 0 {
-            bail!("rounds: must be at least 1");
+            config_bail!("rounds: must be at least 1");
         }
         if !(1..=2).contains(&self.games_per_opening) {
-            bail!("games_per_opening: must be 1 or 2");
+            config_bail!("games_per_opening: must be 1 or 2");
         }
         if self.games == Some(0) {
-            bail!("games: must be at least 1");
+            config_bail!("games: must be at least 1");
         }
         if self.concurrency == 0 {
-            bail!("concurrency: must be at least 1");
+            config_bail!("concurrency: must be at least 1");
         }
         if let Some(r) = &self.adjudication.resign {
             if r.score_cp <= 0 || r.moves == 0 {
-                bail!("adjudication.resign: score_cp and moves must be positive");
+                config_bail!("adjudication.resign: score_cp and moves must be positive");
             }
         }
         if let Some(d) = &self.adjudication.draw {
             if d.score_cp < 0 || d.moves == 0 {
-                bail!("adjudication.draw: score_cp must be >= 0 and moves positive");
+                config_bail!("adjudication.draw: score_cp must be >= 0 and moves positive");
             }
         }
         if self.adjudication.max_plies == Some(0) {
-            bail!("adjudication.max_plies: must be positive");
+            config_bail!("adjudication.max_plies: must be positive");
         }
         if self.timeouts.handshake_ms == 0 || self.timeouts.stall_ms == 0 {
-            bail!("timeouts: handshake_ms and stall_ms must be positive");
+            config_bail!("timeouts: handshake_ms and stall_ms must be positive");
         }
         if let Some(t) = &self.sprt {
             if self.engines.len() != 2 {
-                bail!(
+                config_bail!(
                     "sprt: tests one engine against another; this match has {} engines",
                     self.engines.len()
                 );
             }
             if self.games_per_opening != 2 {
-                bail!("sprt: needs opening pairs (games_per_opening = 2)");
+                config_bail!("sprt: needs opening pairs (games_per_opening = 2)");
             }
             if !(t.elo0.is_finite() && t.elo1.is_finite() && t.elo0 < t.elo1) {
-                bail!(
+                config_bail!(
                     "sprt: elo0 must be below elo1 (have {} and {})",
                     t.elo0,
                     t.elo1
@@ -548,7 +483,7 @@ impl MatchConfig {
             }
             for (key, v) in [("alpha", t.alpha), ("beta", t.beta)] {
                 if !(v > 0.0 && v < 0.5) {
-                    bail!("sprt.{key}: must lie in (0, 0.5) (have {v})");
+                    config_bail!("sprt.{key}: must lie in (0, 0.5) (have {v})");
                 }
             }
         }
@@ -556,12 +491,12 @@ impl MatchConfig {
     }
 
     /// Names of the engines in config order.
-    pub fn engine_names(&self) -> anyhow::Result<Vec<String>> {
+    pub fn engine_names(&self) -> Result<Vec<String>> {
         self.engines.iter().map(|e| e.display_name()).collect()
     }
 
     /// The limits that apply to engine `i`.
-    pub fn engine_limits(&self, i: usize) -> Limits {
+    pub fn engine_limits(&self, i: usize) -> GoLimits {
         self.engines[i].limits.merged_over(&self.limits)
     }
 
@@ -572,37 +507,9 @@ impl MatchConfig {
     }
 }
 
-fn check_limits(l: &Limits, key: &str) -> anyhow::Result<()> {
-    if let Some(tc) = &l.tc {
-        TimeControl::parse(tc).with_context(|| format!("{key}.tc"))?;
-    }
-    if l.movetime_ms == Some(0) {
-        bail!("{key}.movetime_ms: must be positive");
-    }
-    if l.nodes == Some(0) {
-        bail!("{key}.nodes: must be positive");
-    }
-    if l.depth == Some(0) {
-        bail!("{key}.depth: must be positive");
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn time_controls_parse() {
-        let tc = TimeControl::parse("10+0.1").unwrap();
-        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (None, 10_000, 100));
-        let tc = TimeControl::parse("40/60").unwrap();
-        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (Some(40), 60_000, 0));
-        assert_eq!(tc.pgn(), "40/60");
-        assert_eq!(TimeControl::parse("0.5+0.05").unwrap().pgn(), "0.5+0.05");
-        assert!(TimeControl::parse("ten").is_err());
-        assert!(TimeControl::parse("0+0").is_err());
-    }
 
     #[test]
     fn builtin_specs_and_names() {

@@ -1,5 +1,6 @@
-//! One game between two engine processes: clocks, the rules (via shakmaty), adjudication and
-//! the classification of engine failures (the offender loses).
+//! One game between two engine processes: the loop (position, `go`, `bestmove`), the rules
+//! via shakmaty, and engine failures (the offender loses). Clocks live in
+//! [`super::time_control`], adjudication in [`super::adjudication`].
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -11,112 +12,13 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Position};
 use tokio::time::Instant;
 
-use super::config::{AdjudicationConfig, Limits, TimeControl, Timeouts};
-use super::engine::{BestMove, EngineFault, EngineProcess, EngineSpec, SearchInfo};
+use super::adjudication::{side_index, Adjudicator, Ending};
+use super::config::{AdjudicationConfig, Timeouts};
 use super::openings::Opening;
-
-/// How a game ended. `as_str` gives the games.csv `termination` value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Termination {
-    Checkmate,
-    Stalemate,
-    Threefold,
-    FiftyMoves,
-    InsufficientMaterial,
-    AdjudicationResign,
-    AdjudicationDraw,
-    MaxPlies,
-    TimeForfeit,
-    IllegalMove,
-    Crash,
-    Stall,
-}
-
-impl Termination {
-    pub const ALL: [Termination; 12] = [
-        Termination::Checkmate,
-        Termination::Stalemate,
-        Termination::Threefold,
-        Termination::FiftyMoves,
-        Termination::InsufficientMaterial,
-        Termination::AdjudicationResign,
-        Termination::AdjudicationDraw,
-        Termination::MaxPlies,
-        Termination::TimeForfeit,
-        Termination::IllegalMove,
-        Termination::Crash,
-        Termination::Stall,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Termination::Checkmate => "checkmate",
-            Termination::Stalemate => "stalemate",
-            Termination::Threefold => "threefold",
-            Termination::FiftyMoves => "fifty_moves",
-            Termination::InsufficientMaterial => "insufficient_material",
-            Termination::AdjudicationResign => "adjudication_resign",
-            Termination::AdjudicationDraw => "adjudication_draw",
-            Termination::MaxPlies => "max_plies",
-            Termination::TimeForfeit => "time_forfeit",
-            Termination::IllegalMove => "illegal_move",
-            Termination::Crash => "crash",
-            Termination::Stall => "stall",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Termination> {
-        Termination::ALL.into_iter().find(|t| t.as_str() == s)
-    }
-
-    /// The PGN `Termination` tag (the standard's vocabulary).
-    pub fn pgn_tag(self) -> &'static str {
-        match self {
-            Termination::AdjudicationResign
-            | Termination::AdjudicationDraw
-            | Termination::MaxPlies => "adjudication",
-            Termination::TimeForfeit => "time forfeit",
-            Termination::IllegalMove => "rules infraction",
-            Termination::Crash | Termination::Stall => "abandoned",
-            _ => "normal",
-        }
-    }
-
-    /// True when an engine failed (it loses and is restarted).
-    pub fn is_failure(self) -> bool {
-        matches!(
-            self,
-            Termination::TimeForfeit
-                | Termination::IllegalMove
-                | Termination::Crash
-                | Termination::Stall
-        )
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    WhiteWins,
-    BlackWins,
-    Draw,
-}
-
-impl GameResult {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-
-    pub fn win_for(c: Color) -> GameResult {
-        match c {
-            Color::White => GameResult::WhiteWins,
-            Color::Black => GameResult::BlackWins,
-        }
-    }
-}
+use super::outcome::{win_for, FinishedGame, GameResult, PlayedMove, Termination};
+use super::players::Player;
+use super::time_control::{Budget, Clocks, Overrun};
+use super::uci_engine::{BestMove, EngineFault, SearchInfo, UciEngine};
 
 /// One scheduled game.
 #[derive(Clone, Debug)]
@@ -131,69 +33,6 @@ pub struct GameJob {
     pub seed: u64,
 }
 
-/// An engine as a game needs it: how to start it and its limits.
-#[derive(Clone, Debug)]
-pub struct Player {
-    pub spec: EngineSpec,
-    pub limits: Limits,
-    pub tc: Option<TimeControl>,
-    pub margin: Duration,
-}
-
-impl Player {
-    pub fn new(spec: EngineSpec, limits: Limits) -> anyhow::Result<Player> {
-        let tc = limits.time_control()?;
-        let margin = Duration::from_millis(limits.time_margin_ms.unwrap_or(100));
-        Ok(Player {
-            spec,
-            limits,
-            tc,
-            margin,
-        })
-    }
-}
-
-pub struct PlayedMove {
-    pub san: String,
-    /// PGN comment text without braces (`+0.35/12 0.105s`, `book`).
-    pub comment: String,
-}
-
-/// Everything a finished game leaves behind.
-pub struct GameRecordDraft {
-    pub result: GameResult,
-    pub termination: Termination,
-    /// A sentence for the PGN (`White mates`, `engine X: disconnected ...`).
-    pub detail: String,
-    pub moves: Vec<PlayedMove>,
-    pub start_fen: String,
-    pub seconds: f64,
-    /// The side whose engine failed (it is restarted).
-    pub faulty: Option<Color>,
-    /// Sum and count of bestmove-received -> next-go-sent gaps, nanoseconds.
-    pub overhead_ns: u128,
-    pub overhead_count: u64,
-    /// The part of `overhead_ns` spent inside the pipe write of `position` + `go`.
-    pub overhead_write_ns: u128,
-    /// The failure came before the first move (starting the engine or `ucinewgame`).
-    pub failed_at_start: bool,
-}
-
-/// Streaks for the adjudication rules, one entry per mover.
-#[derive(Default)]
-struct Streaks {
-    /// `resign[loser][mover]`: consecutive moves of `mover` reporting `loser` lost.
-    resign: [[u32; 2]; 2],
-    draw: [u32; 2],
-}
-
-fn idx(c: Color) -> usize {
-    match c {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
 fn fault_termination(f: &EngineFault) -> Termination {
     match f {
         EngineFault::Crash(_) => Termination::Crash,
@@ -206,21 +45,21 @@ fn fault_termination(f: &EngineFault) -> Termination {
 pub async fn play(
     job: &GameJob,
     players: [&Player; 2],
-    slots: [&mut Option<EngineProcess>; 2],
+    slots: [&mut Option<UciEngine>; 2],
     adjudication: &AdjudicationConfig,
     timeouts: &Timeouts,
-) -> GameRecordDraft {
+) -> FinishedGame {
     let started = Instant::now();
     let [ws, bs] = slots;
     let slots = [ws, bs];
     let handshake = Duration::from_millis(timeouts.handshake_ms);
-    let mut game = Game::new(job);
+    let mut game = GameState::new(job);
 
     // Start (or reuse) both engines and announce the new game; the first to fail loses.
     for c in [Color::White, Color::Black] {
-        let i = idx(c);
+        let i = side_index(c);
         if slots[i].is_none() {
-            match EngineProcess::start(&players[i].spec, handshake).await {
+            match UciEngine::start(&players[i].spec, handshake).await {
                 Ok(e) => *slots[i] = Some(e),
                 Err(f) => {
                     let mut d = game.finish_fault(c, fault_termination(&f), f.to_string(), started);
@@ -238,30 +77,20 @@ pub async fn play(
         }
     }
 
-    let mut clocks: [Option<Duration>; 2] = [
-        players[0].tc.map(|t| Duration::from_millis(t.base_ms)),
-        players[1].tc.map(|t| Duration::from_millis(t.base_ms)),
-    ];
-    let mut moves_made = [0u32; 2];
+    let mut clocks = Clocks::new([&players[0].limits, &players[1].limits]);
     let mut last_received: Option<Instant> = None;
-    let mut streaks = Streaks::default();
+    let mut adjudicator = Adjudicator::new(adjudication);
     let mut cmd = String::with_capacity(4096);
+    let stall = Duration::from_millis(timeouts.stall_ms);
 
     loop {
         let c = game.pos.turn();
-        let i = idx(c);
+        let i = side_index(c);
         let p = players[i];
-        game.go_command(&mut cmd, p, &clocks, &moves_made, players);
-        let (deadline, timeout_kind) = match (clocks[i], p.limits.movetime_ms) {
-            (Some(left), _) => (Instant::now() + left + p.margin, Termination::TimeForfeit),
-            (None, Some(mt)) => (
-                Instant::now() + Duration::from_millis(mt) + p.margin,
-                Termination::TimeForfeit,
-            ),
-            (None, None) => (
-                Instant::now() + Duration::from_millis(timeouts.stall_ms),
-                Termination::Stall,
-            ),
+        game.go_command(&mut cmd, &clocks);
+        let (deadline, timeout_kind) = match clocks.budget(i, stall) {
+            Budget::Time(t) => (Instant::now() + t, Termination::TimeForfeit),
+            Budget::Stall(t) => (Instant::now() + t, Termination::Stall),
         };
         let eng = slots[i].as_mut().expect("engines live during the game");
         let bm: BestMove = match eng.go(&cmd, deadline).await {
@@ -283,35 +112,22 @@ pub async fn play(
         last_received = Some(bm.received);
         let elapsed = bm.received.saturating_duration_since(bm.sent);
 
-        // Clock: a reply past time left + margin forfeits; otherwise the overshoot is forgiven.
-        if let Some(left) = clocks[i] {
-            if elapsed > left + p.margin {
-                *slots[i] = None;
-                let d = format!(
+        if let Err(over) = clocks.charge(i, elapsed) {
+            *slots[i] = None;
+            let d = match over {
+                Overrun::Clock { left } => format!(
                     "engine {}: answered after {:.3}s with {:.3}s left",
                     p.spec.name,
                     elapsed.as_secs_f64(),
                     left.as_secs_f64()
-                );
-                return game.finish_fault(c, Termination::TimeForfeit, d, started);
-            }
-            let tc = p.tc.expect("clock implies tc");
-            let mut next = left.saturating_sub(elapsed) + Duration::from_millis(tc.inc_ms);
-            moves_made[i] += 1;
-            if tc.moves.is_some_and(|m| moves_made[i].is_multiple_of(m)) {
-                next += Duration::from_millis(tc.base_ms);
-            }
-            clocks[i] = Some(next);
-        } else if let Some(mt) = p.limits.movetime_ms {
-            if elapsed > Duration::from_millis(mt) + p.margin {
-                *slots[i] = None;
-                let d = format!(
-                    "engine {}: took {:.3}s for movetime {mt} ms",
+                ),
+                Overrun::Movetime { movetime_ms } => format!(
+                    "engine {}: took {:.3}s for movetime {movetime_ms} ms",
                     p.spec.name,
                     elapsed.as_secs_f64()
-                );
-                return game.finish_fault(c, Termination::TimeForfeit, d, started);
-            }
+                ),
+            };
+            return game.finish_fault(c, Termination::TimeForfeit, d, started);
         }
 
         let mv = match bm
@@ -338,13 +154,14 @@ pub async fn play(
         if let Some(end) = game.rules_end(c) {
             return game.finish(end.0, end.1, end.2, None, started);
         }
-        if let Some(end) = adjudicate(&game, c, &bm.info, adjudication, &mut streaks) {
+        let fullmoves = game.pos.fullmoves().get();
+        if let Some(end) = adjudicator.after_move(c, &bm.info, fullmoves, game.moves.len()) {
             return game.finish(end.0, end.1, end.2, None, started);
         }
     }
 }
 
-struct Game {
+struct GameState {
     root_fen: String,
     pos: Chess,
     uci_moves: Vec<String>,
@@ -356,8 +173,8 @@ struct Game {
     overhead_write_ns: u128,
 }
 
-impl Game {
-    fn new(job: &GameJob) -> Game {
+impl GameState {
+    fn new(job: &GameJob) -> GameState {
         let mut pos = job.opening.root();
         let mut seen = HashMap::new();
         let mut moves = Vec::new();
@@ -375,7 +192,7 @@ impl Game {
                 comment: "book".into(),
             });
         }
-        Game {
+        GameState {
             root_fen: job.opening.root_fen.clone(),
             start_fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
             pos,
@@ -399,15 +216,7 @@ impl Game {
     }
 
     /// `position ... moves ...` and `go ...` for the side to move, into `out`.
-    fn go_command(
-        &self,
-        out: &mut String,
-        p: &Player,
-        clocks: &[Option<Duration>; 2],
-        moves_made: &[u32; 2],
-        players: [&Player; 2],
-    ) {
-        use std::fmt::Write;
+    fn go_command(&self, out: &mut String, clocks: &Clocks<'_>) {
         out.clear();
         out.push_str("position fen ");
         out.push_str(&self.root_fen);
@@ -419,43 +228,12 @@ impl Game {
             }
         }
         out.push_str("\ngo");
-        let i = idx(self.pos.turn());
-        if let Some(mine) = clocks[i] {
-            // A side without a clock gets the mover's figures, so the engine sees sane numbers.
-            let theirs = clocks[1 - i].unwrap_or(mine);
-            let (w, b) = if i == 0 {
-                (mine, theirs)
-            } else {
-                (theirs, mine)
-            };
-            let inc = |k: usize| players[k].tc.map_or(0, |t| t.inc_ms);
-            let (wi, bi) = (inc(0), inc(1));
-            let _ = write!(
-                out,
-                " wtime {} btime {} winc {} binc {}",
-                w.as_millis(),
-                b.as_millis(),
-                if players[0].tc.is_some() { wi } else { bi },
-                if players[1].tc.is_some() { bi } else { wi },
-            );
-            if let Some(m) = p.tc.and_then(|t| t.moves) {
-                let _ = write!(out, " movestogo {}", m - moves_made[i] % m);
-            }
-        }
-        if let Some(mt) = p.limits.movetime_ms {
-            let _ = write!(out, " movetime {mt}");
-        }
-        if let Some(n) = p.limits.nodes {
-            let _ = write!(out, " nodes {n}");
-        }
-        if let Some(d) = p.limits.depth {
-            let _ = write!(out, " depth {d}");
-        }
+        clocks.write_go_args(out, side_index(self.pos.turn()));
         out.push('\n');
     }
 
     /// Game over by the rules after `mover` moved?
-    fn rules_end(&self, mover: Color) -> Option<(GameResult, Termination, String)> {
+    fn rules_end(&self, mover: Color) -> Option<Ending> {
         let pos = &self.pos;
         if pos.is_checkmate() {
             let who = if mover == Color::White {
@@ -464,7 +242,7 @@ impl Game {
                 "Black"
             };
             return Some((
-                GameResult::win_for(mover),
+                win_for(mover),
                 Termination::Checkmate,
                 format!("{who} mates"),
             ));
@@ -502,14 +280,8 @@ impl Game {
         term: Termination,
         detail: String,
         started: Instant,
-    ) -> GameRecordDraft {
-        self.finish(
-            GameResult::win_for(!offender),
-            term,
-            detail,
-            Some(offender),
-            started,
-        )
+    ) -> FinishedGame {
+        self.finish(win_for(!offender), term, detail, Some(offender), started)
     }
 
     fn finish(
@@ -519,8 +291,8 @@ impl Game {
         detail: String,
         faulty: Option<Color>,
         started: Instant,
-    ) -> GameRecordDraft {
-        GameRecordDraft {
+    ) -> FinishedGame {
+        FinishedGame {
             result,
             termination,
             detail,
@@ -555,78 +327,9 @@ fn move_comment(info: &SearchInfo, elapsed: Duration) -> String {
     }
 }
 
-/// Resign / draw / max-plies adjudication after `mover` played with `info`.
-fn adjudicate(
-    game: &Game,
-    mover: Color,
-    info: &SearchInfo,
-    cfg: &AdjudicationConfig,
-    s: &mut Streaks,
-) -> Option<(GameResult, Termination, String)> {
-    let m = idx(mover);
-    let score = info.score_cp();
-    if let Some(r) = &cfg.resign {
-        for loser in [Color::White, Color::Black] {
-            let l = idx(loser);
-            // The mover's score, seen from the loser's side.
-            let against = score.map(|sc| if mover == loser { sc } else { -sc });
-            if against.is_some_and(|a| a <= -r.score_cp) {
-                s.resign[l][m] += 1;
-            } else {
-                s.resign[l][m] = 0;
-            }
-            if s.resign[l][0] >= r.moves && s.resign[l][1] >= r.moves {
-                let who = if loser == Color::White {
-                    "White"
-                } else {
-                    "Black"
-                };
-                return Some((
-                    GameResult::win_for(!loser),
-                    Termination::AdjudicationResign,
-                    format!("{who} resigns (both engines agree)"),
-                ));
-            }
-        }
-    }
-    if let Some(d) = &cfg.draw {
-        if game.pos.fullmoves().get() >= d.after_move
-            && score.is_some_and(|sc| sc.abs() <= d.score_cp)
-        {
-            s.draw[m] += 1;
-        } else {
-            s.draw[m] = 0;
-        }
-        if s.draw[0] >= d.moves && s.draw[1] >= d.moves {
-            return Some((
-                GameResult::Draw,
-                Termination::AdjudicationDraw,
-                "Draw by adjudication".into(),
-            ));
-        }
-    }
-    if let Some(max) = cfg.max_plies {
-        if game.moves.len() as u32 >= max {
-            return Some((
-                GameResult::Draw,
-                Termination::MaxPlies,
-                format!("Drawn at {max} plies"),
-            ));
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn termination_names_round_trip() {
-        for t in Termination::ALL {
-            assert_eq!(Termination::parse(t.as_str()), Some(t));
-        }
-    }
 
     #[test]
     fn comments() {

@@ -3,7 +3,6 @@
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -13,6 +12,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use super::config::{BookFormat, BookOrder, OpeningsConfig, DEFAULT_BOOK};
+use super::error::{ArenaError, IoContext, Result};
 
 /// One opening: a root position and book moves played from it.
 #[derive(Clone, Debug)]
@@ -73,7 +73,7 @@ pub fn book_path(cfg: &OpeningsConfig) -> PathBuf {
     }
 }
 
-pub fn load(cfg: &OpeningsConfig) -> anyhow::Result<Book> {
+pub fn load(cfg: &OpeningsConfig) -> Result<Book> {
     let path = book_path(cfg);
     let format = match cfg.format {
         Some(f) => f,
@@ -82,25 +82,28 @@ pub fn load(cfg: &OpeningsConfig) -> anyhow::Result<Book> {
             Some(e) if e.eq_ignore_ascii_case("epd") || e.eq_ignore_ascii_case("fen") => {
                 BookFormat::Epd
             }
-            _ => bail!(
-                "openings.file {}: cannot tell EPD from PGN by the extension; set openings.format",
-                path.display()
-            ),
+            _ => {
+                return Err(ArenaError::config(
+                    format!("openings.file {}", path.display()),
+                    "cannot tell EPD from PGN by the extension; set openings.format",
+                ))
+            }
         },
     };
     let text = std::fs::read(&path)
-        .with_context(|| format!("openings.file: cannot read {}", path.display()))?;
+        .at("read", &path)
+        .map_err(|e| e.context("openings.file"))?;
     let openings = match format {
         BookFormat::Epd => parse_epd(&text, &path)?,
         BookFormat::Pgn => parse_pgn(&text, &path, cfg.plies)?,
     };
     if openings.is_empty() {
-        bail!("openings.file {}: no openings in the book", path.display());
+        return Err(ArenaError::file(&path, "no openings in the book"));
     }
     Ok(Book { openings })
 }
 
-fn parse_epd(text: &[u8], path: &Path) -> anyhow::Result<Vec<Opening>> {
+fn parse_epd(text: &[u8], path: &Path) -> Result<Vec<Opening>> {
     let text = String::from_utf8_lossy(text);
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -118,16 +121,20 @@ fn parse_epd(text: &[u8], path: &Path) -> anyhow::Result<Vec<Opening>> {
         } else if fields.len() >= 4 {
             fields[..4].join(" ")
         } else {
-            bail!("{}:{}: not an EPD/FEN line", path.display(), i + 1);
+            return Err(ArenaError::line(path, i + 1, "not an EPD/FEN line"));
         };
         let fen: Fen = fen_text
             .parse()
-            .map_err(|e| anyhow::anyhow!("{}:{}: bad FEN: {e}", path.display(), i + 1))?;
+            .map_err(|e| ArenaError::line(path, i + 1, format!("bad FEN: {e}")))?;
         let pos: Chess = fen
             .into_position(CastlingMode::Standard)
-            .map_err(|e| anyhow::anyhow!("{}:{}: illegal position: {e}", path.display(), i + 1))?;
+            .map_err(|e| ArenaError::line(path, i + 1, format!("illegal position: {e}")))?;
         if pos.is_game_over() {
-            bail!("{}:{}: the position is already over", path.display(), i + 1);
+            return Err(ArenaError::line(
+                path,
+                i + 1,
+                "the position is already over",
+            ));
         }
         out.push(Opening {
             id: i + 1,
@@ -213,18 +220,18 @@ impl Visitor for BookVisitor {
     }
 }
 
-fn parse_pgn(text: &[u8], path: &Path, max_plies: Option<u32>) -> anyhow::Result<Vec<Opening>> {
+fn parse_pgn(text: &[u8], path: &Path, max_plies: Option<u32>) -> Result<Vec<Opening>> {
     let mut reader = Reader::new(text);
     let mut visitor = BookVisitor { max_plies };
     let mut out = Vec::new();
     let mut n = 0;
     while let Some(game) = reader
         .read_game(&mut visitor)
-        .with_context(|| format!("openings.file {}", path.display()))?
+        .map_err(|e| ArenaError::file(path, e))?
     {
         n += 1;
         let (root_fen, moves) =
-            game.map_err(|e| anyhow::anyhow!("{} game {n}: {e}", path.display()))?;
+            game.map_err(|e| ArenaError::file(path, format!("game {n}: {e}")))?;
         out.push(Opening {
             id: n,
             root_fen,

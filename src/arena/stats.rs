@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::store::GameRecord;
+use crate::rating::model::elo_from_score;
 
 /// Wins, draws and losses of `first` against `second`.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -53,10 +54,6 @@ impl PairingStats {
     }
 }
 
-pub fn elo_from_score(s: f64) -> f64 {
-    -400.0 * (1.0 / s - 1.0).log10()
-}
-
 /// Elo and 95% half-width from W-D-L (infinite when the interval is unbounded).
 pub fn elo_with_margin(w: u32, d: u32, l: u32) -> Option<(f64, f64)> {
     let n = (w + d + l) as f64;
@@ -85,7 +82,7 @@ pub fn elo_with_margin(w: u32, d: u32, l: u32) -> Option<(f64, f64)> {
 
 /// Tallies per pairing (ordered as first met) and per termination.
 #[derive(Default)]
-pub struct Tally {
+pub struct MatchTally {
     pub pairs: Vec<PairingStats>,
     pub terminations: BTreeMap<String, u32>,
     /// The engine whose W-D-L the progress bar shows (the first engine of the config).
@@ -93,9 +90,9 @@ pub struct Tally {
     pub hero_wdl: [u32; 3],
 }
 
-impl Tally {
-    pub fn new(hero: &str, pairings: &[(String, String)]) -> Tally {
-        Tally {
+impl MatchTally {
+    pub fn new(hero: &str, pairings: &[(String, String)]) -> MatchTally {
+        MatchTally {
             pairs: pairings
                 .iter()
                 .map(|(a, b)| PairingStats {

@@ -1,15 +1,17 @@
 //! The results store: append-only `games.pgn` and `games.csv`, flushed after every game, and
-//! the resume logic (which games are done; repair of a run killed between the two writes).
+//! the resume logic (which games are done; repair of a run killed between or inside the two
+//! writes: a game counts as done only when its CSV row and its complete PGN game are both
+//! there).
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
-use super::game::GameRecordDraft;
+use super::error::{ArenaError, IoContext, Result};
+use crate::rating::GameResult;
 
 /// The games.csv columns, in order.
 pub const CSV_HEADER: &str = "game_id,pair_id,round,white,black,white_settings,black_settings,opening_id,opening_fen,result,termination,plies,seconds,seed";
@@ -39,13 +41,10 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// Points for `name` in this game (None when it did not play).
+    /// Points for `name` in this game (None when it did not play, or the result is not a
+    /// finished game's: `*` or anything else unreadable).
     pub fn score_for(&self, name: &str) -> Option<f64> {
-        let white = match self.result.as_str() {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            _ => 0.5,
-        };
+        let white = GameResult::parse(&self.result)?.white_score();
         if self.white == name {
             Some(white)
         } else if self.black == name {
@@ -57,13 +56,12 @@ impl GameRecord {
 }
 
 /// Reads a games.csv (header required; a torn last line from a killed run is ignored).
-pub fn read_games_csv(path: &Path) -> anyhow::Result<Vec<GameRecord>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
+    let text = std::fs::read_to_string(path).at("read", path)?;
     parse_games_csv(&text, path)
 }
 
-fn parse_games_csv(text: &str, path: &Path) -> anyhow::Result<Vec<GameRecord>> {
+fn parse_games_csv(text: &str, path: &Path) -> Result<Vec<GameRecord>> {
     // Only newline-terminated rows were completely written.
     let complete = match text.rfind('\n') {
         Some(i) => &text[..=i],
@@ -72,95 +70,19 @@ fn parse_games_csv(text: &str, path: &Path) -> anyhow::Result<Vec<GameRecord>> {
     let mut rdr = csv::ReaderBuilder::new().from_reader(complete.as_bytes());
     let headers = rdr
         .headers()
-        .with_context(|| format!("{}: bad header", path.display()))?
+        .map_err(|e| ArenaError::file(path, format!("bad header: {e}")))?
         .clone();
     for col in CSV_HEADER.split(',') {
         if !headers.iter().any(|h| h == col) {
-            bail!("{}: missing column '{col}'", path.display());
+            return Err(ArenaError::file(path, format!("missing column '{col}'")));
         }
     }
     let mut out = Vec::new();
     for (i, row) in rdr.deserialize::<GameRecord>().enumerate() {
-        let rec = row.with_context(|| format!("{}: row {}", path.display(), i + 2))?;
+        let rec = row.map_err(|e| ArenaError::file(path, format!("row {}: {e}", i + 2)))?;
         out.push(rec);
     }
     Ok(out)
-}
-
-/// Tags and movetext of a finished game for the PGN.
-pub struct PgnGame<'a> {
-    pub event: &'a str,
-    pub site: &'a str,
-    pub date: &'a str,
-    pub record: &'a GameRecord,
-    pub root_fen: &'a str,
-    pub time_control: &'a str,
-    pub draft: &'a GameRecordDraft,
-}
-
-/// Formats one game: seven-tag roster, FEN/SetUp, TimeControl, Termination, PlyCount, and
-/// per-move comments, lines kept under 80 characters.
-pub fn format_pgn(g: &PgnGame<'_>) -> String {
-    let r = g.record;
-    let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
-    let mut out = String::with_capacity(2048);
-    let mut tag = |k: &str, v: &str| out.push_str(&format!("[{k} \"{}\"]\n", esc(v)));
-    tag("Event", g.event);
-    tag("Site", g.site);
-    tag("Date", g.date);
-    tag("Round", &format!("{}.{}", r.round, r.game_id));
-    tag("White", &r.white);
-    tag("Black", &r.black);
-    tag("Result", &r.result);
-    tag("FEN", g.root_fen);
-    tag("SetUp", "1");
-    tag("TimeControl", g.time_control);
-    tag("Termination", g.draft.termination.pgn_tag());
-    tag("PlyCount", &r.plies.to_string());
-    tag("GameId", &r.game_id.to_string());
-    tag("PairId", &r.pair_id.to_string());
-    tag("Opening", &format!("book #{}", r.opening_id));
-    tag("SkillcalTermination", &r.termination);
-    out.push('\n');
-
-    let root: shakmaty::fen::Fen = g.root_fen.parse().expect("root FEN written by us");
-    let setup = root.as_setup();
-    let mut white_to_move = setup.turn == shakmaty::Color::White;
-    let mut number = setup.fullmoves.get();
-    let mut tokens: Vec<String> = Vec::with_capacity(g.draft.moves.len() * 2 + 2);
-    for (k, m) in g.draft.moves.iter().enumerate() {
-        if white_to_move {
-            tokens.push(format!("{number}. {}", m.san));
-        } else if k == 0 {
-            tokens.push(format!("{number}... {}", m.san));
-        } else {
-            tokens.push(m.san.clone());
-        }
-        if !m.comment.is_empty() {
-            tokens.push(format!("{{{}}}", m.comment));
-        }
-        if !white_to_move {
-            number += 1;
-        }
-        white_to_move = !white_to_move;
-    }
-    tokens.push(format!("{{{}}}", g.draft.detail.replace('}', ")")));
-    tokens.push(r.result.clone());
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    out.push_str(&line);
-    out.push_str("\n\n");
-    out
 }
 
 /// The open store of one run directory.
@@ -175,90 +97,102 @@ pub struct Store {
 
 impl Store {
     /// Opens (or creates) `dir/games.{pgn,csv}`, reads the finished games and repairs what a
-    /// kill can leave: a torn CSV line, PGN games without a CSV row, duplicated PGN games.
-    pub fn open(dir: &Path) -> anyhow::Result<Store> {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+    /// kill can leave: a torn CSV line, PGN games without a CSV row, CSV rows whose PGN game
+    /// is missing or torn (the game is played again), duplicated games.
+    pub fn open(dir: &Path) -> Result<Store> {
+        std::fs::create_dir_all(dir).at("create output directory", dir)?;
         let csv_path = dir.join("games.csv");
         let pgn_path = dir.join("games.pgn");
-        let mut csv = OpenOptions::new()
+        let mut text = String::new();
+        OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
             .open(&csv_path)
-            .with_context(|| format!("cannot open {}", csv_path.display()))?;
-        let mut text = String::new();
-        csv.read_to_string(&mut text)
-            .with_context(|| format!("cannot read {}", csv_path.display()))?;
-        let mut records = Vec::new();
-        if text.trim().is_empty() {
-            csv.set_len(0)?;
-            csv.write_all(format!("{CSV_HEADER}\n").as_bytes())?;
-            csv.flush()?;
+            .and_then(|mut f| f.read_to_string(&mut text))
+            .at("read", &csv_path)?;
+        // Only newline-terminated rows were completely written.
+        let whole = text.rfind('\n').map_or(0, |i| i + 1);
+        let mut records = if whole == 0 {
+            Vec::new()
         } else {
-            if !text.ends_with('\n') {
-                // A kill in the middle of a row: drop the torn part.
-                let keep = text.rfind('\n').map_or(0, |i| i + 1);
-                csv.set_len(keep as u64)?;
-                csv.seek(SeekFrom::End(0))?;
-                text.truncate(keep);
-                if keep == 0 {
-                    csv.write_all(format!("{CSV_HEADER}\n").as_bytes())?;
-                    text = format!("{CSV_HEADER}\n");
-                }
-            }
-            records = parse_games_csv(&text, &csv_path)?;
-        }
+            parse_games_csv(&text[..whole], &csv_path)?
+        };
+        let pgn_text = match std::fs::read_to_string(&pgn_path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(ArenaError::io("read", &pgn_path, e)),
+        };
+        let (in_pgn, complete) = pgn_ids(&pgn_text);
         let mut done = BTreeSet::new();
-        let mut dups = false;
+        // Rows before the first game the PGN holds are kept as they are: their PGN was not
+        // kept (results folders commit games.csv without games.pgn). From that game on, both
+        // files are written game by game, PGN first: a row whose game is missing or torn
+        // there is dropped, and the game is played again.
+        let mut pgn_kept = false;
         records.retain(|r| {
-            let fresh = done.insert(r.game_id);
-            dups |= !fresh;
-            fresh
+            pgn_kept |= in_pgn.contains(&r.game_id);
+            (!pgn_kept || complete.contains(&r.game_id)) && done.insert(r.game_id)
         });
-        if dups {
+        let rows_ok = whole == text.len() && records.len() == count_rows(&text[..whole]);
+        if !rows_ok || whole == 0 {
             rewrite_csv(&csv_path, &records)?;
-            csv = OpenOptions::new().append(true).open(&csv_path)?;
         }
-        repair_pgn(&pgn_path, &done)?;
-        let pgn = OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(&pgn_path)
-            .with_context(|| format!("cannot open {}", pgn_path.display()))?;
+        repair_pgn(&pgn_path, &pgn_text, &done)?;
+        let open_append = |path: &Path| {
+            OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(path)
+                .at("open", path)
+        };
         Ok(Store {
             dir: dir.to_path_buf(),
-            pgn,
-            csv,
+            pgn: open_append(&pgn_path)?,
+            csv: open_append(&csv_path)?,
             done,
             records,
         })
     }
 
     /// Appends one game: PGN first, then the CSV row (the CSV row is what marks a game done).
-    pub fn append(&mut self, pgn_text: &str, record: &GameRecord) -> anyhow::Result<()> {
+    pub fn append(&mut self, pgn_text: &str, record: &GameRecord) -> Result<()> {
+        let pgn_path = self.dir.join("games.pgn");
+        let csv_path = self.dir.join("games.csv");
         self.pgn
             .write_all(pgn_text.as_bytes())
             .and_then(|_| self.pgn.flush())
-            .with_context(|| format!("cannot write {}", self.dir.join("games.pgn").display()))?;
+            .at("write", &pgn_path)?;
         let mut w = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(Vec::with_capacity(256));
-        w.serialize(record)?;
-        let row = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+        w.serialize(record)
+            .map_err(|e| ArenaError::file(&csv_path, format!("cannot format a row: {e}")))?;
+        let row = w
+            .into_inner()
+            .map_err(|e| ArenaError::file(&csv_path, format!("cannot format a row: {e}")))?;
         self.csv
             .write_all(&row)
             .and_then(|_| self.csv.flush())
-            .with_context(|| format!("cannot write {}", self.dir.join("games.csv").display()))?;
+            .at("write", &csv_path)?;
         self.done.insert(record.game_id);
         self.records.push(record.clone());
         Ok(())
     }
 }
 
-fn rewrite_csv(path: &Path, records: &[GameRecord]) -> anyhow::Result<()> {
+/// Data rows in complete CSV text (the header excluded).
+fn count_rows(text: &str) -> usize {
+    csv::ReaderBuilder::new()
+        .from_reader(text.as_bytes())
+        .records()
+        .count()
+}
+
+/// Writes games.csv afresh (header and `records`) through a temporary file.
+fn rewrite_csv(path: &Path, records: &[GameRecord]) -> Result<()> {
     let tmp = path.with_extension("csv.tmp");
-    {
+    let write = || -> std::result::Result<(), csv::Error> {
         let mut w = csv::WriterBuilder::new()
             .has_headers(false)
             .from_path(&tmp)?;
@@ -267,38 +201,53 @@ fn rewrite_csv(path: &Path, records: &[GameRecord]) -> anyhow::Result<()> {
             w.serialize(r)?;
         }
         w.flush()?;
+        Ok(())
+    };
+    write().map_err(|e| ArenaError::file(&tmp, format!("cannot write: {e}")))?;
+    std::fs::rename(&tmp, path).at("replace", path)
+}
+
+/// The `GameId` of a PGN game, and whether it was written completely (ends with its result).
+fn game_id(chunk: &str) -> Option<(u64, bool)> {
+    let id = chunk
+        .lines()
+        .find_map(|l| l.strip_prefix("[GameId \""))
+        .and_then(|r| r.strip_suffix("\"]"))
+        .and_then(|v| v.parse::<u64>().ok())?;
+    let end = chunk.trim_end();
+    let complete = end.ends_with("1-0") || end.ends_with("0-1") || end.ends_with("1/2-1/2");
+    Some((id, complete))
+}
+
+/// The ids of every game in the PGN (torn ones too), and of the complete ones.
+fn pgn_ids(text: &str) -> (HashSet<u64>, HashSet<u64>) {
+    let mut all = HashSet::new();
+    let mut complete = HashSet::new();
+    for (id, whole) in split_games(text).into_iter().filter_map(game_id) {
+        all.insert(id);
+        if whole {
+            complete.insert(id);
+        }
     }
-    std::fs::rename(&tmp, path)?;
-    Ok(())
+    (all, complete)
 }
 
 /// Keeps only PGN games whose `GameId` is in `done`, once each; rewrites the file only when
 /// something has to go.
-fn repair_pgn(path: &Path, done: &BTreeSet<u64>) -> anyhow::Result<()> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Ok(());
-    };
+fn repair_pgn(path: &Path, text: &str, done: &BTreeSet<u64>) -> Result<()> {
     let mut kept = String::with_capacity(text.len());
     let mut seen = HashSet::new();
     let mut changed = false;
-    for chunk in split_games(&text) {
-        let id = chunk
-            .lines()
-            .find_map(|l| l.strip_prefix("[GameId \""))
-            .and_then(|r| r.strip_suffix("\"]"))
-            .and_then(|v| v.parse::<u64>().ok());
-        let complete = chunk.trim_end().ends_with("1-0")
-            || chunk.trim_end().ends_with("0-1")
-            || chunk.trim_end().ends_with("1/2-1/2");
-        match id {
-            Some(id) if complete && done.contains(&id) && seen.insert(id) => kept.push_str(chunk),
+    for chunk in split_games(text) {
+        match game_id(chunk) {
+            Some((id, true)) if done.contains(&id) && seen.insert(id) => kept.push_str(chunk),
             _ => changed = true,
         }
     }
     if changed {
         let tmp = path.with_extension("pgn.tmp");
-        std::fs::write(&tmp, &kept)?;
-        std::fs::rename(&tmp, path)?;
+        std::fs::write(&tmp, &kept).at("write", &tmp)?;
+        std::fs::rename(&tmp, path).at("replace", path)?;
     }
     Ok(())
 }
@@ -327,6 +276,50 @@ fn split_games(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_older_than_the_pgn_are_kept_and_later_gaps_replayed() {
+        let dir = std::env::temp_dir().join(format!("skillcal-store-old-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let row = |id: u64| format!("{id},1,1,a,b,,,5,x,1-0,checkmate,40,1.5,7\n");
+        let csv: String = (1..=5).map(row).collect();
+        std::fs::write(dir.join("games.csv"), format!("{CSV_HEADER}\n{csv}")).unwrap();
+        let game = |id: u64| format!("[Event \"e\"]\n[GameId \"{id}\"]\n\n1. e4 e5 1-0\n\n");
+        // games 1-2 from before the PGN was kept; 3 complete, 4 missing, 5 torn
+        let torn = "[Event \"e\"]\n[GameId \"5\"]\n\n1. e4";
+        std::fs::write(dir.join("games.pgn"), format!("{}{torn}", game(3))).unwrap();
+        let store = Store::open(&dir).unwrap();
+        assert_eq!(
+            store.done.iter().copied().collect::<Vec<_>>(),
+            vec![1, 2, 3]
+        );
+        let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+        assert_eq!(csv, format!("{CSV_HEADER}\n{}{}{}", row(1), row(2), row(3)));
+        assert_eq!(
+            std::fs::read_to_string(dir.join("games.pgn")).unwrap(),
+            game(3)
+        );
+        // no PGN at all: every row stays
+        std::fs::remove_file(dir.join("games.pgn")).unwrap();
+        assert_eq!(Store::open(&dir).unwrap().done.len(), 3);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn unfinished_results_score_nothing() {
+        let mut r: GameRecord = csv::ReaderBuilder::new()
+            .from_reader(
+                format!("{CSV_HEADER}\n1,1,1,a,b,,,5,x,1/2-1/2,max_plies,40,1.5,7\n").as_bytes(),
+            )
+            .deserialize()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!((r.score_for("a"), r.score_for("b")), (Some(0.5), Some(0.5)));
+        r.result = "*".into();
+        assert_eq!((r.score_for("a"), r.score_for("c")), (None, None));
+    }
 
     #[test]
     fn torn_rows_and_orphan_pgn_games_are_dropped() {

@@ -7,13 +7,16 @@
 //! - `garbage`: prints junk lines (invalid UTF-8 too), then `bestmove @@@@`
 //! - `timeout`: answers a legal move after its clock time plus `delay` ms (default 300)
 //! - `noise`: prints junk lines, then a legal move (not a failure: the arena must cope)
+//! - `deep`: declares a spin option whose max overflows 64 bits and reports depths past 255
+//!   and huge node counts before a legal move (not a failure: the arena must not panic)
 //! - `nostart`: never answers `uci`
 //! - `none`: behaves
 //!
 //! Choose with arguments `--fail MODE --after N --delay-ms D`, environment `MOCK_FAIL`,
 //! `MOCK_AFTER`, `MOCK_DELAY_MS`, or UCI options `Fail`, `FailAfter`, `DelayMs`
 //! (`DelayMs` also slows every normal move by that many milliseconds).
-//! `--seed-log FILE` appends every value received for its `Seed` option (spin 0..1000).
+//! `--seed-log FILE` appends every value received for its `Seed` option (spin 0..1000);
+//! `--go-log FILE` (or `MOCK_GO_LOG`) appends every `go` command.
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,6 +35,7 @@ struct Mock {
     gos: u32,
     pos: Chess,
     seed_log: Option<String>,
+    go_log: Option<String>,
 }
 
 static SLOW_EVERY_MOVE: AtomicBool = AtomicBool::new(false);
@@ -44,6 +48,7 @@ fn main() {
         gos: 0,
         pos: Chess::default(),
         seed_log: None,
+        go_log: std::env::var("MOCK_GO_LOG").ok(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -53,6 +58,7 @@ fn main() {
             "--fail" => m.fail = val,
             "--after" => m.after = val.parse().unwrap_or(1),
             "--seed-log" => m.seed_log = Some(val),
+            "--go-log" => m.go_log = Some(val),
             "--delay-ms" => {
                 m.delay_ms = val.parse().unwrap_or(0);
                 SLOW_EVERY_MOVE.store(true, Ordering::Relaxed);
@@ -102,6 +108,12 @@ fn main() {
                 );
                 let _ = writeln!(o, "option name Hash type spin default 1 min 1 max 16");
                 let _ = writeln!(o, "option name Seed type spin default 0 min 0 max 1000");
+                if m.fail == "deep" {
+                    let _ = writeln!(
+                        o,
+                        "option name Huge type spin default 0 min 0 max 99999999999999999999"
+                    );
+                }
                 let _ = writeln!(o, "uciok");
             }
             Some("isready") => {
@@ -115,6 +127,9 @@ fn main() {
                 }
             },
             Some("go") => {
+                if let Some(path) = &m.go_log {
+                    append_line(path, &line);
+                }
                 m.gos += 1;
                 let failing = m.gos >= m.after && m.fail != "none";
                 let mode = if failing { m.fail.as_str() } else { "none" };
@@ -150,6 +165,18 @@ fn act(m: &Mock, mode: &str, clock: Option<u64>, out: &std::io::Stdout) -> bool 
             std::thread::sleep(Duration::from_millis(clock.unwrap_or(1000) + m.delay_ms));
             o = out.lock();
             let _ = writeln!(o, "bestmove {}", pick(&m.pos));
+        }
+        "deep" => {
+            let mv = pick(&m.pos);
+            let _ = writeln!(
+                o,
+                "info depth 256 seldepth 300 multipv 1 score cp 12 nodes 99999999999999999999 time 1 pv {mv}"
+            );
+            let _ = writeln!(
+                o,
+                "info depth 999 seldepth 1000 score mate 99999999999 pv {mv}"
+            );
+            let _ = writeln!(o, "bestmove {mv}");
         }
         "noise" => {
             let _ = o.write_all(b"\xc3\x28 not utf8\n");
@@ -246,6 +273,16 @@ fn clock_ms(toks: &[&str], turn: shakmaty::Color) -> Option<u64> {
     };
     let i = toks.iter().position(|t| *t == key)?;
     toks.get(i + 1)?.parse().ok()
+}
+
+fn append_line(path: &str, line: &str) {
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(f, "{line}");
+    }
 }
 
 /// A legal move chosen by the position's hash: reproducible, and varied across positions.

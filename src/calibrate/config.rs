@@ -82,7 +82,7 @@ pub struct EngineConfig {
 
 /// Search limits the arena sends with `go` (any combination): the arena's own type, so a
 /// calibration's limits reach the match unchanged.
-pub use crate::arena::Limits;
+pub use crate::arena::GoLimits as Limits;
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]

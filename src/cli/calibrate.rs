@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use skillcal::calibrate::arena_glue::ArenaRunner;
-use skillcal::calibrate::config::CalibrationConfig;
-use skillcal::calibrate::pool::{default_dir, measure, PoolOptions, PoolRunConfig};
-use skillcal::calibrate::{self, verify, Options};
-use skillcal::report;
-use skillcal::report::stats::{anchored_rms, verify_stats};
-use skillcal::results::VerifyRow;
+use crate::calibrate::arena_glue::ArenaRunner;
+use crate::calibrate::config::CalibrationConfig;
+use crate::calibrate::pool::{default_dir, measure, PoolOptions, PoolRunConfig};
+use crate::calibrate::{self, verify, Options};
+use crate::report;
+use crate::report::stats::{anchored_rms, verify_stats};
+use crate::results::VerifyRow;
 
 #[derive(clap::Args, Debug)]
 pub struct CalibrateArgs {

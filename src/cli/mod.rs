@@ -1,7 +1,68 @@
-//! The command line's subcommands of rating, calibration and reports: clap argument types and
-//! the orchestration around the library (reports after runs, installing a table). Errors here
-//! are `anyhow`; the library's are typed.
+//! The `skillcal` command line: clap types, dispatch to the library, exit codes. Nothing
+//! below this module knows about clap; each subcommand's arguments become the plain options
+//! struct of the module that does the work.
+//!
+//! Exit codes: 0 success, 1 an error (printed as `error: ...` on stderr), 2 bad usage
+//! (clap's own messages).
 
-pub mod calibrate;
-pub mod rate;
-pub mod report;
+mod arena;
+mod calibrate;
+mod engine;
+mod rate;
+mod report;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "skillcal", version, about = "Calibrated playing strength for chess engines", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the built-in engine speaking UCI on stdin/stdout (also the default without a subcommand).
+    Uci,
+    /// Search a fixed list of positions and print `N nodes M nps` (deterministic N).
+    Bench(engine::BenchArgs),
+    /// Count leaf nodes of the legal move tree.
+    Perft(engine::PerftArgs),
+    /// Run (or resume) a batch of games between UCI engines.
+    Match(arena::MatchArgs),
+    /// Rate players from games.csv or PGN files.
+    Rate(rate::RateArgs),
+    /// Calibrate the built-in engine's strength knobs against a reference pool.
+    Calibrate(calibrate::CalibrateArgs),
+    /// Measure the reference pool's own scale (its ladder) once, for calibrations to load.
+    Pool(calibrate::PoolArgs),
+    /// Play fresh games at several UCI_Elo levels and compare measured with target strength.
+    Verify(calibrate::VerifyArgs),
+    /// Write report.md / report.html with plots for a results directory.
+    Report(report::ReportArgs),
+}
+
+/// Parses the command line, runs the subcommand, and turns its outcome into the exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None | Some(Command::Uci) => crate::engine::uci::run_stdio(),
+        Some(Command::Bench(args)) => engine::bench(args),
+        Some(Command::Perft(args)) => engine::perft(args),
+        Some(Command::Match(args)) => arena::run(args),
+        Some(Command::Rate(args)) => rate::run(&args),
+        Some(Command::Calibrate(args)) => calibrate::run(&args),
+        Some(Command::Pool(args)) => calibrate::run_pool(&args),
+        Some(Command::Verify(args)) => calibrate::run_verify(&args),
+        Some(Command::Report(args)) => report::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 
-use skillcal::rating::{
+use crate::rating::{
     format_head_to_head, format_table, head_to_head, load_games_report, rate, write_csv, Anchor,
     EloScale, Intervals, LoadOptions, RateOptions, Sprt, WhiteAdvantage,
 };

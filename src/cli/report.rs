@@ -12,7 +12,7 @@ pub struct ReportArgs {
 
 /// Writes the report of `DIR` and prints the HTML file's path.
 pub fn run(args: &ReportArgs) -> Result<()> {
-    let path = skillcal::report::generate(&args.dir)?;
+    let path = crate::report::generate(&args.dir)?;
     println!("{}", path.display());
     Ok(())
 }

@@ -58,14 +58,14 @@ pub const POSITIONS: &[&str] = &[
     "7k/7P/6K1/8/3B4/8/8/8 b - - 0 1",
 ];
 
-#[derive(clap::Args, Debug)]
-pub struct BenchArgs {
-    /// Search depth per position.
+/// What `skillcal bench` runs (filled by `src/cli/engine.rs`).
+#[derive(Clone, Debug, Default)]
+pub struct BenchOptions {
+    /// Search depth per position (default 11).
     pub depth: Option<u32>,
-    /// A weakening option as `Name=Value` (repeatable), e.g. `--set ScoreInaccuracy=50`: the
-    /// searches keep their depth, so the node count shows what the knob costs per depth.
-    /// Random choices use `RandomSeed` (default 1 here, so the count is reproducible).
-    #[arg(long = "set", value_name = "NAME=VALUE")]
+    /// Weakening options as `Name=Value`: the searches keep their depth, so the node count
+    /// shows what a knob costs per depth. Random choices use `RandomSeed` (default 1 here, so
+    /// the count is reproducible).
     pub set: Vec<String>,
 }
 
@@ -91,7 +91,7 @@ pub fn bench_nodes(
     total
 }
 
-pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+pub fn run(args: &BenchOptions) -> anyhow::Result<()> {
     let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
     if depth == 0 {
         anyhow::bail!("bench: depth must be at least 1");

@@ -6,15 +6,14 @@ use shakmaty::{Chess, Position};
 
 use super::position::{uci_string, Game};
 
-#[derive(clap::Args, Debug)]
-pub struct PerftArgs {
+/// What `skillcal perft` counts (filled by `src/cli/engine.rs`).
+#[derive(Clone, Debug, Default)]
+pub struct PerftOptions {
     /// Depth in plies.
     pub depth: u32,
     /// Start position (default: the standard start position).
-    #[arg(long)]
     pub fen: Option<String>,
     /// Print the count below each root move.
-    #[arg(long)]
     pub divide: bool,
 }
 
@@ -37,7 +36,7 @@ pub fn perft(pos: &Chess, depth: u32) -> u64 {
         .sum()
 }
 
-pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
+pub fn run(args: &PerftOptions) -> anyhow::Result<()> {
     let game = match &args.fen {
         Some(fen) => Game::from_fen(fen)?,
         None => Game::default(),

@@ -16,6 +16,14 @@ pub const MOCK: &str = env!("CARGO_BIN_EXE_skillcal-mock-engine");
 pub const SKILLCAL: &str = env!("CARGO_BIN_EXE_skillcal");
 pub const STOCKFISH: &str = "/usr/games/stockfish";
 
+/// The `skillcal` binary the CLI tests run: this build's, or `SKILLCAL_UNDER_TEST` (to show
+/// that a test fails on another build, e.g. main's).
+pub fn skillcal_under_test() -> PathBuf {
+    std::env::var_os("SKILLCAL_UNDER_TEST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(SKILLCAL))
+}
+
 /// A fresh empty directory under the system temp dir.
 pub fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("skillcal-{name}-{}", std::process::id()));

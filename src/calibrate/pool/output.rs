@@ -13,7 +13,7 @@ use crate::calibrate::list_matches;
 use crate::rating::Game;
 use crate::results::{self, PoolMemberRow, PoolPairRow};
 
-fn limits_label(l: &crate::arena::Limits) -> String {
+fn limits_label(l: &crate::arena::GoLimits) -> String {
     toml::to_string(l)
         .map(|s| {
             s.lines()

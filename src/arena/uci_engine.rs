@@ -1,7 +1,8 @@
-//! One UCI engine process: spawn, handshake, new game, `go` until `bestmove`, quit.
+//! The UCI client: one engine process; spawn, handshake, new game, `go` until `bestmove`,
+//! quit. (fastchess's `engine/uci_engine`; the engine skillcal ships is `crate::engine`.)
 //!
 //! Every child is spawned with `kill_on_drop` in its own process group, so dropping an
-//! [`EngineProcess`] (normal end, failure, task abort on Ctrl-C) ends the process, and a
+//! [`UciEngine`] (normal end, failure, task abort on Ctrl-C) ends the process, and a
 //! terminal's Ctrl-C reaches only the arena, which then ends the engines itself.
 
 use std::path::PathBuf;
@@ -11,11 +12,12 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::time::Instant;
-use vampirc_uci::{UciInfoAttribute, UciMessage};
 
-/// Everything needed to start an engine (resolved from the config).
+use super::uci_option::OptionDecl;
+
+/// Everything needed to start an engine process (resolved from the config).
 #[derive(Clone, Debug)]
-pub struct EngineSpec {
+pub struct LaunchSpec {
     pub name: String,
     pub program: PathBuf,
     pub args: Vec<String>,
@@ -26,21 +28,15 @@ pub struct EngineSpec {
     pub seed_option: Option<String>,
 }
 
-/// Why talking to an engine failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why talking to an engine failed (the message names the engine).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineFault {
     /// The process could not start, closed its output or exited.
+    #[error("{0}")]
     Crash(String),
     /// No answer before the deadline.
+    #[error("{0}")]
     Timeout(String),
-}
-
-impl std::fmt::Display for EngineFault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EngineFault::Crash(s) | EngineFault::Timeout(s) => f.write_str(s),
-        }
-    }
 }
 
 /// The engine's last reported evaluation before `bestmove`, from the mover's point of view.
@@ -75,22 +71,20 @@ pub struct BestMove {
     pub received: Instant,
 }
 
-pub struct EngineProcess {
-    pub spec: EngineSpec,
+pub struct UciEngine {
+    pub spec: LaunchSpec,
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     line: Vec<u8>,
-    /// Options the engine declared (`option name ...`).
-    pub offered: Vec<String>,
-    /// Spin ranges of the offered options (to fit the seed into).
-    ranges: Vec<(String, i64, i64)>,
+    /// Options the engine declared (`option name ... type ...`), in its order.
+    pub declared: Vec<OptionDecl>,
     seed_option: Option<String>,
 }
 
-impl EngineProcess {
+impl UciEngine {
     /// Starts the engine and runs `uci`/`uciok`, the options and `isready`/`readyok`.
-    pub async fn start(spec: &EngineSpec, handshake: Duration) -> Result<Self, EngineFault> {
+    pub async fn start(spec: &LaunchSpec, handshake: Duration) -> Result<Self, EngineFault> {
         let mut cmd = Command::new(&spec.program);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -110,14 +104,13 @@ impl EngineProcess {
         })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped"));
-        let mut eng = EngineProcess {
+        let mut eng = UciEngine {
             spec: spec.clone(),
             child,
             stdin,
             stdout,
             line: Vec::with_capacity(512),
-            offered: Vec::new(),
-            ranges: Vec::new(),
+            declared: Vec::new(),
             seed_option: None,
         };
         eng.send("uci\n").await?;
@@ -128,14 +121,8 @@ impl EngineProcess {
             if t == "uciok" {
                 break;
             }
-            if t.starts_with("option") {
-                if let UciMessage::Option(o) = vampirc_uci::parse_one(t) {
-                    if let vampirc_uci::UciOptionConfig::Spin { name, min, max, .. } = &o {
-                        eng.ranges
-                            .push((name.clone(), min.unwrap_or(0), max.unwrap_or(i64::MAX)));
-                    }
-                    eng.offered.push(o.get_name().to_string());
-                }
+            if let Some(decl) = OptionDecl::parse(t) {
+                eng.declared.push(decl);
             }
         }
         let mut cmds = String::new();
@@ -146,8 +133,9 @@ impl EngineProcess {
             Some(s) if s.is_empty() => None,
             Some(s) => Some(s.clone()),
             None => eng
-                .offered
+                .declared
                 .iter()
+                .map(|d| &d.name)
                 .find(|o| o.eq_ignore_ascii_case("seed") || o.eq_ignore_ascii_case("randomseed"))
                 .filter(|o| !spec.options.iter().any(|(k, _)| k.eq_ignore_ascii_case(o)))
                 .cloned(),
@@ -158,14 +146,11 @@ impl EngineProcess {
         Ok(eng)
     }
 
-    /// Options in the config that the engine did not declare (case-insensitive, as UCI says).
-    pub fn unknown_options(&self) -> Vec<String> {
-        self.spec
-            .options
+    /// The declaration of option `name` (case-insensitive, as UCI says).
+    pub fn declaration(&self, name: &str) -> Option<&OptionDecl> {
+        self.declared
             .iter()
-            .filter(|(k, _)| !self.offered.iter().any(|o| o.eq_ignore_ascii_case(k)))
-            .map(|(k, _)| k.clone())
-            .collect()
+            .find(|d| d.name.eq_ignore_ascii_case(name))
     }
 
     /// `ucinewgame`, the game's seed if the engine takes one, then `isready`/`readyok`.
@@ -182,12 +167,8 @@ impl EngineProcess {
 
     /// The seed mapped into the option's spin range, avoiding 0 (often "seed from the clock").
     fn fit_seed(&self, opt: &str, seed: u64) -> u64 {
-        match self
-            .ranges
-            .iter()
-            .find(|(n, _, _)| n.eq_ignore_ascii_case(opt))
-        {
-            Some(&(_, min, max)) if max > min => {
+        match self.declaration(opt).and_then(OptionDecl::spin_range) {
+            Some((min, max)) if max > min => {
                 let lo = min.max(1) as u64;
                 let hi = max as u64;
                 if hi < lo {
@@ -288,32 +269,46 @@ impl EngineProcess {
 }
 
 /// Reads score/depth from an `info` line into `info` (only the first MultiPV line counts).
+/// Any text is accepted: numbers out of range or garbled fields are ignored, never a panic.
 fn parse_info(line: &str, info: &mut SearchInfo) {
-    // vampirc-uci 0.11 swallows everything after `wdl` into one attribute: drop `wdl W D L`.
-    let owned;
-    let line = match line.find(" wdl ") {
-        Some(i) => {
-            let mut toks: Vec<&str> = line[..i].split_whitespace().collect();
-            toks.extend(line[i..].split_whitespace().skip(4));
-            owned = toks.join(" ");
-            owned.as_str()
-        }
-        None => line,
-    };
-    let UciMessage::Info(attrs) = vampirc_uci::parse_one(line) else {
+    let mut toks = line.split_whitespace();
+    if toks.next() != Some("info") {
         return;
-    };
+    }
     let mut next = *info;
     let mut has_score = false;
-    for a in attrs {
-        match a {
-            UciInfoAttribute::MultiPv(n) if n > 1 => return,
-            UciInfoAttribute::Depth(d) => next.depth = Some(d as u32),
-            UciInfoAttribute::Score { cp, mate, .. } => {
-                next.cp = cp;
-                next.mate = mate.map(|m| m as i32);
-                has_score = true;
+    while let Some(t) = toks.next() {
+        match t {
+            "multipv" => {
+                let n = toks.next().and_then(|v| v.parse::<u32>().ok());
+                if n.unwrap_or(1) > 1 {
+                    return;
+                }
             }
+            "depth" => {
+                if let Some(d) = toks.next().and_then(|v| v.parse::<u32>().ok()) {
+                    next.depth = Some(d);
+                }
+            }
+            "score" => {
+                let kind = toks.next();
+                let value = toks.next().and_then(|v| v.parse::<i32>().ok());
+                match (kind, value) {
+                    (Some("cp"), Some(cp)) => {
+                        next.cp = Some(cp);
+                        next.mate = None;
+                        has_score = true;
+                    }
+                    (Some("mate"), Some(m)) => {
+                        next.cp = None;
+                        next.mate = Some(m);
+                        has_score = true;
+                    }
+                    _ => {}
+                }
+            }
+            // the rest of the line is moves or free text
+            "pv" | "string" | "refutation" | "currline" => break,
             _ => {}
         }
     }
@@ -347,5 +342,14 @@ mod tests {
         assert_eq!(i.score_cp(), Some(-99_997));
         parse_info("info depth 14 score cp 20 lowerbound nodes 9", &mut i);
         assert_eq!((i.cp, i.mate), (Some(20), None));
+        // depths past 255 (vampirc-uci's u8 would panic) and garbage are harmless
+        parse_info(
+            "info depth 256 seldepth 300 multipv 1 score cp 7 nodes 99999999999999999999999",
+            &mut i,
+        );
+        assert_eq!((i.cp, i.depth), (Some(7), Some(256)));
+        parse_info("info depth x score cp", &mut i);
+        parse_info("info string score cp 900", &mut i);
+        assert_eq!((i.cp, i.depth), (Some(7), Some(256)));
     }
 }

@@ -1,0 +1,140 @@
+//! The match a command line asks for ([`MatchOptions`], filled by `src/cli/arena.rs`):
+//! a config file with flags applied over it.
+
+use std::path::PathBuf;
+
+use super::config::{EngineConfig, MatchConfig, Pairing, SprtConfig};
+use super::driver::{run_match, RunOptions};
+use super::error::{config_bail, Result};
+use super::summary::MatchSummary;
+
+/// A match as the command line describes it: a config file, flags for the common cases, or
+/// both (flags win). Paths inside the config file are relative to its folder; paths here
+/// (`out`, `book`, engine commands) to the working directory.
+#[derive(Clone, Debug, Default)]
+pub struct MatchOptions {
+    /// Match configuration (TOML).
+    pub config: Option<PathBuf>,
+    /// Output directory (games.pgn, games.csv); rerunning on it resumes.
+    pub out: PathBuf,
+    /// Engine (repeatable; replaces the config's engines): `builtin`, `builtin:K=V,K=V`,
+    /// a command, or `COMMAND:K=V,...` (UCI options).
+    pub engines: Vec<String>,
+    /// Openings per pairing (each played twice, colours swapped).
+    pub rounds: Option<u32>,
+    /// Cap on games per pairing.
+    pub games: Option<u32>,
+    /// Games at the same time.
+    pub concurrency: Option<usize>,
+    /// Node limit per move (all engines).
+    pub nodes: Option<u64>,
+    /// Clock for all engines, seconds: `base+inc` or `moves/base+inc`.
+    pub tc: Option<String>,
+    /// Fixed time per move, milliseconds (all engines).
+    pub movetime: Option<u64>,
+    /// Depth limit (all engines).
+    pub depth: Option<u32>,
+    /// Opening book (EPD or PGN).
+    pub book: Option<PathBuf>,
+    pub seed: Option<u64>,
+    /// Round robin instead of gauntlet.
+    pub round_robin: bool,
+    /// Draw games reaching this many plies.
+    pub max_plies: Option<u32>,
+    /// Print a summary every N games (0: only at the end).
+    pub summary_every: Option<u32>,
+    /// No progress bar.
+    pub no_progress: bool,
+    /// Stop by fishtest's GSPRT of the first engine against the second (logistic Elo):
+    /// `ELO0,ELO1` or `ELO0,ELO1,ALPHA,BETA` (default alpha = beta = 0.05).
+    pub sprt: Vec<f64>,
+}
+
+impl MatchOptions {
+    /// The config file (if any) with the flags applied.
+    pub fn to_config(&self) -> Result<MatchConfig> {
+        let mut cfg = match &self.config {
+            Some(p) => MatchConfig::from_file(p)?,
+            None => MatchConfig::default(),
+        };
+        if !self.engines.is_empty() {
+            cfg.engines = self
+                .engines
+                .iter()
+                .map(|s| EngineConfig::from_spec(s))
+                .collect::<Result<_>>()?;
+        }
+        if cfg.engines.len() < 2 {
+            config_bail!("match: give --config FILE or at least two --engine SPEC");
+        }
+        if let Some(r) = self.rounds {
+            cfg.rounds = r;
+        }
+        if self.games.is_some() {
+            cfg.games = self.games;
+        }
+        if let Some(c) = self.concurrency {
+            cfg.concurrency = c;
+        }
+        if self.nodes.is_some() {
+            cfg.limits.nodes = self.nodes;
+        }
+        if self.tc.is_some() {
+            cfg.limits.tc = self.tc.clone();
+        }
+        if self.movetime.is_some() {
+            cfg.limits.movetime_ms = self.movetime;
+        }
+        if self.depth.is_some() {
+            cfg.limits.depth = self.depth;
+        }
+        if self.book.is_some() {
+            cfg.openings.file = self.book.clone();
+            cfg.openings.format = None;
+        }
+        if let Some(s) = self.seed {
+            cfg.seed = s;
+        }
+        if self.round_robin {
+            cfg.pairing = Pairing::RoundRobin;
+        }
+        if self.max_plies.is_some() {
+            cfg.adjudication.max_plies = self.max_plies;
+        }
+        if let Some(n) = self.summary_every {
+            cfg.summary_every = n;
+        }
+        let sprt = match self.sprt[..] {
+            [] => None,
+            [elo0, elo1] => Some(SprtConfig::new(elo0, elo1)),
+            [elo0, elo1, alpha, beta] => Some(SprtConfig {
+                alpha,
+                beta,
+                ..SprtConfig::new(elo0, elo1)
+            }),
+            _ => config_bail!("--sprt: give ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA"),
+        };
+        if sprt.is_some() {
+            cfg.sprt = sprt;
+        }
+        cfg.validate()?;
+        Ok(cfg)
+    }
+}
+
+/// Runs (or resumes) the match the options describe; the summary is for the caller to print.
+pub fn run(args: &MatchOptions) -> Result<MatchSummary> {
+    let cfg = args.to_config()?;
+    let opts = RunOptions {
+        progress: !args.no_progress,
+        summaries: true,
+        // a bad book is blamed on where it was named
+        book_source: match (&args.book, &args.config) {
+            (Some(_), _) => Some("--book".into()),
+            (None, Some(p)) => Some(p.display().to_string()),
+            (None, None) => None,
+        },
+        ..Default::default()
+    };
+    run_match(&cfg, &args.out, &opts)
+}

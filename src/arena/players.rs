@@ -1,0 +1,200 @@
+//! The match's players: each config engine resolved to a program to start (the built-in
+//! engine's binary, PATH search) with its limits, and the preflight that starts every engine
+//! once and checks every option it will be sent before the first game.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::config::MatchConfig;
+use super::driver::RunOptions;
+use super::error::{ArenaError, Result};
+use super::time_control::SideLimits;
+use super::uci_engine::{LaunchSpec, UciEngine};
+use super::uci_option::OptionDecl;
+use crate::strength::{OptionError, Settings};
+
+/// An engine as a game needs it: how to start it and its limits.
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub spec: LaunchSpec,
+    pub limits: SideLimits,
+    /// The built-in engine (its options are also checked in-process).
+    pub builtin: bool,
+}
+
+/// Turns the config's engines into start specs and limits.
+pub fn resolve_players(cfg: &MatchConfig, opts: &RunOptions) -> Result<Vec<Player>> {
+    let mut out = Vec::new();
+    for (i, e) in cfg.engines.iter().enumerate() {
+        let key = format!("engines[{i}]");
+        let name = e.display_name()?;
+        let (program, mut args) = if e.is_builtin() {
+            (skillcal_bin(cfg, opts)?, vec!["uci".to_string()])
+        } else {
+            (
+                find_program(&e.command)
+                    .map_err(|m| ArenaError::config(format!("{key}.command ({name})"), m))?,
+                vec![],
+            )
+        };
+        args.extend(e.args.iter().cloned());
+        if let Some(d) = &e.dir {
+            if !d.is_dir() {
+                return Err(ArenaError::config(
+                    format!("{key}.dir ({name})"),
+                    format!("{} is not a directory", d.display()),
+                ));
+            }
+        }
+        let spec = LaunchSpec {
+            name,
+            program,
+            args,
+            dir: e.dir.clone(),
+            options: e.all_options()?,
+            seed_option: e.seed_option.clone(),
+        };
+        let limits = SideLimits::new(cfg.engine_limits(i))
+            .map_err(|e| e.context(format!("{key}.limits")))?;
+        out.push(Player {
+            spec,
+            limits,
+            builtin: e.is_builtin(),
+        });
+    }
+    Ok(out)
+}
+
+/// The skillcal binary: RunOptions, config key `skillcal_bin`, $SKILLCAL_BIN, this executable
+/// (from a test harness in `target/*/deps`, the `skillcal` beside `deps`).
+pub fn skillcal_bin(cfg: &MatchConfig, opts: &RunOptions) -> Result<PathBuf> {
+    if let Some(p) = opts
+        .skillcal_bin
+        .clone()
+        .or_else(|| cfg.skillcal_bin.clone())
+    {
+        return Ok(p);
+    }
+    if let Some(p) = std::env::var_os("SKILLCAL_BIN") {
+        return Ok(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe().map_err(|e| {
+        ArenaError::Other(format!(
+            "cannot locate the skillcal executable ({e}); set SKILLCAL_BIN"
+        ))
+    })?;
+    let is_skillcal = exe
+        .file_stem()
+        .is_some_and(|s| s.to_string_lossy() == "skillcal");
+    if !is_skillcal {
+        if let Some(dir) = exe.parent().filter(|d| d.ends_with("deps")) {
+            let cand = dir.parent().expect("deps has a parent").join("skillcal");
+            if cand.exists() {
+                return Ok(cand);
+            }
+        }
+    }
+    Ok(exe)
+}
+
+/// A command with a slash is a path; a bare name is looked up on PATH, then /usr/games.
+pub fn find_program(cmd: &str) -> std::result::Result<PathBuf, String> {
+    let p = Path::new(cmd);
+    if cmd.contains('/') {
+        if p.is_file() {
+            return Ok(p.to_path_buf());
+        }
+        return Err(format!("'{cmd}' does not exist"));
+    }
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|v| std::env::split_paths(&v).collect())
+        .unwrap_or_default();
+    dirs.push("/usr/games".into());
+    dirs.push("/usr/local/games".into());
+    for d in dirs {
+        let c = d.join(cmd);
+        if c.is_file() {
+            return Ok(c);
+        }
+    }
+    Err(format!("'{cmd}' not found on PATH or in /usr/games"))
+}
+
+/// Starts every engine once before the run: a wrong path, a dead engine, an unknown option
+/// or a value the engine does not accept is a config error, not a string of forfeits or
+/// games silently played at the engine's default.
+pub async fn preflight(cfg: &MatchConfig, players: &[Player]) -> Result<()> {
+    let handshake = Duration::from_millis(cfg.timeouts.handshake_ms);
+    for (i, p) in players.iter().enumerate() {
+        let eng = UciEngine::start(&p.spec, handshake)
+            .await
+            .map_err(|f| ArenaError::Engine(format!("engines[{i}]: {f}")))?;
+        let declared = eng.declared.clone();
+        eng.quit().await;
+        check_options(i, p, &declared)?;
+    }
+    Ok(())
+}
+
+/// Checks the options `p` will be sent against the engine's declarations (and, for the
+/// built-in engine, against its own settings, loading a `StrengthTable` file).
+pub fn check_options(i: usize, p: &Player, declared: &[OptionDecl]) -> Result<()> {
+    let name = &p.spec.name;
+    let unknown: Vec<&str> = p
+        .spec
+        .options
+        .iter()
+        .filter(|(k, _)| !declared.iter().any(|d| d.name.eq_ignore_ascii_case(k)))
+        .map(|(k, _)| k.as_str())
+        .collect();
+    if !unknown.is_empty() {
+        let offered: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
+        return Err(ArenaError::Engine(format!(
+            "engines[{i}] ({name}): unknown UCI option(s) {}; the engine offers: {}",
+            unknown.join(", "),
+            offered.join(", ")
+        )));
+    }
+    let mut settings = p.builtin.then(Settings::default);
+    for (k, v) in &p.spec.options {
+        let bad = |allowed: &dyn std::fmt::Display| {
+            ArenaError::Engine(format!(
+                "engines[{i}] ({name}): option {k} = '{v}' is not accepted: {allowed}"
+            ))
+        };
+        if let Some(s) = settings.as_mut() {
+            match s.set_option(k, v) {
+                Ok(()) => continue,
+                Err(OptionError::Unknown { .. }) => {} // an engine option (Hash, ...)
+                Err(e) => return Err(bad(&e)),
+            }
+        }
+        let decl = declared
+            .iter()
+            .find(|d| d.name.eq_ignore_ascii_case(k))
+            .expect("checked above");
+        decl.check(v)
+            .map_err(|allowed| bad(&format!("allowed: {allowed}")))?;
+    }
+    if let Some(s) = &settings {
+        // `UCI_Elo` beyond the table's range would be clamped: the games would not be
+        // played at the level their label says.
+        let limited = p
+            .spec
+            .options
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case(crate::strength::settings::UCI_ELO));
+        let (lo, hi) = s.table().elo_range();
+        let elo = s.elo as f64;
+        if limited && (elo < lo.floor() || elo > hi.ceil()) {
+            return Err(ArenaError::Engine(format!(
+                "engines[{i}] ({name}): option UCI_Elo = '{}' is not accepted: allowed: an integer from {} to {} (the range of the table {})",
+                s.elo,
+                lo.floor(),
+                hi.ceil(),
+                s.table().source()
+            )));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,68 @@
+//! `match.toml` in the run directory: the config the directory's games belong to. A rerun
+//! must describe the same games (more rounds, other concurrency or timeouts are fine).
+
+use std::path::Path;
+
+use super::config::MatchConfig;
+use super::error::{ArenaError, IoContext, Result};
+
+/// The name of the snapshot file in a run directory.
+pub const SNAPSHOT_FILE: &str = "match.toml";
+
+/// Keeps `match.toml` in the run directory; a rerun must describe the same games (more
+/// rounds, other concurrency or timeouts are fine).
+pub fn check_snapshot(dir: &Path, cfg: &MatchConfig) -> Result<()> {
+    let path = dir.join(SNAPSHOT_FILE);
+    let canon = |c: &MatchConfig| {
+        let mut c = c.clone();
+        c.rounds = 1;
+        c.games = None;
+        c.concurrency = 1;
+        c.summary_every = 0;
+        c.timeouts = Default::default();
+        c.skillcal_bin = None;
+        c.event = String::new();
+        // the stopping rule may change between runs: it says nothing about the games
+        c.sprt = None;
+        // match.toml stores options as a sorted table: compare them as sets, not in send order
+        for e in &mut c.engines {
+            e.options.0.sort();
+        }
+        c
+    };
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        let old: MatchConfig = toml::from_str(&text).map_err(|e| ArenaError::file(&path, e))?;
+        let (a, b) = (canon(&old), canon(cfg));
+        if a != b {
+            let mut keys = Vec::new();
+            if a.engines != b.engines {
+                keys.push("engines");
+            }
+            if a.limits != b.limits {
+                keys.push("limits");
+            }
+            if a.openings != b.openings {
+                keys.push("openings");
+            }
+            if a.adjudication != b.adjudication {
+                keys.push("adjudication");
+            }
+            if a.seed != b.seed {
+                keys.push("seed");
+            }
+            if a.pairing != b.pairing || a.games_per_opening != b.games_per_opening {
+                keys.push("pairing/games_per_opening");
+            }
+            return Err(ArenaError::Other(format!(
+                "{} holds a match with a different config ({} differ; see {}); use a new --out directory",
+                dir.display(),
+                keys.join(", "),
+                path.display()
+            )));
+        }
+    }
+    let text = toml::to_string(cfg)
+        .map_err(|e| ArenaError::Other(format!("cannot serialize the match config: {e}")))?;
+    std::fs::write(&path, text).at("write", &path)?;
+    Ok(())
+}

@@ -1,0 +1,43 @@
+//! `skillcal bench` and `skillcal perft`: the built-in engine's benchmark and move-generator
+//! check.
+
+use crate::engine::bench::{self, BenchOptions};
+use crate::engine::perft::{self, PerftOptions};
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Search depth per position.
+    pub depth: Option<u32>,
+    /// A weakening option as `Name=Value` (repeatable), e.g. `--set ScoreInaccuracy=50`: the
+    /// searches keep their depth, so the node count shows what the knob costs per depth.
+    /// Random choices use `RandomSeed` (default 1 here, so the count is reproducible).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PerftArgs {
+    /// Depth in plies.
+    pub depth: u32,
+    /// Start position (default: the standard start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Print the count below each root move.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
+    bench::run(&BenchOptions {
+        depth: args.depth,
+        set: args.set,
+    })
+}
+
+pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
+    perft::run(&PerftOptions {
+        depth: args.depth,
+        fen: args.fen,
+        divide: args.divide,
+    })
+}

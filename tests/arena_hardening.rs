@@ -1,0 +1,426 @@
+//! Issue 11, the arena's half: defects found from outside, each shown through the command line.
+//!
+//! Every test here failed on the build before the fix; `SKILLCAL_UNDER_TEST=/path/to/old/skillcal
+//! cargo test --release --test arena_hardening` runs them against another build.
+
+mod arena_support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use arena_support::{check_run_dir, skillcal_under_test, temp_dir, MOCK, STOCKFISH};
+use skillcal::arena::read_games_csv;
+
+fn skillcal(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(skillcal_under_test())
+        .current_dir(cwd)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn rows(dir: &Path) -> usize {
+    match read_games_csv(&dir.join("games.csv")) {
+        Ok(r) => r.len(),
+        Err(_) => 0,
+    }
+}
+
+/// A bad value for an option is an error naming engine, option, value and what is allowed,
+/// before any game is played.
+#[test]
+fn bad_option_values_stop_the_match_before_the_first_game() {
+    let dir = temp_dir("hard-options");
+    let out = dir.join("out");
+    let d = dir.to_str().unwrap();
+    let cases: Vec<(String, Vec<&str>)> = vec![
+        (
+            format!("builtin:StrengthTable={d}/bad.csv,UCI_LimitStrength=true"),
+            vec!["StrengthTable", "bad.csv"],
+        ),
+        (
+            "builtin:UCI_LimitStrength=true,UCI_Elo=5000".into(),
+            vec!["UCI_Elo", "5000", "allowed"],
+        ),
+        (
+            format!("{STOCKFISH}:Skill Level=99"),
+            vec!["Skill Level", "99", "allowed", "0 to 20"],
+        ),
+        (
+            format!("{MOCK}:Hash=17"),
+            vec!["Hash", "17", "allowed", "1 to 16"],
+        ),
+    ];
+    for (spec, words) in cases {
+        let _ = std::fs::remove_dir_all(&out);
+        let o = skillcal(
+            &dir,
+            &[
+                "match",
+                "--no-progress",
+                "--engine",
+                &spec,
+                "--engine",
+                MOCK,
+                "--nodes",
+                "10",
+                "--rounds",
+                "1",
+                "--max-plies",
+                "20",
+                "--out",
+                "out",
+            ],
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{spec}: {}", text(&o));
+        assert!(err.contains("engines[0]"), "{spec}: {}", text(&o));
+        for w in words {
+            assert!(err.contains(w), "{spec}: no '{w}' in {}", text(&o));
+        }
+        assert_eq!(rows(&out), 0, "{spec}: games were played");
+    }
+    // good values still play
+    let _ = std::fs::remove_dir_all(&out);
+    let o = skillcal(
+        &dir,
+        &[
+            "match",
+            "--no-progress",
+            "--engine",
+            &format!("{MOCK}:Hash=16"),
+            "--engine",
+            "builtin:UCI_LimitStrength=true,UCI_Elo=1500",
+            "--nodes",
+            "50",
+            "--rounds",
+            "1",
+            "--max-plies",
+            "12",
+            "--out",
+            "out",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(rows(&out), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two runs on one output folder: the second fails at once naming the first; a lock left by a
+/// killed run is taken over.
+#[test]
+fn a_second_run_on_the_same_folder_fails_and_names_the_holder() {
+    let dir = temp_dir("hard-lock");
+    let args = [
+        "match",
+        "--no-progress",
+        "--engine",
+        &format!("{MOCK}:DelayMs=40"),
+        "--engine",
+        MOCK,
+        "--nodes",
+        "10",
+        "--rounds",
+        "3",
+        "--max-plies",
+        "24",
+        "--concurrency",
+        "1",
+        "--out",
+        "out",
+    ];
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let start = || {
+        Command::new(skillcal_under_test())
+            .current_dir(&dir)
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let first = start();
+    // wait until the first run has started its games
+    let t0 = Instant::now();
+    while !dir.join("out/games.csv").exists() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "first run never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = start().wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "{}", text(&second));
+    assert!(
+        err.contains(&format!("pid {}", first.id())) && err.contains("in use"),
+        "{}",
+        text(&second)
+    );
+    let first = first.wait_with_output().unwrap();
+    assert!(first.status.success(), "{}", text(&first));
+    let (n, _) = check_run_dir(&dir.join("out"));
+    assert_eq!(n, 6, "{}", text(&first));
+
+    // a run killed while holding the lock does not block the next one
+    let extra: Vec<String> = args
+        .iter()
+        .map(|a| if a == "3" { "5".to_string() } else { a.clone() })
+        .collect();
+    let mut killed = Command::new(skillcal_under_test())
+        .current_dir(&dir)
+        .args(&extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    let o = skillcal(&dir, &extra.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", text(&o));
+    let (n, _) = check_run_dir(&dir.join("out"));
+    assert_eq!(n, 10);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A PGN cut in the middle of a game whose CSV row is intact: on resume the row is dropped and
+/// the game played again, so games.csv and games.pgn hold the same games.
+#[test]
+fn a_pgn_cut_mid_game_is_repaired_on_resume() {
+    let dir = temp_dir("hard-pgn");
+    let args = [
+        "match",
+        "--no-progress",
+        "--engine",
+        MOCK,
+        "--engine",
+        &format!("{MOCK}:Hash=2"),
+        "--nodes",
+        "10",
+        "--rounds",
+        "3",
+        "--max-plies",
+        "30",
+        "--out",
+        "out",
+    ];
+    let o = skillcal(&dir, &args);
+    assert!(o.status.success(), "{}", text(&o));
+    let pgn_path = dir.join("out/games.pgn");
+    let pgn = std::fs::read_to_string(&pgn_path).unwrap();
+    let last = pgn.rfind("[Event ").unwrap();
+    let cut = last + (pgn.len() - last) * 2 / 3;
+    std::fs::write(&pgn_path, &pgn[..cut]).unwrap();
+    assert_eq!(rows(&dir.join("out")), 6);
+
+    let o = skillcal(&dir, &args);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("(1 played now"),
+        "{}",
+        text(&o)
+    );
+    let (n, _) = check_run_dir(&dir.join("out"));
+    assert_eq!(n, 6);
+    // the replayed game is the same game (the mock plays by the position)
+    assert_eq!(std::fs::read_to_string(&pgn_path).unwrap().len(), pgn.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Paths inside a config are relative to the config's folder; paths on the command line to
+/// the working directory.
+#[test]
+fn paths_in_a_config_are_relative_to_its_folder() {
+    let dir = temp_dir("hard-paths");
+    let cfg_dir = dir.join("cfg");
+    let elsewhere = dir.join("elsewhere");
+    for d in [
+        &cfg_dir.join("books"),
+        &cfg_dir.join("engines"),
+        &cfg_dir.join("tables"),
+        &elsewhere,
+    ] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::write(
+        cfg_dir.join("books/two.epd"),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n\
+         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(MOCK, cfg_dir.join("engines/mock")).unwrap();
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(
+        manifest.join("configs/uci_elo_table.csv"),
+        cfg_dir.join("tables/t.csv"),
+    )
+    .unwrap();
+    std::fs::write(
+        cfg_dir.join("m.toml"),
+        r#"
+rounds = 2
+[limits]
+nodes = 40
+[openings]
+file = "books/two.epd"
+order = "sequential"
+[adjudication]
+max_plies = 16
+[[engines]]
+name = "mock"
+command = "engines/mock"
+[[engines]]
+name = "weak"
+command = "builtin"
+options = { UCI_LimitStrength = true, UCI_Elo = 1200, StrengthTable = "tables/t.csv" }
+"#,
+    )
+    .unwrap();
+    let config = cfg_dir.join("m.toml");
+    let o = skillcal(
+        &elsewhere,
+        &[
+            "match",
+            "--no-progress",
+            "--config",
+            config.to_str().unwrap(),
+            "--out",
+            "out",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let (n, _) = check_run_dir(&elsewhere.join("out"));
+    assert_eq!(n, 4);
+
+    // `--book` on the command line is relative to the working directory
+    std::fs::copy(cfg_dir.join("books/two.epd"), elsewhere.join("mine.epd")).unwrap();
+    let o = skillcal(
+        &elsewhere,
+        &[
+            "match",
+            "--no-progress",
+            "--config",
+            config.to_str().unwrap(),
+            "--book",
+            "mine.epd",
+            "--out",
+            "out2",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+
+    // a shipped config, from another folder
+    let shipped: PathBuf = manifest.join("configs/sf-skill2-vs-4.toml");
+    let o = skillcal(
+        &elsewhere,
+        &[
+            "match",
+            "--no-progress",
+            "--config",
+            shipped.to_str().unwrap(),
+            "--rounds",
+            "1",
+            "--games",
+            "1",
+            "--nodes",
+            "300",
+            "--max-plies",
+            "20",
+            "--out",
+            "out3",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(rows(&elsewhere.join("out3")), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Engine output the arena's old parser panicked on (depth past 255, numbers past 64 bits,
+/// an option whose range overflows) and extreme limits (`--depth 256`, `--tc 300/10+0`) play
+/// normal games, and `go` carries well-formed values.
+#[test]
+fn deep_reports_and_extreme_limits_do_not_crash_the_arena() {
+    let dir = temp_dir("hard-deep");
+    let log = dir.join("go.log");
+    let deep = MOCK.to_string();
+    for limits in [vec!["--depth", "256"], vec!["--tc", "300/10+0"]] {
+        let _ = std::fs::remove_file(&log);
+        let _ = std::fs::remove_dir_all(dir.join("out"));
+        // the mock's own arguments cannot go through --engine, so use its environment
+        let mut cmd = Command::new(skillcal_under_test());
+        cmd.current_dir(&dir)
+            .env("MOCK_FAIL", "deep")
+            .env("MOCK_GO_LOG", &log)
+            .args([
+                "match",
+                "--no-progress",
+                "--engine",
+                &deep,
+                "--engine",
+                &format!("{MOCK}:Hash=3"),
+                "--rounds",
+                "2",
+                "--max-plies",
+                "40",
+                "--out",
+                "out",
+            ])
+            .args(&limits)
+            .stdin(Stdio::null());
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{limits:?}: {}", text(&o));
+        let (n, terms) = check_run_dir(&dir.join("out"));
+        assert_eq!(n, 4, "{limits:?}");
+        for bad in ["crash", "illegal_move", "stall", "time_forfeit"] {
+            assert!(!terms.contains_key(bad), "{limits:?}: {terms:?}");
+        }
+        // every `go` is `go` then keyword / non-negative integer pairs
+        let gos = std::fs::read_to_string(&log).unwrap();
+        assert!(gos.lines().count() >= 8, "{gos}");
+        for line in gos.lines() {
+            let toks: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(toks[0], "go", "{line}");
+            assert!(toks.len() % 2 == 1, "{line}");
+            for pair in toks[1..].chunks(2) {
+                assert!(
+                    [
+                        "wtime",
+                        "btime",
+                        "winc",
+                        "binc",
+                        "movestogo",
+                        "depth",
+                        "nodes",
+                        "movetime"
+                    ]
+                    .contains(&pair[0])
+                        && pair[1].parse::<u64>().is_ok(),
+                    "{line}"
+                );
+            }
+            if limits[0] == "--depth" {
+                assert!(line.contains("depth 256"), "{line}");
+            } else {
+                let mtg: u64 = toks[toks.iter().position(|t| *t == "movestogo").unwrap() + 1]
+                    .parse()
+                    .unwrap();
+                assert!((1..=300).contains(&mtg), "{line}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
