@@ -209,7 +209,7 @@ impl EngineConfig {
 }
 
 /// A `StrengthTable` value naming a file, made relative to `base`.
-fn resolve_table_option(key: &str, value: &mut String, base: &Path) {
+pub(crate) fn resolve_table_option(key: &str, value: &mut String, base: &Path) {
     let v = value.trim();
     if key
         .trim()

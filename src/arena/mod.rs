@@ -100,6 +100,7 @@
 
 mod adjudication;
 mod config;
+pub(crate) use config::resolve_table_option;
 mod driver;
 mod error;
 mod game;

@@ -342,7 +342,63 @@ pub fn option_string(v: &toml::Value) -> String {
     }
 }
 
+/// A path from a config, read from the config's folder `base` when relative.
+pub fn config_relative(base: &Path, p: &Path) -> PathBuf {
+    if p.is_relative() {
+        base.join(p)
+    } else {
+        p.to_path_buf()
+    }
+}
+
+/// An engine command from a config: a relative path (one with a slash) is read from the config's
+/// folder; a bare name is searched on PATH when the engine starts.
+fn resolve_command(base: &Path, command: &mut Option<String>) {
+    if let Some(c) = command {
+        if c.contains('/') && Path::new(c.as_str()).is_relative() {
+            *c = base.join(c.as_str()).to_string_lossy().into_owned();
+        }
+    }
+}
+
+/// A `StrengthTable` option value from a config, read from the config's folder.
+fn resolve_options(base: &Path, options: &mut BTreeMap<String, toml::Value>) {
+    for (k, v) in options.iter_mut() {
+        if let toml::Value::String(s) = v {
+            crate::arena::resolve_table_option(k, s, base);
+        }
+    }
+}
+
+impl EngineConfig {
+    /// Paths inside the engine's settings (command, StrengthTable) from the config's folder.
+    pub fn resolve_paths(&mut self, base: &Path) {
+        resolve_command(base, &mut self.command);
+        resolve_options(base, &mut self.options);
+    }
+}
+
+impl PoolConfig {
+    /// Paths inside the pool's settings (commands, StrengthTable values) from the config's folder.
+    pub fn resolve_paths(&mut self, base: &Path) {
+        resolve_command(base, &mut self.command);
+        resolve_options(base, &mut self.options);
+        for m in &mut self.members {
+            resolve_command(base, &mut m.command);
+            resolve_options(base, &mut m.options);
+        }
+    }
+}
+
 impl CalibrationConfig {
+    /// Paths inside the config (the opening book, engine commands with a slash, StrengthTable
+    /// values) are relative to the config file's folder `base`, as in match configs.
+    pub fn resolve_paths(&mut self, base: &Path) {
+        self.openings.file = config_relative(base, &self.openings.file);
+        self.subject.resolve_paths(base);
+        self.pool.resolve_paths(base);
+    }
+
     /// Reads and checks a config file; relative paths inside are resolved against the current
     /// directory first, then against the config file's directory.
     pub fn load(path: &Path) -> anyhow::Result<Self> {
@@ -355,14 +411,7 @@ impl CalibrationConfig {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "calibration".into());
         }
-        if !cfg.openings.file.exists() {
-            if let Some(dir) = path.parent() {
-                let alt = dir.join(&cfg.openings.file);
-                if alt.exists() {
-                    cfg.openings.file = alt;
-                }
-            }
-        }
+        cfg.resolve_paths(path.parent().unwrap_or(Path::new("")));
         Ok(cfg)
     }
 

@@ -44,6 +44,8 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(&cfg.name));
+    // one run per folder: a second one fails at once, naming the holder
+    let _lock = crate::arena::lock_dir(&dir)?;
     let runner = ArenaRunner::new(&dir);
     let outcome = calibrate::calibrate(
         &cfg,
@@ -94,6 +96,7 @@ pub fn run_pool(args: &PoolArgs) -> Result<()> {
         cfg.budget = b;
     }
     let dir = args.out.clone().unwrap_or_else(|| default_dir(&cfg));
+    let _lock = crate::arena::lock_dir(&dir)?;
     let runner = ArenaRunner::new(&dir);
     let out = measure(
         &cfg,
@@ -158,6 +161,7 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
     if games < 2 || !games.is_multiple_of(2) {
         bail!("--games: must be even and at least 2");
     }
+    let _lock = crate::arena::lock_dir(&out)?;
     let runner = ArenaRunner::new(&out);
     let rows = verify::verify(&cfg, &args.table, &out, &levels, games, &runner)?;
     print_summary(&rows, cfg.lowest_anchor());

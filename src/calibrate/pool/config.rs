@@ -88,13 +88,10 @@ impl PoolRunConfig {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "pool".into());
         }
-        if !cfg.openings.file.exists() {
-            if let Some(alt) = path.parent().map(|d| d.join(&cfg.openings.file)) {
-                if alt.exists() {
-                    cfg.openings.file = alt;
-                }
-            }
-        }
+        // paths inside the config are read from its folder, as in calibration and match configs
+        let base = path.parent().unwrap_or(Path::new(""));
+        cfg.openings.file = crate::calibrate::config::config_relative(base, &cfg.openings.file);
+        cfg.pool.resolve_paths(base);
         cfg.validate(&origin)?;
         Ok(cfg)
     }
