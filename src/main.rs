@@ -110,8 +110,8 @@ fn run_analyse(a: &AnalyseArgs) -> anyhow::Result<()> {
     opts.quiet = a.quiet;
     let r = skillcal::analysis::run(&opts)?;
     println!(
-        "{} games, {} moves, {} positions ({} searched by the reference engine, {} by move-matching engines)",
-        r.games, r.moves, r.positions, r.engine_evaluations, r.match_evaluations
+        "{} games ({} moves analysed), {} human games, {} positions ({} searched by the reference engine, {} by move-matching engines)",
+        r.games, r.moves, r.human_games, r.positions, r.engine_evaluations, r.match_evaluations
     );
     println!("wrote {}", opts.out.join("analysis.md").display());
     Ok(())

@@ -17,7 +17,7 @@ pub mod pool;
 pub mod report;
 pub mod stats;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
@@ -123,6 +123,8 @@ pub struct MatchRow {
 #[derive(Clone, Debug, Default)]
 pub struct AnalyseResult {
     pub games: usize,
+    /// Games read from the human file.
+    pub human_games: usize,
     pub moves: usize,
     /// Distinct positions that needed the reference engine.
     pub positions: usize,
@@ -210,6 +212,7 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
 
     let mut result = AnalyseResult {
         games: games.len(),
+        human_games: human_games.len(),
         moves: all_moves.len(),
         positions: positions.len(),
         engine_evaluations: evaluated.engine_evaluations,
@@ -259,6 +262,3 @@ pub fn figure_columns() -> Vec<String> {
     }
     cols
 }
-
-/// Evaluations by key, for callers that analyse games themselves.
-pub type Evals = HashMap<String, engine::Eval>;
