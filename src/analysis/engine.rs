@@ -116,6 +116,19 @@ impl EngineConfig {
         )
     }
 
+    /// For people: program file name, arguments and options (`stockfish Threads=1 Hash=16`).
+    pub fn label(&self) -> String {
+        let name = self
+            .program
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut parts = vec![name];
+        parts.extend(self.args.iter().cloned());
+        parts.extend(self.options.iter().map(|(k, v)| format!("{k}={v}")));
+        parts.join(" ")
+    }
+
     /// A copy with one option set (replaced when present).
     pub fn with_option(&self, name: &str, value: &str) -> EngineConfig {
         let mut c = self.clone();

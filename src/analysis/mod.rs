@@ -86,15 +86,20 @@ impl AnalyseOptions {
     }
 }
 
-/// Stockfish, one thread, 16 MB hash.
+/// Stockfish (`stockfish` on PATH, else /usr/games/stockfish; a missing program is reported when
+/// the run starts it), one thread, 16 MB hash.
 pub fn default_reference(limit: Limit) -> Result<EngineConfig> {
-    let mut e = EngineConfig::parse_spec("stockfish", limit)
-        .context("the default reference engine is Stockfish; give another with --engine")?;
-    e.options = vec![
-        ("Threads".to_string(), "1".to_string()),
-        ("Hash".to_string(), "16".to_string()),
-    ];
-    Ok(e)
+    let program =
+        engine::find_program("stockfish").unwrap_or_else(|_| PathBuf::from("/usr/games/stockfish"));
+    Ok(EngineConfig {
+        program,
+        args: Vec::new(),
+        options: vec![
+            ("Threads".to_string(), "1".to_string()),
+            ("Hash".to_string(), "16".to_string()),
+        ],
+        limit,
+    })
 }
 
 /// One group's figures (a player, or a human band).

@@ -208,7 +208,7 @@ pub fn markdown(opts: &AnalyseOptions, r: &AnalyseResult) -> String {
         r.games,
         r.moves,
         r.positions,
-        opts.engine.identity(),
+        opts.engine.label(),
         opts.engine.limit,
         opts.bootstrap,
         opts.seed,
