@@ -3,6 +3,7 @@
 //! Dependencies point one way: `calibrate` uses `arena`, `rating`, `strength` and `report`;
 //! `arena` knows nothing of calibration; `engine` uses `strength` and nothing above it.
 
+pub mod analysis;
 pub mod arena;
 pub mod calibrate;
 pub mod cli;

@@ -5,6 +5,7 @@
 //! Exit codes: 0 success, 1 an error (printed as `error: ...` on stderr), 2 bad usage
 //! (clap's own messages).
 
+mod analyse;
 mod arena;
 mod calibrate;
 mod engine;
@@ -42,6 +43,9 @@ enum Command {
     Verify(calibrate::VerifyArgs),
     /// Write report.md / report.html with plots for a results directory.
     Report(report::ReportArgs),
+    /// How each player plays: every position judged by a reference engine (centipawn loss,
+    /// Lichess's accuracy and judgements, blunders by state and phase), human comparison.
+    Analyse(analyse::AnalyseArgs),
 }
 
 /// Parses the command line, runs the subcommand, and turns its outcome into the exit code.
@@ -57,6 +61,7 @@ pub fn main() -> ExitCode {
         Some(Command::Pool(args)) => calibrate::run_pool(&args),
         Some(Command::Verify(args)) => calibrate::run_verify(&args),
         Some(Command::Report(args)) => report::run(&args),
+        Some(Command::Analyse(args)) => analyse::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,123 @@
+//! The evaluation cache, `eval-cache.csv`: one row per (position FEN without move counters,
+//! engine identity, limit), appended and flushed as each answer arrives, so a killed run keeps
+//! every finished evaluation and a rerun (or an overlapping file) asks the engine nothing twice.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::engine::Eval;
+use super::lichess::Score;
+
+/// One row of eval-cache.csv.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct CacheRow {
+    pub fen: String,
+    pub engine: String,
+    pub limit: String,
+    /// Centipawns from the side to move (empty for a mate score).
+    pub cp: Option<i32>,
+    /// Mate in N from the side to move (negative: mated).
+    pub mate: Option<i32>,
+    pub best: String,
+    pub depth: u32,
+}
+
+type Key = (String, String, String);
+
+/// The open cache: what is known, and the file new answers are appended to.
+pub struct EvalCache {
+    map: HashMap<Key, Eval>,
+    file: File,
+}
+
+impl EvalCache {
+    /// Opens (or creates) the cache file; a torn last line from a killed run is dropped.
+    pub fn open(path: &Path) -> Result<EvalCache> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        let mut text = String::new();
+        file.read_to_string(&mut text)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let complete = match text.rfind('\n') {
+            Some(i) => &text[..=i],
+            None => "",
+        };
+        if complete.len() != text.len() {
+            file.set_len(complete.len() as u64)?;
+            file.seek(std::io::SeekFrom::End(0))?;
+        }
+        let mut map = HashMap::new();
+        if complete.trim().is_empty() {
+            file.set_len(0)?;
+            file.write_all(b"fen,engine,limit,cp,mate,best,depth\n")?;
+            file.flush()?;
+        } else {
+            let mut rdr = csv::Reader::from_reader(complete.as_bytes());
+            for (i, row) in rdr.deserialize::<CacheRow>().enumerate() {
+                let row = row.with_context(|| format!("{}: row {}", path.display(), i + 2))?;
+                let score = match (row.mate, row.cp) {
+                    (Some(m), _) => Score::Mate(m),
+                    (None, Some(c)) => Score::Cp(c),
+                    (None, None) => continue,
+                };
+                map.insert(
+                    (row.fen, row.engine, row.limit),
+                    Eval {
+                        score,
+                        best: row.best,
+                        depth: row.depth,
+                    },
+                );
+            }
+        }
+        Ok(EvalCache { map, file })
+    }
+
+    pub fn get(&self, fen: &str, engine: &str, limit: &str) -> Option<&Eval> {
+        self.map
+            .get(&(fen.to_string(), engine.to_string(), limit.to_string()))
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Records an answer and appends it to the file at once.
+    pub fn insert(&mut self, fen: &str, engine: &str, limit: &str, eval: Eval) -> Result<()> {
+        let (cp, mate) = match eval.score {
+            Score::Cp(c) => (Some(c), None),
+            Score::Mate(m) => (None, Some(m)),
+        };
+        let row = CacheRow {
+            fen: fen.to_string(),
+            engine: engine.to_string(),
+            limit: limit.to_string(),
+            cp,
+            mate,
+            best: eval.best.clone(),
+            depth: eval.depth,
+        };
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        w.serialize(&row)?;
+        let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+        self.file.write_all(&bytes)?;
+        self.file.flush()?;
+        self.map.insert((row.fen, row.engine, row.limit), eval);
+        Ok(())
+    }
+}

@@ -1,0 +1,317 @@
+//! Games to analyse: PGN files, or run folders in which every `games.pgn` below is read; a
+//! `games.csv` beside a PGN gives each player's settings (`white_settings` / `black_settings`,
+//! matched by the `GameId` tag the arena writes).
+//!
+//! The arena's PGN starts from the opening's root FEN and carries the book moves with a
+//! `{book}` comment; those moves are replayed but not analysed: the analysed game starts after
+//! them. `[%clk h:mm:ss]` comments give the mover's clock after each move.
+
+use std::collections::HashMap;
+use std::io::Cursor;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+
+/// One move as played.
+#[derive(Clone, Debug)]
+pub struct PlayedMove {
+    pub uci: String,
+    pub san: String,
+    /// The mover's clock after the move, in seconds, from `[%clk]`.
+    pub clock: Option<f64>,
+    pub book: bool,
+}
+
+/// One game: tags, the analysed start position and the moves from there.
+#[derive(Clone, Debug)]
+pub struct GameMoves {
+    /// `file#n` (n counts games in the file from 1).
+    pub id: String,
+    pub white: String,
+    pub black: String,
+    pub white_elo: Option<u32>,
+    pub black_elo: Option<u32>,
+    pub white_settings: String,
+    pub black_settings: String,
+    /// Positions before each analysed move and after the last: `moves.len() + 1` of them.
+    pub positions: Vec<Chess>,
+    pub moves: Vec<PlayedMove>,
+    /// Plies played before `positions[0]` (book moves, or the FEN's move number).
+    pub ply_offset: usize,
+}
+
+impl GameMoves {
+    /// The name, Elo and settings of the side to move at `positions[k]`.
+    pub fn mover(&self, k: usize) -> (Color, &str) {
+        let c = self.positions[k].turn();
+        (
+            c,
+            if c == Color::White {
+                &self.white
+            } else {
+                &self.black
+            },
+        )
+    }
+}
+
+/// The position's key: FEN without the move counters (en passant only when legal).
+pub fn position_key(pos: &Chess) -> String {
+    let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+/// The full FEN sent to an engine.
+pub fn full_fen(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+/// Expands the inputs: a file is read as PGN, a folder contributes every `games.pgn` below it.
+pub fn pgn_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in inputs {
+        if p.is_dir() {
+            let before = out.len();
+            collect_games_pgn(p, &mut out)?;
+            if out.len() == before {
+                bail!("{}: no games.pgn below this folder", p.display());
+            }
+        } else if p.is_file() {
+            out.push(p.clone());
+        } else {
+            bail!("{}: no such file or folder", p.display());
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn collect_games_pgn(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read folder {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            collect_games_pgn(&p, out)?;
+        } else if p.file_name().is_some_and(|n| n == "games.pgn") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+#[derive(Default)]
+struct Tags {
+    white: String,
+    black: String,
+    white_elo: Option<u32>,
+    black_elo: Option<u32>,
+    fen: Option<String>,
+    game_id: Option<u64>,
+}
+
+struct Movetext {
+    tags: Tags,
+    pos: Chess,
+    positions: Vec<Chess>,
+    moves: Vec<PlayedMove>,
+    error: Option<String>,
+}
+
+struct GameVisitor;
+
+impl Visitor for GameVisitor {
+    type Tags = Tags;
+    type Movetext = Movetext;
+    type Output = std::result::Result<Movetext, String>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Tags> {
+        ControlFlow::Continue(Tags::default())
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
+        let v = value.decode_utf8_lossy().trim().to_string();
+        match name {
+            b"White" => tags.white = v,
+            b"Black" => tags.black = v,
+            b"WhiteElo" => tags.white_elo = v.parse().ok(),
+            b"BlackElo" => tags.black_elo = v.parse().ok(),
+            b"FEN" => tags.fen = Some(v),
+            b"GameId" => tags.game_id = v.parse().ok(),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Self::Output, Movetext> {
+        let pos = match &tags.fen {
+            None => Chess::default(),
+            Some(f) => match f.parse::<Fen>().map_err(|e| e.to_string()).and_then(|f| {
+                f.into_position(CastlingMode::Standard)
+                    .map_err(|e| e.to_string())
+            }) {
+                Ok(p) => p,
+                Err(e) => return ControlFlow::Break(Err(format!("bad FEN tag '{f}': {e}"))),
+            },
+        };
+        ControlFlow::Continue(Movetext {
+            tags,
+            positions: vec![pos.clone()],
+            pos,
+            moves: Vec::new(),
+            error: None,
+        })
+    }
+
+    fn san(&mut self, m: &mut Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        if m.error.is_some() {
+            return ControlFlow::Continue(());
+        }
+        match san_plus.san.to_move(&m.pos) {
+            Ok(mv) => {
+                let uci = UciMove::from_standard(mv).to_string();
+                m.pos.play_unchecked(mv);
+                m.positions.push(m.pos.clone());
+                m.moves.push(PlayedMove {
+                    uci,
+                    san: san_plus.to_string(),
+                    clock: None,
+                    book: false,
+                });
+            }
+            Err(e) => {
+                m.error = Some(format!(
+                    "illegal move {san_plus} after {} plies: {e}",
+                    m.moves.len()
+                ))
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, m: &mut Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+        let text = String::from_utf8_lossy(comment.as_bytes());
+        if let Some(last) = m.moves.last_mut() {
+            if text.trim() == "book" {
+                last.book = true;
+            }
+            if let Some(c) = parse_clock(&text) {
+                last.clock = Some(c);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _m: &mut Movetext) -> ControlFlow<Self::Output, Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn end_game(&mut self, m: Movetext) -> Self::Output {
+        match &m.error {
+            Some(e) => Err(e.clone()),
+            None => Ok(m),
+        }
+    }
+}
+
+/// Seconds from a `[%clk h:mm:ss]` (or `[%clk m:ss.s]`) command inside a comment.
+pub fn parse_clock(comment: &str) -> Option<f64> {
+    let rest = &comment[comment.find("[%clk")? + 5..];
+    let body = rest[..rest.find(']')?].trim();
+    let mut secs = 0.0;
+    for part in body.split(':') {
+        secs = secs * 60.0 + part.trim().parse::<f64>().ok()?;
+    }
+    Some(secs)
+}
+
+/// Reads every game of one PGN file (games that cannot be replayed are skipped with a
+/// warning naming file and game). Settings come from a `games.csv` beside the file.
+pub fn read_pgn_file(path: &Path) -> Result<Vec<GameMoves>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let settings = read_settings(path);
+    let mut reader = Reader::new(Cursor::new(bytes));
+    let mut out = Vec::new();
+    let mut n = 0usize;
+    loop {
+        let game = reader
+            .read_game(&mut GameVisitor)
+            .with_context(|| format!("{}: cannot read PGN", path.display()))?;
+        let Some(game) = game else { break };
+        n += 1;
+        let id = format!("{}#{n}", path.display());
+        let m = match game {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("warning: {id}: skipped: {e}");
+                continue;
+            }
+        };
+        // The analysed game starts after the leading book moves.
+        let book = m.moves.iter().take_while(|mv| mv.book).count();
+        let start_ply = {
+            let p = &m.positions[0];
+            (p.fullmoves().get() as usize - 1) * 2 + usize::from(p.turn() == Color::Black)
+        };
+        let (ws, bs) = m
+            .tags
+            .game_id
+            .and_then(|g| settings.get(&g).cloned())
+            .unwrap_or_default();
+        out.push(GameMoves {
+            id,
+            white: m.tags.white,
+            black: m.tags.black,
+            white_elo: m.tags.white_elo,
+            black_elo: m.tags.black_elo,
+            white_settings: ws,
+            black_settings: bs,
+            positions: m.positions[book..].to_vec(),
+            moves: m.moves[book..].to_vec(),
+            ply_offset: start_ply + book,
+        });
+    }
+    Ok(out)
+}
+
+/// game_id -> (white_settings, black_settings) from `games.csv` beside the PGN (empty when
+/// absent or unreadable).
+fn read_settings(pgn: &Path) -> HashMap<u64, (String, String)> {
+    let mut map = HashMap::new();
+    let Some(csv_path) = pgn.parent().map(|d| d.join("games.csv")) else {
+        return map;
+    };
+    let Ok(mut rdr) = csv::Reader::from_path(&csv_path) else {
+        return map;
+    };
+    let Ok(headers) = rdr.headers().cloned() else {
+        return map;
+    };
+    let col = |name: &str| headers.iter().position(|h| h == name);
+    let (Some(g), Some(w), Some(b)) =
+        (col("game_id"), col("white_settings"), col("black_settings"))
+    else {
+        return map;
+    };
+    for rec in rdr.records().flatten() {
+        if let (Some(id), Some(ws), Some(bs)) = (rec.get(g), rec.get(w), rec.get(b)) {
+            if let Ok(id) = id.parse() {
+                map.insert(id, (ws.to_string(), bs.to_string()));
+            }
+        }
+    }
+    map
+}

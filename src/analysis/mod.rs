@@ -1,0 +1,269 @@
+//! How each level plays (`skillcal analyse`): every position of every game evaluated once by a
+//! reference engine (cached), then per player: average centipawn loss, the distribution of the
+//! loss, Lichess's accuracy and inaccuracy / mistake / blunder counts, blunder rates by the
+//! position's state and the game phase, top-1 agreement, each with a 95% bootstrap interval
+//! over games. With human games (`human`), the same figures per rating band and move-matching
+//! of an engine at `UCI_Elo` = the band's middle against the humans' moves.
+//!
+//! Formulas, thresholds and sources: `docs/analysis.md`.
+
+pub mod cache;
+pub mod engine;
+pub mod games;
+pub mod human;
+pub mod lichess;
+pub mod moves;
+pub mod pool;
+pub mod report;
+pub mod stats;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+
+use cache::EvalCache;
+use engine::{EngineConfig, Limit};
+use games::{full_fen, position_key, GameMoves};
+use moves::{judge_game, needs_engine, MoveEval};
+use stats::{bootstrap, counts, figures, Estimate, Sample, COUNTS, FIGURES};
+
+/// Default reference-engine node limit.
+pub const DEFAULT_NODES: u64 = 20_000;
+/// Default node limit of the move-matching engine (the calibration's `go nodes`).
+pub const DEFAULT_MATCH_NODES: u64 = 50_000;
+
+/// Everything `analyse` needs (the CLI fills it; no clap here).
+#[derive(Clone, Debug)]
+pub struct AnalyseOptions {
+    /// PGN files, or folders in which every `games.pgn` below is read.
+    pub inputs: Vec<PathBuf>,
+    pub out: PathBuf,
+    /// The reference engine (default: Stockfish, one thread, 16 MB hash, 20,000 nodes).
+    pub engine: EngineConfig,
+    /// Engine processes in parallel.
+    pub concurrency: usize,
+    /// Bootstrap resamples for the 95% intervals (0: no intervals).
+    pub bootstrap: usize,
+    pub seed: u64,
+    /// Rated human games (WhiteElo / BlackElo) for the comparison.
+    pub human: Option<PathBuf>,
+    /// Engines for move-matching; each is given `UCI_LimitStrength=true` and `UCI_Elo` = the
+    /// band's middle.
+    pub match_engines: Vec<EngineConfig>,
+    /// Rating band width.
+    pub band: u32,
+    /// Move-matching skips plies before this one (counted from the game's start).
+    pub match_min_ply: usize,
+    /// Move-matching skips moves made with less than this many seconds left (`[%clk]`).
+    pub match_min_clock: f64,
+    /// No progress bars.
+    pub quiet: bool,
+}
+
+impl AnalyseOptions {
+    /// Defaults: Stockfish (`stockfish` on PATH or in /usr/games) with Threads=1, Hash=16 at
+    /// 20,000 nodes; 2 processes; 1000 resamples, seed 1; bands of 100; Maia's filters (10
+    /// plies, 30 s); the built-in engine for move-matching with RandomSeed=1 at 50,000 nodes.
+    pub fn new(inputs: Vec<PathBuf>, out: PathBuf) -> Result<AnalyseOptions> {
+        Ok(AnalyseOptions {
+            inputs,
+            out,
+            engine: default_reference(Limit::Nodes(DEFAULT_NODES))?,
+            concurrency: 2,
+            bootstrap: 1000,
+            seed: 1,
+            human: None,
+            match_engines: vec![EngineConfig::parse_spec(
+                "builtin:RandomSeed=1",
+                Limit::Nodes(DEFAULT_MATCH_NODES),
+            )?],
+            band: 100,
+            match_min_ply: 10,
+            match_min_clock: 30.0,
+            quiet: false,
+        })
+    }
+}
+
+/// Stockfish (`stockfish` on PATH, else /usr/games/stockfish; a missing program is reported when
+/// the run starts it), one thread, 16 MB hash.
+pub fn default_reference(limit: Limit) -> Result<EngineConfig> {
+    let program =
+        engine::find_program("stockfish").unwrap_or_else(|_| PathBuf::from("/usr/games/stockfish"));
+    Ok(EngineConfig {
+        program,
+        args: Vec::new(),
+        options: vec![
+            ("Threads".to_string(), "1".to_string()),
+            ("Hash".to_string(), "16".to_string()),
+        ],
+        limit,
+    })
+}
+
+/// One group's figures (a player, or a human band).
+#[derive(Clone, Debug)]
+pub struct GroupFigures {
+    pub name: String,
+    pub settings: String,
+    pub games: usize,
+    pub counts: [usize; 11],
+    pub figures: [Estimate; 18],
+}
+
+/// Move-matching of one engine setting on one band.
+#[derive(Clone, Debug)]
+pub struct MatchRow {
+    pub band: String,
+    pub engine: String,
+    pub setting: String,
+    pub games: usize,
+    pub positions: usize,
+    pub matches: usize,
+    pub rate: Estimate,
+}
+
+/// What a run did and found.
+#[derive(Clone, Debug, Default)]
+pub struct AnalyseResult {
+    pub games: usize,
+    /// Games read from the human file.
+    pub human_games: usize,
+    pub moves: usize,
+    /// Distinct positions that needed the reference engine.
+    pub positions: usize,
+    /// Positions the reference engine actually searched (0 when all were cached).
+    pub engine_evaluations: usize,
+    /// Positions the move-matching engines actually searched.
+    pub match_evaluations: usize,
+    pub players: Vec<GroupFigures>,
+    pub human_bands: Vec<GroupFigures>,
+    pub matching: Vec<MatchRow>,
+}
+
+/// Runs the analysis and writes `analysis.csv`, `moves.csv`, `analysis.md` (and `human.csv`,
+/// `matching.csv` with human games) into `opts.out`.
+pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
+    if opts.inputs.is_empty() && opts.human.is_none() {
+        bail!("nothing to analyse: give PGN files or run folders (or --human)");
+    }
+    std::fs::create_dir_all(&opts.out)
+        .with_context(|| format!("cannot create {}", opts.out.display()))?;
+    let mut cache = EvalCache::open(&opts.out.join("eval-cache.csv"))?;
+
+    let mut games: Vec<GameMoves> = Vec::new();
+    for f in games::pgn_files(&opts.inputs)? {
+        games.extend(games::read_pgn_file(&f)?);
+    }
+    let human_games = match &opts.human {
+        Some(h) => games::read_pgn_file(h)?,
+        None => Vec::new(),
+    };
+
+    // Every distinct position that needs the engine, once.
+    let mut positions: BTreeMap<String, String> = BTreeMap::new();
+    for g in games.iter().chain(human_games.iter()) {
+        for p in g.positions.iter().filter(|p| needs_engine(p)) {
+            positions
+                .entry(position_key(p))
+                .or_insert_with(|| full_fen(p));
+        }
+    }
+    let evaluated = pool::evaluate_all(
+        &opts.engine,
+        &positions,
+        opts.concurrency,
+        &mut cache,
+        "reference engine",
+        opts.quiet,
+    )?;
+    let evals = evaluated.evals;
+
+    // Engine games: one sample per (game, player).
+    let mut all_moves: Vec<MoveEval> = Vec::new();
+    let mut by_player: BTreeMap<String, (String, Vec<Sample>)> = BTreeMap::new();
+    for g in &games {
+        let (moves, wa, ba) = judge_game(g, &evals).context("an evaluation is missing")?;
+        for (name, settings, acc) in [
+            (&g.white, &g.white_settings, wa),
+            (&g.black, &g.black_settings, ba),
+        ] {
+            let mine: Vec<MoveEval> = moves
+                .iter()
+                .filter(|m| &m.player == name)
+                .cloned()
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let entry = by_player
+                .entry(name.clone())
+                .or_insert_with(|| (String::new(), Vec::new()));
+            if entry.0.is_empty() {
+                entry.0 = settings.clone();
+            }
+            entry.1.push(Sample {
+                moves: mine,
+                game_accuracy: acc.into_iter().collect(),
+            });
+        }
+        all_moves.extend(moves);
+    }
+    let players: Vec<GroupFigures> = by_player
+        .into_iter()
+        .map(|(name, (settings, samples))| group_figures(name, settings, &samples, opts))
+        .collect();
+
+    let mut result = AnalyseResult {
+        games: games.len(),
+        human_games: human_games.len(),
+        moves: all_moves.len(),
+        positions: positions.len(),
+        engine_evaluations: evaluated.engine_evaluations,
+        players,
+        ..AnalyseResult::default()
+    };
+
+    if !human_games.is_empty() {
+        let bands = human::band_samples(&human_games, &evals, opts.band)?;
+        result.human_bands = bands
+            .iter()
+            .map(|(b, samples)| group_figures(b.label(), String::new(), samples, opts))
+            .collect();
+        let (rows, n) = human::move_matching(&human_games, opts, &mut cache)?;
+        result.matching = rows;
+        result.match_evaluations = n;
+    }
+
+    report::write_all(opts, &result, &all_moves)?;
+    Ok(result)
+}
+
+/// Figures and intervals of one group.
+pub fn group_figures(
+    name: String,
+    settings: String,
+    samples: &[Sample],
+    opts: &AnalyseOptions,
+) -> GroupFigures {
+    let all: Vec<&Sample> = samples.iter().collect();
+    GroupFigures {
+        name,
+        settings,
+        games: samples.len(),
+        counts: counts(&all),
+        figures: bootstrap(samples, opts.bootstrap, opts.seed, figures),
+    }
+}
+
+/// Column names of analysis.csv / human.csv after `name,settings,games`.
+pub fn figure_columns() -> Vec<String> {
+    let mut cols: Vec<String> = COUNTS.iter().map(|s| s.to_string()).collect();
+    for f in FIGURES {
+        cols.push(f.to_string());
+        cols.push(format!("{f}_lower"));
+        cols.push(format!("{f}_upper"));
+    }
+    cols
+}

@@ -1,0 +1,256 @@
+//! Output files: `analysis.csv` (one row per player), `moves.csv` (one row per analysed move),
+//! `human.csv` (per band), `matching.csv` (per band and engine setting) and the Markdown
+//! section `analysis.md`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use shakmaty::Color;
+
+use super::moves::{EQUAL, LOSING, WINNING};
+use super::stats::Estimate;
+use super::{figure_columns, AnalyseOptions, AnalyseResult, GroupFigures, MatchRow};
+use crate::analysis::moves::MoveEval;
+
+fn num(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.4}")).unwrap_or_default()
+}
+
+fn writer(path: &Path) -> Result<csv::Writer<std::fs::File>> {
+    csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn write_groups(path: &Path, first: &str, groups: &[GroupFigures]) -> Result<()> {
+    let mut w = writer(path)?;
+    let mut header = vec![first.to_string(), "settings".into(), "games".into()];
+    header.extend(figure_columns());
+    w.write_record(&header)?;
+    for g in groups {
+        let mut row = vec![g.name.clone(), g.settings.clone(), g.games.to_string()];
+        row.extend(g.counts.iter().map(|c| c.to_string()));
+        for e in &g.figures {
+            row.extend([num(e.value), num(e.lower), num(e.upper)]);
+        }
+        w.write_record(&row)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+fn write_moves(path: &Path, moves: &[MoveEval]) -> Result<()> {
+    let mut w = writer(path)?;
+    w.write_record([
+        "game",
+        "player",
+        "color",
+        "ply",
+        "fen",
+        "move",
+        "san",
+        "best",
+        "top1",
+        "cp_before",
+        "cp_after",
+        "cp_loss",
+        "wc_before",
+        "wc_after",
+        "wc_drop",
+        "accuracy",
+        "judgement",
+        "state",
+        "phase",
+        "clock",
+    ])?;
+    for m in moves {
+        w.write_record([
+            m.game.clone(),
+            m.player.clone(),
+            if m.color == Color::White {
+                "white"
+            } else {
+                "black"
+            }
+            .to_string(),
+            m.ply.to_string(),
+            m.fen.clone(),
+            m.played.clone(),
+            m.san.clone(),
+            m.best.clone(),
+            u8::from(m.top1).to_string(),
+            m.cp_before.to_string(),
+            m.cp_after.to_string(),
+            m.loss.to_string(),
+            format!("{:.4}", m.wc_before),
+            format!("{:.4}", m.wc_after),
+            format!("{:.4}", m.drop),
+            format!("{:.2}", m.accuracy),
+            m.judgement.as_str().to_string(),
+            m.state.as_str().to_string(),
+            m.phase.as_str().to_string(),
+            m.clock.map(|c| format!("{c}")).unwrap_or_default(),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+fn write_matching(path: &Path, rows: &[MatchRow]) -> Result<()> {
+    let mut w = writer(path)?;
+    w.write_record([
+        "band",
+        "engine",
+        "setting",
+        "games",
+        "positions",
+        "matches",
+        "rate",
+        "lower",
+        "upper",
+    ])?;
+    for r in rows {
+        w.write_record([
+            r.band.clone(),
+            r.engine.clone(),
+            r.setting.clone(),
+            r.games.to_string(),
+            r.positions.to_string(),
+            r.matches.to_string(),
+            num(r.rate.value),
+            num(r.rate.lower),
+            num(r.rate.upper),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// `34.1 [28.0, 41.3]` with `scale` applied (100 for percentages).
+fn cell(e: &Estimate, scale: f64, digits: usize) -> String {
+    match e.value {
+        None => "-".into(),
+        Some(v) => match (e.lower, e.upper) {
+            (Some(l), Some(u)) => format!(
+                "{:.d$} [{:.d$}, {:.d$}]",
+                v * scale,
+                l * scale,
+                u * scale,
+                d = digits
+            ),
+            _ => format!("{:.d$}", v * scale, d = digits),
+        },
+    }
+}
+
+fn tables(md: &mut String, first: &str, groups: &[GroupFigures]) {
+    let f = |g: &GroupFigures, k: usize, s: f64, d: usize| cell(&g.figures[k], s, d);
+    md.push_str(&format!(
+        "| {first} | games | moves | ACPL | loss p50 | p90 | p99 | accuracy % | game accuracy % | inacc. % | mistake % | blunder % | top-1 % |\n"
+    ));
+    md.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for g in groups {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            g.name,
+            g.games,
+            g.counts[0],
+            f(g, 0, 1.0, 1),
+            f(g, 1, 1.0, 0),
+            f(g, 3, 1.0, 0),
+            f(g, 5, 1.0, 0),
+            f(g, 6, 1.0, 1),
+            f(g, 7, 1.0, 1),
+            f(g, 8, 100.0, 1),
+            f(g, 9, 100.0, 1),
+            f(g, 10, 100.0, 1),
+            f(g, 17, 100.0, 1),
+        );
+    }
+    md.push_str(&format!(
+        "\nBlunder rate (% of moves) by the position's state before the move and by phase (moves in brackets):\n\n| {first} | winning | about equal | losing | opening | middlegame | endgame |\n|---|---|---|---|---|---|---|\n"
+    ));
+    for g in groups {
+        let _ = writeln!(
+            md,
+            "| {} | {} ({}) | {} ({}) | {} ({}) | {} ({}) | {} ({}) | {} ({}) |",
+            g.name,
+            f(g, 11, 100.0, 1),
+            g.counts[4],
+            f(g, 12, 100.0, 1),
+            g.counts[5],
+            f(g, 13, 100.0, 1),
+            g.counts[6],
+            f(g, 14, 100.0, 1),
+            g.counts[7],
+            f(g, 15, 100.0, 1),
+            g.counts[8],
+            f(g, 16, 100.0, 1),
+            g.counts[9],
+        );
+    }
+}
+
+/// The Markdown section.
+pub fn markdown(opts: &AnalyseOptions, r: &AnalyseResult) -> String {
+    let mut md = String::new();
+    md.push_str("## How each level plays\n\n");
+    let _ = writeln!(
+        md,
+        "{} games, {} analysed moves, {} distinct positions; reference engine `{}` ({}). \
+         Figures with 95% intervals by bootstrap over games ({} resamples, seed {}). \
+         Centipawns from the mover's view, capped at ±1000 (mates at the cap); inaccuracy / \
+         mistake / blunder: a drop of at least 0.1 / 0.2 / 0.3 in Lichess's winning chances \
+         (columns count moves at least that bad); accuracy: Lichess's per-move accuracy (mean) \
+         and game accuracy (lila's volatility-weighted and harmonic mean). States: winning \
+         chances > {WINNING} (winning), within ±{EQUAL} (about equal), < -{LOSING} (losing). \
+         Formulas and sources: docs/analysis.md.\n",
+        r.games,
+        r.moves,
+        r.positions,
+        opts.engine.label(),
+        opts.engine.limit,
+        opts.bootstrap,
+        opts.seed,
+    );
+    tables(&mut md, "player", &r.players);
+    if !r.human_bands.is_empty() {
+        md.push_str("\n### Human games by rating band\n\n");
+        tables(&mut md, "band", &r.human_bands);
+    }
+    if !r.matching.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n### Move-matching\n\nHow often the engine at `UCI_Elo` = the band's middle plays \
+             the human's move (plies from {} on; moves made with under {} s on the clock \
+             skipped when `[%clk]` is present).\n\n| band | setting | positions | matches | rate % |\n|---|---|---|---|---|",
+            opts.match_min_ply, opts.match_min_clock
+        );
+        for m in &r.matching {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} |",
+                m.band,
+                m.setting,
+                m.positions,
+                m.matches,
+                cell(&m.rate, 100.0, 1)
+            );
+        }
+    }
+    md
+}
+
+/// Writes every output file of a run.
+pub fn write_all(opts: &AnalyseOptions, r: &AnalyseResult, moves: &[MoveEval]) -> Result<()> {
+    write_groups(&opts.out.join("analysis.csv"), "player", &r.players)?;
+    write_moves(&opts.out.join("moves.csv"), moves)?;
+    if opts.human.is_some() {
+        write_groups(&opts.out.join("human.csv"), "band", &r.human_bands)?;
+        write_matching(&opts.out.join("matching.csv"), &r.matching)?;
+    }
+    let md = markdown(opts, r);
+    let path = opts.out.join("analysis.md");
+    std::fs::write(&path, md).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}

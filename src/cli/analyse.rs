@@ -1,0 +1,84 @@
+//! `skillcal analyse`: arguments for the play analysis (reference-engine evaluation of games,
+//! move-quality figures, human comparison).
+
+use crate::analysis::engine::{EngineConfig, Limit};
+
+#[derive(clap::Args, Debug)]
+pub struct AnalyseArgs {
+    /// PGN files, or run folders in which every games.pgn below is read.
+    games: Vec<std::path::PathBuf>,
+    /// Output folder: analysis.csv, moves.csv, analysis.md, eval-cache.csv (human.csv,
+    /// matching.csv with --human).
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Reference engine: PROGRAM[:Name=Value,...] or builtin[:...]; Threads=1 and Hash=16 unless set.
+    #[arg(long, default_value = "stockfish")]
+    engine: String,
+    /// A UCI option for the reference engine (repeatable).
+    #[arg(long = "engine-option", value_name = "NAME=VALUE")]
+    engine_options: Vec<String>,
+    /// Reference search limit: nodes=N, depth=N or movetime=MS.
+    #[arg(long, default_value = "nodes=20000")]
+    limit: String,
+    /// Engine processes in parallel.
+    #[arg(long, default_value_t = 2)]
+    concurrency: usize,
+    /// Bootstrap resamples (over games) for the 95% intervals.
+    #[arg(long, default_value_t = 1000)]
+    bootstrap: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Rated human games (WhiteElo / BlackElo) to compare with, per rating band.
+    #[arg(long)]
+    human: Option<std::path::PathBuf>,
+    /// Move-matching engine (repeatable); gets UCI_LimitStrength=true and UCI_Elo = band middle.
+    #[arg(long = "match-engine", default_value = "builtin:RandomSeed=1")]
+    match_engines: Vec<String>,
+    /// Move-matching search limit.
+    #[arg(long, default_value = "nodes=50000")]
+    match_limit: String,
+    /// Rating band width for human games.
+    #[arg(long, default_value_t = 100)]
+    band: u32,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
+    let mut opts = crate::analysis::AnalyseOptions::new(a.games.clone(), a.out.clone())?;
+    let limit = Limit::parse(&a.limit)?;
+    let mut engine = EngineConfig::parse_spec(&a.engine, limit)?;
+    let given = std::mem::take(&mut engine.options);
+    engine.options = vec![("Threads".into(), "1".into()), ("Hash".into(), "16".into())];
+    for (k, v) in given {
+        engine = engine.with_option(&k, &v);
+    }
+    for kv in &a.engine_options {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("--engine-option '{kv}' is not NAME=VALUE"))?;
+        engine = engine.with_option(k.trim(), v.trim());
+    }
+    opts.engine = engine;
+    opts.concurrency = a.concurrency.max(1);
+    opts.bootstrap = a.bootstrap;
+    opts.seed = a.seed;
+    opts.human = a.human.clone();
+    let match_limit = Limit::parse(&a.match_limit)?;
+    opts.match_engines = a
+        .match_engines
+        .iter()
+        .map(|s| EngineConfig::parse_spec(s, match_limit))
+        .collect::<anyhow::Result<_>>()?;
+    opts.band = a.band.max(1);
+    opts.quiet = a.quiet;
+    let r = crate::analysis::run(&opts)?;
+    println!(
+        "{} games ({} moves analysed), {} human games, {} positions ({} searched by the reference engine, {} by move-matching engines)",
+        r.games, r.moves, r.human_games, r.positions, r.engine_evaluations, r.match_evaluations
+    );
+    println!("wrote {}", opts.out.join("analysis.md").display());
+    Ok(())
+}

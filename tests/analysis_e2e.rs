@@ -1,0 +1,141 @@
+//! `analyse` end to end with real Stockfish 15.1 on two short arena-style games (book moves
+//! marked `{book}`, settings in games.csv beside the PGN), then the cache: a second run asks the
+//! engine nothing.
+
+use std::path::{Path, PathBuf};
+
+use skillcal::analysis::engine::{find_program, EngineConfig, Limit};
+use skillcal::analysis::{run, AnalyseOptions};
+
+const PGN: &str = r#"[Event "t"]
+[White "alpha"]
+[Black "beta"]
+[Result "1-0"]
+[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]
+[SetUp "1"]
+[GameId "1"]
+
+1. e4 {book} e5 {book} 2. Qh5 {+0.10/10 0.1s} Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[Event "t"]
+[White "beta"]
+[Black "alpha"]
+[Result "1/2-1/2"]
+[GameId "2"]
+
+1. d4 {book} d5 {book} 2. c4 e6 3. Nc3 Nf6 1/2-1/2
+"#;
+
+const CSV: &str = "game_id,white,black,white_settings,black_settings\n\
+1,alpha,beta,Skill Level=3,\n2,beta,alpha,,Skill Level=3\n";
+
+fn stockfish() -> Option<PathBuf> {
+    find_program("stockfish").ok()
+}
+
+fn options(input: &Path, out: &Path, sf: PathBuf) -> AnalyseOptions {
+    let mut o = AnalyseOptions::new(vec![input.to_path_buf()], out.to_path_buf()).unwrap();
+    o.engine = EngineConfig {
+        program: sf,
+        args: vec![],
+        options: vec![("Threads".into(), "1".into()), ("Hash".into(), "16".into())],
+        limit: Limit::Nodes(5000),
+    };
+    o.bootstrap = 200;
+    o.quiet = true;
+    o
+}
+
+fn rows(path: &Path) -> Vec<csv::StringRecord> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap())
+        .collect()
+}
+
+fn column(path: &Path, name: &str) -> usize {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    r.headers().unwrap().iter().position(|h| h == name).unwrap()
+}
+
+#[test]
+fn analyses_two_games_then_reuses_the_cache() {
+    let Some(sf) = stockfish() else {
+        eprintln!("skipped: Stockfish not found");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("skillcal-analysis-e2e-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let run_dir = dir.join("run/matches/a");
+    std::fs::create_dir_all(&run_dir).unwrap();
+    std::fs::write(run_dir.join("games.pgn"), PGN).unwrap();
+    std::fs::write(run_dir.join("games.csv"), CSV).unwrap();
+    let out = dir.join("out");
+
+    // A run folder: every games.pgn below it.
+    let first = run(&options(&dir.join("run"), &out, sf.clone())).unwrap();
+    assert_eq!(first.games, 2);
+    // Book moves are not analysed: 5 + 4 moves.
+    assert_eq!(first.moves, 9);
+    // Positions before each move and after the last (6 + 5), minus the final checkmate
+    // (decided by the rules).
+    assert_eq!(first.positions, 10);
+    assert_eq!(first.engine_evaluations, 10);
+
+    let csv = out.join("analysis.csv");
+    let r = rows(&csv);
+    assert_eq!(r.len(), 2);
+    let (name, settings, games, moves) = (0, 1, 2, column(&csv, "moves"));
+    let blunders = column(&csv, "blunders");
+    let acpl = column(&csv, "acpl");
+    let (lo, hi) = (column(&csv, "acpl_lower"), column(&csv, "acpl_upper"));
+    let alpha = r.iter().find(|x| &x[name] == "alpha").unwrap();
+    let beta = r.iter().find(|x| &x[name] == "beta").unwrap();
+    assert_eq!(&alpha[settings], "Skill Level=3");
+    assert_eq!(&alpha[games], "2");
+    assert_eq!(&alpha[moves], "5");
+    assert_eq!(&beta[moves], "4");
+    // 3... Nf6?? allows mate in one.
+    assert!(beta[blunders].parse::<usize>().unwrap() >= 1);
+    for p in [alpha, beta] {
+        let (v, l, u): (f64, f64, f64) = (
+            p[acpl].parse().unwrap(),
+            p[lo].parse().unwrap(),
+            p[hi].parse().unwrap(),
+        );
+        assert!(l <= v && v <= u, "{v} outside [{l}, {u}]");
+    }
+    assert!(beta[acpl].parse::<f64>().unwrap() > alpha[acpl].parse::<f64>().unwrap());
+
+    // moves.csv: the first analysed move is 2. Qh5; the mate is the engine's move.
+    let mv = out.join("moves.csv");
+    let m = rows(&mv);
+    assert_eq!(m.len(), 9);
+    let (col_move, col_top1, col_judg) = (
+        column(&mv, "move"),
+        column(&mv, "top1"),
+        column(&mv, "judgement"),
+    );
+    assert_eq!(&m[0][col_move], "d1h5");
+    assert_eq!(&m[3][col_move], "g8f6");
+    assert_eq!(&m[3][col_judg], "blunder");
+    assert_eq!(&m[4][col_move], "h5f7");
+    assert_eq!(&m[4][col_top1], "1");
+    let md = std::fs::read_to_string(out.join("analysis.md")).unwrap();
+    assert!(md.contains("| alpha | 2 | 5 |"), "{md}");
+
+    // Second run, same output folder: everything from eval-cache.csv.
+    let again = run(&options(&dir.join("run"), &out, sf.clone())).unwrap();
+    assert_eq!(again.engine_evaluations, 0);
+    assert_eq!(rows(&csv), r);
+    // The file itself, given twice, is deduplicated; an overlapping copy costs nothing.
+    let copy = dir.join("copy.pgn");
+    std::fs::copy(run_dir.join("games.pgn"), &copy).unwrap();
+    let mut o = options(&copy, &out, sf);
+    o.inputs.push(copy.clone());
+    let third = run(&o).unwrap();
+    assert_eq!(third.games, 2);
+    assert_eq!(third.engine_evaluations, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,74 @@
+//! Human comparison on the fixture (tests/data/human_fixture.pgn, invented games with Elo
+//! headers): figures per 100-point band, and move-matching of the built-in engine at
+//! UCI_Elo = band middle under Maia's filters (first 10 plies, moves under 30 s skipped).
+
+use std::path::PathBuf;
+
+use skillcal::analysis::engine::{find_program, EngineConfig, Limit};
+use skillcal::analysis::{run, AnalyseOptions};
+
+#[test]
+fn bands_and_move_matching_on_the_fixture() {
+    let Ok(sf) = find_program("stockfish") else {
+        eprintln!("skipped: Stockfish not found");
+        return;
+    };
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/human_fixture.pgn");
+    let out = std::env::temp_dir().join(format!("skillcal-analysis-human-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let mut o = AnalyseOptions::new(vec![], out.clone()).unwrap();
+    o.engine = EngineConfig {
+        program: sf,
+        args: vec![],
+        options: vec![("Threads".into(), "1".into()), ("Hash".into(), "16".into())],
+        limit: Limit::Nodes(2000),
+    };
+    o.human = Some(fixture);
+    o.match_engines = vec![EngineConfig {
+        program: PathBuf::from(env!("CARGO_BIN_EXE_skillcal")),
+        args: vec!["uci".into()],
+        options: vec![("RandomSeed".into(), "1".into())],
+        limit: Limit::Nodes(2000),
+    }];
+    o.bootstrap = 200;
+    o.quiet = true;
+    let r = run(&o).unwrap();
+
+    let bands: Vec<&str> = r.human_bands.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(bands, ["1500-1599", "1800-1899"]);
+    // Band 1500: game 1 both sides (20 moves), game 3 White (10), game 4 both (7).
+    assert_eq!(r.human_bands[0].counts[0], 37);
+    // Band 1800: game 2 both sides (20), game 3 Black (10).
+    assert_eq!(r.human_bands[1].counts[0], 30);
+    // 4. Qxf7# after 3... Nf6??: a blunder in band 1500.
+    assert!(r.human_bands[0].counts[3] >= 1);
+
+    // Matching: band 1500 has plies 10-19 of game 1 minus 10. d4 (25 s left) = 9, and game 3's
+    // White plies 10-18 = 5; band 1800: game 2 plies 10-19 = 10 and game 3's Black = 5.
+    assert_eq!(r.matching.len(), 2);
+    assert_eq!(r.matching[0].band, "1500-1599");
+    assert_eq!(r.matching[0].positions, 14);
+    assert!(r.matching[0].setting.contains("UCI_Elo=1550"));
+    assert!(r.matching[0].setting.contains("UCI_LimitStrength=true"));
+    assert_eq!(r.matching[1].positions, 15);
+    assert!(r.matching[1].setting.contains("UCI_Elo=1850"));
+    for m in &r.matching {
+        assert!(m.matches <= m.positions);
+        let v = m.rate.value.unwrap();
+        assert!((v - m.matches as f64 / m.positions as f64).abs() < 1e-12);
+        assert!(m.rate.lower.unwrap() <= v && v <= m.rate.upper.unwrap());
+    }
+    assert!(r.match_evaluations > 0);
+    for f in ["human.csv", "matching.csv", "analysis.md"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    // Rerun: the matching answers are cached too.
+    let again = run(&o).unwrap();
+    assert_eq!(again.engine_evaluations, 0);
+    assert_eq!(again.match_evaluations, 0);
+    assert_eq!(
+        again.matching.iter().map(|m| m.matches).collect::<Vec<_>>(),
+        r.matching.iter().map(|m| m.matches).collect::<Vec<_>>()
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}

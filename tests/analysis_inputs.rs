@@ -1,0 +1,80 @@
+//! Inputs and the cache without an engine: `[%clk]` parsing, position keys, book moves skipped,
+//! and an eval-cache.csv torn by a kill (the torn line is dropped, the rest kept, appends work).
+
+use skillcal::analysis::cache::EvalCache;
+use skillcal::analysis::engine::{Eval, Limit};
+use skillcal::analysis::games::{parse_clock, position_key, read_pgn_file};
+use skillcal::analysis::lichess::Score;
+
+#[test]
+fn clocks_and_keys() {
+    assert_eq!(parse_clock("[%clk 0:05:00]"), Some(300.0));
+    assert_eq!(parse_clock(" [%eval 0.3] [%clk 1:02:03.5] "), Some(3723.5));
+    assert_eq!(parse_clock("book"), None);
+    let start = shakmaty::Chess::default();
+    assert_eq!(
+        position_key(&start),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+    );
+    assert_eq!(Limit::parse("nodes=20000").unwrap(), Limit::Nodes(20000));
+    assert_eq!(Limit::parse("depth=12").unwrap().to_string(), "depth=12");
+    assert!(Limit::parse("time=3").is_err());
+}
+
+#[test]
+fn book_moves_are_replayed_not_analysed() {
+    let dir = std::env::temp_dir().join(format!("skillcal-analysis-inputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 {book} e5 {book} 2. Nf3 {+0.3/9 0.1s} Nc6 *\n\n\
+         [White \"c\"]\n[Black \"d\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n",
+    )
+    .unwrap();
+    let games = read_pgn_file(&pgn).unwrap();
+    // The second game has an illegal move and is skipped with a warning.
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert_eq!(g.moves.len(), 2);
+    assert_eq!(g.moves[0].uci, "g1f3");
+    assert_eq!(g.positions.len(), 3);
+    assert_eq!(g.ply_offset, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn torn_cache_line_is_dropped() {
+    let dir = std::env::temp_dir().join(format!("skillcal-analysis-cache-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("eval-cache.csv");
+    std::fs::write(
+        &path,
+        "fen,engine,limit,cp,mate,best,depth\n\
+         8/8/8/8/8/8/8/K6k w - -,sf,nodes=1,12,,a1a2,3\n\
+         8/8/8/8/8/8/8/K5k1 w - -,sf,nodes=1,,-2,a1b1,9\n\
+         8/8/8/8/8/8/8/K4k2 w - -,sf,nod",
+    )
+    .unwrap();
+    let mut c = EvalCache::open(&path).unwrap();
+    assert_eq!(c.len(), 2);
+    assert_eq!(
+        c.get("8/8/8/8/8/8/8/K5k1 w - -", "sf", "nodes=1")
+            .unwrap()
+            .score,
+        Score::Mate(-2)
+    );
+    assert!(c.get("8/8/8/8/8/8/8/K6k w - -", "sf", "nodes=2").is_none());
+    let e = Eval {
+        score: Score::Cp(-7),
+        best: "a1b2".into(),
+        depth: 5,
+    };
+    c.insert("8/8/8/8/8/8/8/K4k2 w - -", "sf", "nodes=1", e.clone())
+        .unwrap();
+    drop(c);
+    let c = EvalCache::open(&path).unwrap();
+    assert_eq!(c.len(), 3);
+    assert_eq!(c.get("8/8/8/8/8/8/8/K4k2 w - -", "sf", "nodes=1"), Some(&e));
+    let _ = std::fs::remove_dir_all(&dir);
+}
