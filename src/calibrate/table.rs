@@ -101,7 +101,8 @@ pub fn table_csv(
         header.push(format!("{k}_lower"));
         header.push(format!("{k}_upper"));
     }
-    let _ = writeln!(s, "{}", header.join(","));
+    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+    let _ = w.write_record(&header);
     for r in rows {
         let mut cols = vec![fmt_num(r.target)];
         for k in &cfg.path {
@@ -115,8 +116,11 @@ pub fn table_csv(
             cols.push(fmt_num(a.min(b)));
             cols.push(fmt_num(a.max(b)));
         }
-        let _ = writeln!(s, "{}", cols.join(","));
+        let _ = w.write_record(&cols);
     }
+    // Writing to memory cannot fail; the records are valid UTF-8 as their fields are.
+    let body = w.into_inner().unwrap_or_default();
+    s.push_str(&String::from_utf8_lossy(&body));
     s
 }
 

@@ -71,10 +71,19 @@ pub struct EloTable {
     rows: Vec<Row>,
 }
 
+/// The fields of one CSV line (quoted fields may hold commas and doubled quotes), trimmed.
 fn split_csv_line(line: &str) -> Vec<String> {
-    line.split(',')
-        .map(|c| c.trim().trim_matches('"').trim().to_string())
-        .collect()
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .trim(csv::Trim::All)
+        .flexible(true)
+        .from_reader(line.as_bytes());
+    let mut record = csv::StringRecord::new();
+    match reader.read_record(&mut record) {
+        Ok(true) => record.iter().map(str::to_string).collect(),
+        // An unreadable line gives no fields: the caller reports the width mismatch.
+        _ => Vec::new(),
+    }
 }
 
 impl EloTable {
@@ -125,6 +134,9 @@ impl EloTable {
                 continue;
             }
             let cells = split_csv_line(line);
+            if cells.is_empty() {
+                return Err(err(line_no, "malformed CSV line".into()));
+            }
             let Some((columns, width)) = &header else {
                 header = Some((
                     parse_header(&cells).map_err(|m| err(line_no, m))?,
@@ -289,4 +301,17 @@ fn parse_header(cells: &[String]) -> Result<Vec<Option<Knob>>, String> {
         }
     }
     Ok(columns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_lines_keep_quoted_commas() {
+        assert_eq!(
+            split_csv_line(r#"1500,"a,b","say ""hi""", 7 "#),
+            vec!["1500", "a,b", r#"say "hi""#, "7"]
+        );
+    }
 }
