@@ -129,10 +129,19 @@ impl Searcher<'_> {
         }
 
         let mut upper = INFINITE;
+        // A recognizer's lower bound (seed 003) is also a floor for the result: the search
+        // below may return less (it sees the lone king escape for a few plies), but the value is
+        // at least the bound, as quiescence already has it through its stand-pat.
+        let mut floor = -INFINITE;
         let recognized = self.recognize(pos, key, ply, depth, &mut alpha, &mut beta, &mut upper);
         let rec_score = match recognized {
             Recognized::Cutoff(s) => return s,
-            Recognized::Narrowed(s) => Some(s),
+            Recognized::Narrowed(s) => {
+                if upper == INFINITE {
+                    floor = s;
+                }
+                Some(s)
+            }
             Recognized::None => None,
         };
 
@@ -266,12 +275,26 @@ impl Searcher<'_> {
                 n_quiets += 1;
             }
         }
+        let e = if in_check { 0 } else { eval };
+        if floor > -INFINITE && best <= floor {
+            // No move beat the recognizer's lower bound: the bound is the result, and all that
+            // is known is that the value is at least that (a lower bound, as for a fail high).
+            self.tt.store(
+                key,
+                ply,
+                best_move.map_or(0, encode),
+                floor,
+                e,
+                depth,
+                Bound::Lower,
+            );
+            return floor;
+        }
         let bound = if best > orig_alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        let e = if in_check { 0 } else { eval };
         self.tt
             .store(key, ply, best_move.map_or(0, encode), best, e, depth, bound);
         best
