@@ -115,6 +115,7 @@ fn exact_draw(r: Option<Recognition>) -> bool {
     r == Some(Recognition {
         bound: Bound::Exact,
         score: 0,
+        eval: 0,
         expense: Expense::Cheap,
     })
 }
@@ -162,10 +163,14 @@ fn kbnk_is_a_known_win_for_either_side_to_move() {
     let w = recognize(&pos(KBNK_W)).expect("KBNK recognized, White to move");
     assert_eq!(w.bound, Bound::Lower);
     assert_eq!(w.expense, Expense::Cheap);
-    assert!(w.score >= KNOWN_WIN && w.score < KNOWN_WIN + 9_000 && w.score < MATE_BOUND);
+    assert!(w.score >= KNOWN_WIN && w.score <= MAX_EVAL && w.score < MATE_BOUND);
     let b = recognize(&pos(KBNK_B)).expect("KBNK recognized, Black to move");
     assert_eq!(b.bound, Bound::Upper);
-    assert_eq!(b.score, -w.score);
+    // The winner to move: the material as the bound; the lone king to move: the static score
+    // (material plus progress) as the bound (see the recognizer's documentation).
+    assert_eq!(b.score, -w.eval);
+    assert_eq!(b.eval, -w.eval);
+    assert!(w.eval >= w.score);
     // Colours swapped (Black wins, White to move): the same recognition. The mirrored bishop
     // stands on the light c8 and targets a8/h1, the mirror images of a1/h8.
     assert_eq!(recognize(&mirrored(&pos(KBNK_B))), Some(b));
@@ -174,7 +179,8 @@ fn kbnk_is_a_known_win_for_either_side_to_move() {
 
 #[test]
 fn kbnk_prefers_the_bishops_corner_and_close_kings() {
-    let score = |fen: &str| recognize(&pos(fen)).expect(fen).score;
+    // The static score carries the progress; the bound is the material alone.
+    let score = |fen: &str| recognize(&pos(fen)).expect(fen).eval;
     // Bare king in the right (dark, a1/h8) corner, in the wrong (a8) corner, in the centre: the
     // edge is progress too (the king is driven to an edge first, then along it).
     let h8 = score("7k/8/8/8/8/8/8/1NB1K3 w - - 0 1");
@@ -208,16 +214,16 @@ fn kbnk_prefers_the_bishops_corner_and_close_kings() {
 fn kbbk_needs_bishops_on_both_colours() {
     let opposite = recognize(&pos("8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1")).expect("KBBK");
     assert_eq!(opposite.bound, Bound::Lower);
-    assert!(opposite.score > MAX_EVAL && opposite.score < MATE_BOUND);
+    assert!((KNOWN_WIN..=MAX_EVAL).contains(&opposite.score));
     // Bishops on one colour never mate: a dead draw, not a win.
     let same = recognize(&pos("8/8/8/4k3/8/8/8/2B1K1B1 w - - 0 1"));
     assert!(exact_draw(same), "{same:?}");
     // KBBK is the easier win: it outscores KBNK with the same king placement.
     let kbnk = recognize(&pos("8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1")).expect("KBNK");
-    assert!(opposite.score > kbnk.score);
+    assert!(opposite.score > kbnk.score && opposite.eval > kbnk.eval);
     // Nearer a corner is better for the winner (any corner).
     let corner = recognize(&pos("k7/8/8/8/8/8/8/2B1KB2 w - - 0 1")).expect("KBBK corner");
-    assert!(corner.score > opposite.score);
+    assert!(corner.eval > opposite.eval && corner.score == opposite.score);
 }
 
 #[test]
@@ -229,7 +235,7 @@ fn more_material_and_queens_outrank_kbnk() {
     assert!(kqbnk > kbnk);
     let kqk = recognize(&pos("8/8/8/4k3/8/8/8/3QK3 b - - 0 1")).expect("KQK");
     assert_eq!(kqk.bound, Bound::Upper);
-    assert!(kqk.score < -MAX_EVAL);
+    assert!(kqk.score <= -KNOWN_WIN && kqk.score >= -MAX_EVAL);
 }
 
 #[test]

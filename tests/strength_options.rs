@@ -114,7 +114,7 @@ fn bad_values_name_the_option_and_the_value() {
     );
     assert_eq!(
         err("WinGuard", "50"),
-        "option WinGuard: bad value '50': 50 is outside 100..=15000"
+        "option WinGuard: bad value '50': 50 is outside 100..=10000"
     );
     assert_eq!(
         err("RandomSeed", "4294967296"),

@@ -68,3 +68,13 @@ fn noise_stream_is_reproducible_and_distinct_from_errors() {
 fn clock_seed_is_nonzero() {
     assert_ne!(clock_seed(), 0);
 }
+
+/// Defect 3 of issue 11: the clock seed was a full 64-bit number the `RandomSeed` option
+/// (`0..=2147483647`) rejects, so the printed seed could not be entered to replay a game.
+#[test]
+fn clock_seed_fits_the_random_seed_option() {
+    for _ in 0..100 {
+        let s = clock_seed();
+        assert!((1..=2_147_483_647).contains(&s), "clock seed {s}");
+    }
+}

@@ -54,10 +54,10 @@ impl Limits {
         let mtg = self.movestogo.unwrap_or(30).clamp(1, 40);
         // Share of the remaining time plus most of the increment; never plan to use more than
         // a fraction of the clock, since the next moves need time too.
-        let base = left / mtg + self.inc * 3 / 4;
+        let base = (left / mtg).saturating_add(self.inc.saturating_mul(3) / 4);
         let cap = if mtg == 1 { left * 9 / 10 } else { left / 2 };
-        let soft = (base * 6 / 10).min(cap);
-        let hard = (base * 3).min(cap).max(soft);
+        let soft = (base.saturating_mul(6) / 10).min(cap);
+        let hard = base.saturating_mul(3).min(cap).max(soft);
         TimeBudget {
             soft: Some(soft.max(Duration::from_millis(1))),
             hard: Some(hard.max(Duration::from_millis(1))),

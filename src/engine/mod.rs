@@ -1,6 +1,7 @@
 //! The built-in engine: synchronous, no tokio, no knowledge of matches or ratings.
 
 pub mod bench;
+pub mod command;
 pub mod eval;
 pub mod limits;
 pub mod movepick;

@@ -3,21 +3,34 @@
 //! - Dead draws (neither side can ever mate: KK, KNK, KBK, bishops all on one colour) are an
 //!   exact 0.
 //! - A bare king against a side that can force mate (KBBK with bishops on both colours, KBNK,
-//!   and any rook or queen, extra material allowed) is a known win scored, as in seed 001, as
-//!   material minus the lone king's distance to where it gets mated (KBNK: a corner of the
-//!   bishop's colour, counting its distance to the edge too) minus the kings' distance, lifted
-//!   into the recognizer range:
-//!   `KNOWN_WIN + material + class + 100 * progress + 12 * (7 - king_distance)`, with
-//!   `progress` from `endgame::lone_king_progress`,
-//!   always within `KNOWN_WIN .. KNOWN_WIN + 9_000` (material capped at 7_900).
-//!   Every step that drives the lone king on or brings the strong king closer raises the score,
-//!   so the search makes progress; `class` prefers KBBK (mate in at most 19) over KBNK (at
-//!   most 33), and material keeps the search from giving away a queen to reach KBNK.
+//!   and any rook or queen, extra material allowed) is a known win. Its bound is the material
+//!   of the winning side plus a class bonus (KBBK, mate in at most 19 moves, over KBNK, at most
+//!   33): `material + class`. Its static score adds, as in seed 001, how far the lone king has
+//!   been driven to where it gets mated (KBNK: a corner of the bishop's colour, counting its
+//!   distance to the edge too) and how close the kings are:
+//!   `material + class + 24 * progress + 3 * (7 - king_distance)`, with `progress` from
+//!   `endgame::lone_king_progress` (0..=10). Both lie within `KNOWN_WIN..=MAX_EVAL` (material
+//!   capped at `MAX_EVAL - 400`). The weights keep seed 001's ratio (a pawn per corner step, an
+//!   eighth of that per king step) at a quarter of its scale, so progress never outweighs a
+//!   piece: KBNK scores 650..=911 and KBBK 724..=889, about what the evaluation gives for an
+//!   extra queen at most. These scores overlap the heuristic range on purpose (seed 000): a
+//!   recognized win never outranks more material, so the search does not give a queen away to
+//!   reach KBNK.
+//!   Every step that drives the lone king on or brings the strong king closer raises the static
+//!   score, so the search makes progress. With the winner to move, the bound leaves the
+//!   progress out: the search never returns less than a lower bound (`search/node.rs`), and one
+//!   that included the progress would hide every line in which the lone king escapes for a
+//!   while. With the lone king to move, the bound is the static score itself (as before this
+//!   split), so each of the winner's moves is worth at least the progress it makes. Both are
+//!   true bounds (the true value is a mate); this pairing is the one that still converts KBNK
+//!   from a wrong corner within 50 moves at 200,000 nodes a move (`engine_mates_endgames`),
+//!   which progress-inclusive bounds on both sides, or material-only on both, did not.
 //! - Anything else fails (`None`).
 //!
 //! Bounds: the true value of a won position is a mate score, above every recognizer score, so
 //! a win is a lower bound for the winner (an upper bound, negated, for the loser to move): the
-//! search may cut off or narrow its window but keeps searching for the actual mate. The few
+//! search may cut off or narrow its window but keeps searching for the actual mate, and never
+//! returns less than the lower bound (`search/node.rs`). The few
 //! positions where the lone king saves itself at once (it can capture, it is stalemated, or
 //! forks two loose pieces) are left to the search. A dead draw is exact by definition.
 //!
@@ -28,7 +41,7 @@
 use shakmaty::{attacks, Bitboard, Chess, Color, Position};
 
 use super::eval::endgame::{has_mating_force, lone_king_progress};
-use super::score::{Bound, KNOWN_WIN, MATE_BOUND};
+use super::score::{Bound, KNOWN_WIN, MAX_EVAL};
 
 /// Whether the search should store a recognition in the transposition table (seed 003).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,8 +56,11 @@ pub enum Expense {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Recognition {
     pub bound: Bound,
-    /// Side to move's point of view; never a mate score.
+    /// The bound's value, side to move's point of view; never a mate score.
     pub score: i32,
+    /// The static score to use instead of the evaluation (side to move's point of view): the
+    /// bound plus the progress made, so never worse than the bound for the side it favours.
+    pub eval: i32,
     pub expense: Expense,
 }
 
@@ -53,14 +69,17 @@ const PAWN: i32 = 100;
 const MINOR: i32 = 325;
 const ROOK: i32 = 500;
 const QUEEN: i32 = 975;
-/// Material counted at most this much, keeping progress below 9_000 (see `score.rs`).
-const MATERIAL_CAP: i32 = 7_900;
-/// KBBK mates in at most 19 moves, KBNK in 33: prefer the easier win.
-const KBBK_CLASS: i32 = 300;
-/// Per step of the lone king's distance to its mating corner/edge (seed 001: one pawn).
-const TARGET_STEP: i32 = 100;
-/// Per step of the kings' distance (seed 001: 0.125 pawn).
-const KINGS_STEP: i32 = 12;
+/// Material counted at most this much, keeping every score within `MAX_EVAL` (class and
+/// progress add at most 50 + 240 + 21).
+const MATERIAL_CAP: i32 = MAX_EVAL - 400;
+/// KBBK mates in at most 19 moves, KBNK in 33: prefer the easier win (by less than a pawn, so
+/// never over more material).
+const KBBK_CLASS: i32 = 50;
+/// Per step of the lone king's distance to its mating corner/edge (seed 001: one pawn; here a
+/// quarter of it, so that progress stays below a piece's value).
+const TARGET_STEP: i32 = 24;
+/// Per step of the kings' distance (seed 001: an eighth of the corner step).
+const KINGS_STEP: i32 = 3;
 
 /// Recognize `pos` (side to move's point of view), or `None` when no recognizer applies.
 pub fn recognize(pos: &Chess) -> Option<Recognition> {
@@ -92,6 +111,7 @@ fn dead_draw(pos: &Chess) -> Option<Recognition> {
     pos.is_insufficient_material().then_some(Recognition {
         bound: Bound::Exact,
         score: 0,
+        eval: 0,
         expense: Expense::Cheap,
     })
 }
@@ -133,21 +153,25 @@ fn known_win(pos: &Chess, strong: Color) -> Option<Recognition> {
     .min(MATERIAL_CAP);
     let kbbk = ours.count() == 3 && count(board.bishops()) == 2;
     let class = if kbbk { KBBK_CLASS } else { 0 };
-    let score = KNOWN_WIN
-        + material
-        + class
+    let bound = material + class;
+    let eval = bound
         + TARGET_STEP * lone_king_progress(board, strong, lone)
         + KINGS_STEP * (7 - king.distance(lone) as i32);
-    debug_assert!((KNOWN_WIN..KNOWN_WIN + 9_000).contains(&score) && score < MATE_BOUND);
+    debug_assert!(KNOWN_WIN <= bound && eval <= MAX_EVAL, "{bound} {eval}");
 
-    let (bound, score) = if pos.turn() == strong {
-        (Bound::Lower, score)
+    // The winner to move: a lower bound of the material alone, a floor the search rarely meets
+    // (it must not hide the lines in which the lone king escapes for a while). The lone king to
+    // move: an upper bound at the static score itself, so each of the winner's moves is worth at
+    // least the progress it makes and the search prefers the moves that confine the king.
+    let (bound, score, eval) = if pos.turn() == strong {
+        (Bound::Lower, bound, eval)
     } else {
-        (Bound::Upper, -score)
+        (Bound::Upper, -eval, -eval)
     };
     Some(Recognition {
         bound,
         score,
+        eval,
         expense: Expense::Cheap,
     })
 }

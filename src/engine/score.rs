@@ -1,8 +1,11 @@
 //! Score ranges shared by search, evaluation and recognizers (seeds 000/004).
 //!
 //! Centipawns from the side to move's point of view:
-//! - `|s| <= MAX_EVAL`: heuristic evaluation (saturated there);
-//! - `MAX_EVAL < |s| < MATE_BOUND`: recognizer scores for known wins (`KNOWN_WIN` + progress);
+//! - `|s| <= MAX_EVAL`: heuristic evaluation (saturated there), and recognizer scores for known
+//!   wins, `KNOWN_WIN..=MAX_EVAL`: material plus progress, compatible with the evaluation (seed
+//!   001), so a recognized win never outranks keeping more material (seed 000: recognized wins
+//!   may overlap the heuristic range "to avoid dumb queen sacrifices to transpose into a won
+//!   KBNK");
 //! - `|s| >= MATE_BOUND`: mate found, `MATE - ply` for the side that mates.
 //!
 //! All values fit the 16-bit transposition-table field.
@@ -15,8 +18,9 @@ pub const MAX_MATE_PLY: i32 = 256;
 pub const MATE_BOUND: i32 = MATE - MAX_MATE_PLY;
 /// Heuristic evaluation saturates at this magnitude.
 pub const MAX_EVAL: i32 = 10_000;
-/// Base of recognizer scores for won positions; recognizers add progress terms (< 9_000).
-pub const KNOWN_WIN: i32 = 15_000;
+/// Lowest recognizer score of a won position (a lone rook, before any progress); recognizer
+/// wins lie in `KNOWN_WIN..=MAX_EVAL`, inside the heuristic range.
+pub const KNOWN_WIN: i32 = 500;
 /// Draw score.
 pub const DRAW: i32 = 0;
 
@@ -120,7 +124,7 @@ mod tests {
                 let mated = mated_in(ply as i32 + root_dist);
                 assert_eq!(from_tt(to_tt(mated, ply), ply), mated);
             }
-            for s in [-MAX_EVAL, -1, 0, 37, KNOWN_WIN + 500] {
+            for s in [-MAX_EVAL, -1, 0, 37, KNOWN_WIN + 500, MAX_EVAL] {
                 assert_eq!(from_tt(to_tt(s, ply), ply), s);
             }
         }

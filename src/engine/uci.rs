@@ -1,17 +1,23 @@
 //! The UCI protocol loop and options.
 //!
 //! The main thread reads commands; `go` hands the engine to a search thread, so `isready`,
-//! `stop`, `ponderhit` and `quit` are answered while it thinks. Lines are parsed with
-//! vampirc-uci; anything malformed or unknown is answered with `info string` and ignored.
+//! `stop`, `ponderhit` and `quit` are answered while it thinks. Lines are parsed by
+//! [`super::command`], which cannot panic; anything malformed or unknown is answered with
+//! `info string` and ignored (a bad `go` field alone, the rest of that `go` still applies).
+//!
+//! Output goes through an [`Output`]: stdout for the real engine, or a buffer for
+//! [`Uci::capturing`], whose [`Uci::respond`] handles one line and returns what it printed,
+//! stopping and joining any search it started (the fuzz target's entry point).
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use shakmaty::{Color, Position};
-use vampirc_uci::{parse_one, UciMessage, UciTimeControl};
 
+use super::command::{self, Command, Go};
 use super::position::{parse_uci_move, uci_string, Game};
 use super::score::{Bound, UciScore};
 use super::search::{Control, Engine, Info, SearchParams, SearchResult};
@@ -24,6 +30,8 @@ const NAME: &str = concat!("skillcal ", env!("CARGO_PKG_VERSION"));
 #[derive(Clone, Debug)]
 pub struct Options {
     pub hash_mb: usize,
+    /// Largest `Hash` accepted (MB); the fuzz target keeps it small.
+    pub max_hash_mb: usize,
     pub move_overhead_ms: u64,
     pub ponder: bool,
 }
@@ -32,26 +40,52 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             hash_mb: 16,
+            max_hash_mb: 4096,
             move_overhead_ms: 10,
             ponder: false,
         }
     }
 }
 
-/// The engine's own options; the weakening options follow them (`Settings::uci_options`).
+/// The engine's own options after `Hash`; the weakening options follow them
+/// (`Settings::uci_options`).
 const OPTION_LINES: &[&str] = &[
-    "option name Hash type spin default 16 min 1 max 4096",
     "option name Threads type spin default 1 min 1 max 1",
     "option name Clear Hash type button",
     "option name Move Overhead type spin default 10 min 0 max 5000",
     "option name Ponder type check default false",
 ];
 
-fn say(line: &str) {
-    let out = std::io::stdout();
-    let mut lock = out.lock();
-    let _ = writeln!(lock, "{line}");
-    let _ = lock.flush();
+/// Where the engine's lines go (shared with the search thread).
+#[derive(Clone)]
+pub struct Output(Arc<dyn Fn(&str) + Send + Sync>);
+
+impl Output {
+    /// Each line to stdout, flushed.
+    pub fn stdout() -> Output {
+        Output(Arc::new(|line: &str| {
+            let out = std::io::stdout();
+            let mut lock = out.lock();
+            let _ = writeln!(lock, "{line}");
+            let _ = lock.flush();
+        }))
+    }
+
+    /// Lines collected in a buffer.
+    pub fn buffer() -> (Output, Arc<Mutex<Vec<String>>>) {
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&buf);
+        let out = Output(Arc::new(move |line: &str| {
+            if let Ok(mut b) = sink.lock() {
+                b.push(line.to_string());
+            }
+        }));
+        (out, buf)
+    }
+
+    fn say(&self, line: &str) {
+        (self.0)(line)
+    }
 }
 
 fn info_line(info: &Info) -> String {
@@ -104,6 +138,9 @@ pub struct Uci {
     /// The clock seed has been printed (so the games can be replayed).
     seed_told: bool,
     debug: bool,
+    out: Output,
+    /// The buffer behind `out` when capturing (see [`Uci::respond`]).
+    captured: Option<Arc<Mutex<Vec<String>>>>,
 }
 
 impl Default for Uci {
@@ -113,8 +150,12 @@ impl Default for Uci {
 }
 
 impl Uci {
+    /// The engine on stdout, default options.
     pub fn new() -> Uci {
-        let opts = Options::default();
+        Uci::with_output(Output::stdout(), Options::default())
+    }
+
+    pub fn with_output(out: Output, opts: Options) -> Uci {
         Uci {
             engine: Some(Engine::new(opts.hash_mb)),
             worker: None,
@@ -125,7 +166,38 @@ impl Uci {
             opts,
             settings: Settings::default(),
             debug: false,
+            out,
+            captured: None,
         }
+    }
+
+    /// An engine whose output is collected for [`Uci::respond`].
+    pub fn capturing(opts: Options) -> Uci {
+        let (out, buf) = Output::buffer();
+        let mut uci = Uci::with_output(out, opts);
+        uci.captured = Some(buf);
+        uci
+    }
+
+    /// Handles one line and returns whether to go on (false after `quit`) and the lines printed
+    /// for it. A search the line started is stopped at once and joined first (it still completes
+    /// its first iteration and prints its `bestmove`), so no thread outlives the call. Only for an
+    /// engine made by [`Uci::capturing`]; others return no lines.
+    pub fn respond(&mut self, line: &str) -> (bool, Vec<String>) {
+        let go_on = self.handle(line);
+        self.stop_and_wait();
+        let lines = match &self.captured {
+            Some(buf) => buf
+                .lock()
+                .map(|mut b| std::mem::take(&mut *b))
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
+        (go_on, lines)
+    }
+
+    fn say(&self, line: &str) {
+        self.out.say(line);
     }
 
     /// Waits for a running search to finish (after `stop`, or by itself) and takes the engine back.
@@ -134,12 +206,13 @@ impl Uci {
             match handle.join() {
                 Ok(engine) => self.engine = Some(engine),
                 Err(_) => {
-                    say("info string search thread failed; starting a fresh engine");
+                    self.say("info string search thread failed; starting a fresh engine");
                     self.engine = Some(Engine::new(self.opts.hash_mb));
                 }
             }
         }
-        self.engine.get_or_insert_with(|| Engine::new(16))
+        let mb = self.opts.hash_mb;
+        self.engine.get_or_insert_with(|| Engine::new(mb))
     }
 
     fn searching(&self) -> bool {
@@ -156,121 +229,86 @@ impl Uci {
 
     /// Handles one input line; false after `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
-        let line = line.trim();
-        if line.is_empty() {
+        let Some(parsed) = command::parse(line) else {
             return true;
-        }
-        let first = line.split_whitespace().next().unwrap_or("");
-        // `go ponder ...` loses its clock fields in vampirc-uci; parse ponder ourselves.
-        let mut ponder = false;
-        let parsed_text: String = if first == "go" {
-            let tokens: Vec<&str> = line
-                .split_whitespace()
-                .filter(|t| {
-                    if *t == "ponder" {
-                        ponder = true;
-                        false
-                    } else {
-                        true
-                    }
-                })
-                .collect();
-            tokens.join(" ")
-        } else {
-            line.to_string()
         };
-        let msg = parse_one(&parsed_text);
-        match msg {
-            UciMessage::Uci => {
-                say(&format!("id name {NAME}"));
-                say("id author the skillcal developers");
+        for note in &parsed.notes {
+            self.say(&format!("info string {note}"));
+        }
+        match parsed.command {
+            Command::Uci => {
+                self.say(&format!("id name {NAME}"));
+                self.say("id author the skillcal developers");
+                self.say(&format!(
+                    "option name Hash type spin default {} min 1 max {}",
+                    Options::default().hash_mb.min(self.opts.max_hash_mb),
+                    self.opts.max_hash_mb
+                ));
                 for o in OPTION_LINES {
-                    say(o);
+                    self.say(o);
                 }
                 for o in self.settings.uci_options() {
-                    say(&o.to_string());
+                    self.say(&o.to_string());
                 }
-                say("uciok");
+                self.say("uciok");
             }
-            UciMessage::Debug(on) => self.debug = on,
-            UciMessage::IsReady => say("readyok"),
-            UciMessage::SetOption { name, value } => {
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.say("readyok"),
+            Command::SetOption { name, value } => {
                 if self.searching() {
-                    say("info string setoption during a search: stopping the search first");
+                    self.say("info string setoption during a search: stopping the search first");
                 }
                 self.stop_and_wait();
                 self.set_option(&name, value.as_deref());
             }
-            UciMessage::UciNewGame => {
+            Command::UciNewGame => {
                 self.stop_and_wait();
                 self.reclaim().clear();
             }
-            UciMessage::Position {
-                startpos,
-                fen,
-                moves,
-            } => {
-                self.set_position(
-                    startpos,
-                    fen.map(|f| f.0),
-                    moves.iter().map(|m| m.to_string()),
-                );
-            }
-            UciMessage::Go {
-                time_control,
-                search_control,
-            } => {
+            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            Command::Go(go) => {
                 if self.searching() {
-                    say("info string go during a search: stopping the running search first");
+                    self.say("info string go during a search: stopping the running search first");
                 }
                 self.stop_and_wait();
-                self.go(time_control, search_control, ponder);
+                self.go(go);
             }
-            UciMessage::Stop => {
+            Command::Stop => {
                 self.control.request_stop();
                 self.control.ponder.store(false, Ordering::SeqCst);
             }
-            UciMessage::PonderHit => self.control.ponder.store(false, Ordering::SeqCst),
-            UciMessage::Quit => {
+            Command::PonderHit => self.control.ponder.store(false, Ordering::SeqCst),
+            Command::Quit => {
                 self.stop_and_wait();
                 return false;
             }
-            UciMessage::Register { .. } => {}
-            UciMessage::Unknown(text, _) => {
-                say(&format!(
-                    "info string ignored unknown or malformed command: {}",
-                    text.trim()
+            Command::Register | Command::Invalid => {}
+            Command::Unknown(text) => {
+                self.say(&format!(
+                    "info string ignored unknown or malformed command: {text}"
                 ));
             }
-            _ => say(&format!("info string ignored engine-side message: {line}")),
+            Command::EngineSide(text) => {
+                self.say(&format!("info string ignored engine-side message: {text}"))
+            }
         }
         true
     }
 
-    fn set_position(
-        &mut self,
-        startpos: bool,
-        fen: Option<String>,
-        moves: impl Iterator<Item = String>,
-    ) {
-        let mut game = if startpos {
-            Game::default()
-        } else {
-            match fen.as_deref().map(Game::from_fen) {
-                Some(Ok(g)) => g,
-                Some(Err(e)) => {
-                    say(&format!("info string position ignored: {e:#}"));
-                    return;
-                }
-                None => {
-                    say("info string position ignored: neither startpos nor fen");
-                    return;
-                }
+    /// `position`: the start position (`fen` None) or a FEN, then the moves; anything
+    /// invalid leaves the previous position in place.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let mut game = match fen.map(Game::from_fen) {
+            None => Game::default(),
+            Some(Ok(g)) => g,
+            Some(Err(e)) => {
+                self.say(&format!("info string position ignored: {e:#}"));
+                return;
             }
         };
         for m in moves {
-            if let Err(e) = game.push_uci(&m) {
-                say(&format!("info string position ignored: {e:#}"));
+            if let Err(e) = game.push_uci(m) {
+                self.say(&format!("info string position ignored: {e:#}"));
                 return;
             }
         }
@@ -280,35 +318,32 @@ impl Uci {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let key = name.trim().to_ascii_lowercase();
         let value = value.map(str::trim).unwrap_or("");
-        fn num<T>(name: &str, value: &str, min: T, max: T) -> Option<T>
-        where
-            T: std::str::FromStr + PartialOrd + Copy,
-        {
-            match value.parse::<T>() {
+        let num = |min: u64, max: u64| -> Option<u64> {
+            match value.parse::<u64>() {
                 Ok(v) if v >= min && v <= max => Some(v),
                 _ => {
-                    say(&format!(
+                    self.say(&format!(
                         "info string option {name}: invalid value {value:?}, ignored"
                     ));
                     None
                 }
             }
-        }
+        };
         match key.as_str() {
             "hash" => {
-                if let Some(v) = num(name, value, 1usize, 4096) {
+                if let Some(v) = num(1, self.opts.max_hash_mb as u64).map(|v| v as usize) {
                     self.opts.hash_mb = v;
                     self.reclaim().set_hash(v);
                 }
             }
             "threads" => {
                 if value != "1" {
-                    say("info string Threads: this engine searches with one thread only");
+                    self.say("info string Threads: this engine searches with one thread only");
                 }
             }
             "clear hash" => self.reclaim().clear(),
             "move overhead" => {
-                if let Some(v) = num(name, value, 0u64, 5000) {
+                if let Some(v) = num(0, 5000) {
                     self.opts.move_overhead_ms = v;
                 }
             }
@@ -320,7 +355,7 @@ impl Uci {
     /// A weakening option (`Settings`): errors name the option and the value, and change nothing.
     fn set_weakening(&mut self, name: &str, value: &str) {
         if let Err(e) = self.settings.set_option(name, value) {
-            say(&format!("info string {e}; ignored"));
+            self.say(&format!("info string {e}; ignored"));
             return;
         }
         let key = name.trim().to_ascii_lowercase();
@@ -336,66 +371,45 @@ impl Uci {
             "uci_limitstrength" | "uci_elo" | "strengthtable"
         ) {
             if let Some(text) = self.settings.strength_info() {
-                say(&format!("info string {text}"));
+                self.say(&format!("info string {text}"));
             }
         }
     }
 
-    fn go(
-        &mut self,
-        tc: Option<UciTimeControl>,
-        sc: Option<vampirc_uci::UciSearchControl>,
-        ponder: bool,
-    ) {
+    fn go(&mut self, go: Go) {
         let mut params = SearchParams::default();
         let l = &mut params.limits;
         l.move_overhead = Duration::from_millis(self.opts.move_overhead_ms);
-        let ms =
-            |d: &vampirc_uci::Duration| Duration::from_millis(d.num_milliseconds().max(0) as u64);
-        match tc {
-            Some(UciTimeControl::Infinite) => l.infinite = true,
-            Some(UciTimeControl::MoveTime(d)) => l.movetime = Some(ms(&d)),
-            Some(UciTimeControl::TimeLeft {
-                white_time,
-                black_time,
-                white_increment,
-                black_increment,
-                moves_to_go,
-            }) => {
-                let white = self.game.root.turn() == Color::White;
-                let (t, inc) = if white {
-                    (white_time, white_increment)
-                } else {
-                    (black_time, black_increment)
-                };
-                l.time = t.as_ref().map(ms);
-                l.inc = inc.as_ref().map(ms).unwrap_or_default();
-                l.movestogo = moves_to_go.map(u32::from);
-            }
-            Some(UciTimeControl::Ponder) | None => {}
-        }
-        if let Some(sc) = sc {
-            l.depth = sc.depth.map(u32::from);
-            l.nodes = sc.nodes;
-            l.mate = sc.mate.map(u32::from);
-            for m in &sc.search_moves {
-                match parse_uci_move(&self.game.root, &m.to_string()) {
-                    Ok(mv) => l.searchmoves.push(mv),
-                    Err(e) => say(&format!("info string searchmoves: {e:#}, ignored")),
-                }
+        let (time, inc) = if self.game.root.turn() == Color::White {
+            (go.wtime, go.winc)
+        } else {
+            (go.btime, go.binc)
+        };
+        l.time = time.map(Duration::from_millis);
+        l.inc = inc.map(Duration::from_millis).unwrap_or_default();
+        l.movestogo = go.movestogo;
+        l.movetime = go.movetime.map(Duration::from_millis);
+        l.infinite = go.infinite;
+        l.depth = go.depth;
+        l.nodes = go.nodes;
+        l.mate = go.mate;
+        for m in &go.searchmoves {
+            match parse_uci_move(&self.game.root, m) {
+                Ok(mv) => l.searchmoves.push(mv),
+                Err(e) => self.say(&format!("info string searchmoves: {e:#}, ignored")),
             }
         }
         // UCI_LimitStrength: the table's row replaces the knobs it has columns for.
         let eff = self.settings.effective();
         if Weakening::is_random(&eff) && self.settings.random_seed == 0 && !self.seed_told {
-            say(&format!(
+            self.say(&format!(
                 "info string RandomSeed 0: seeded from the clock with {} (set RandomSeed to replay)",
                 self.seed
             ));
             self.seed_told = true;
         }
         let choice = Weakening::prepare(&eff, self.seed, &self.game, &mut params);
-        self.start_search(params, choice, ponder);
+        self.start_search(params, choice, go.ponder);
     }
 
     fn start_search(&mut self, params: SearchParams, choice: Weakening, ponder: bool) {
@@ -408,6 +422,8 @@ impl Uci {
         let control = self.control.clone();
         let game = self.game.clone();
         let infinite = params.limits.infinite;
+        let out = self.out.clone();
+        let say = move |line: &str| out.say(line);
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
@@ -443,24 +459,30 @@ impl Uci {
             });
         match handle {
             Ok(h) => self.worker = Some(h),
-            Err(e) => say(&format!("info string cannot start the search thread: {e}")),
+            Err(e) => self.say(&format!("info string cannot start the search thread: {e}")),
         }
     }
 }
 
-/// Runs the protocol on stdin/stdout until `quit` or end of input.
+/// Runs the protocol on stdin/stdout until `quit` or end of input. Input need not be UTF-8
+/// (invalid bytes are replaced) and never ends the loop.
 pub fn run_stdio() -> anyhow::Result<()> {
     let mut uci = Uci::new();
     let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = match line {
-            Ok(l) => l,
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                say(&format!("info string unreadable input line ignored: {e}"));
-                continue;
+                uci.say(&format!("info string cannot read input: {e}"));
+                break;
             }
-        };
-        if !uci.handle(&line) {
+        }
+        if !uci.handle(&String::from_utf8_lossy(&buf)) {
             return Ok(());
         }
     }

@@ -6,6 +6,8 @@
 use shakmaty::Position;
 
 use super::position::Game;
+use super::recognizer::recognize;
+use super::score::Bound;
 use super::search::{SearchParams, SearchResult};
 use crate::strength::{choose, move_seed, noise_rng, root_errors, Choice, Noise, Settings};
 
@@ -31,11 +33,16 @@ impl Weakening {
         l.nps = eff.nps_limit();
         let ms = move_seed(seed, game.root_key, game.history.len() as u32);
         params.multipv = eff.multipv.max(1) as usize;
-        params.score_inaccuracy = eff.score_inaccuracy.min(i32::MAX as u32) as i32;
-        params.errors = root_errors(ms, game.root.legal_moves().len(), eff.score_inaccuracy);
+        // A recognized win for the side to move (a bare king against mating force) is played at
+        // full strength: its scores lie in the heuristic range, possibly below WinGuard, and a
+        // weakened engine should still convert it.
+        let won = recognize(&game.root).is_some_and(|r| r.bound == Bound::Lower);
+        let si = if won { 0 } else { eff.score_inaccuracy };
+        params.score_inaccuracy = si.min(i32::MAX as u32) as i32;
+        params.errors = root_errors(ms, game.root.legal_moves().len(), si);
         params.win_guard = eff.win_guard;
         Weakening {
-            noise: eff.noise(),
+            noise: if won { Noise::None } else { eff.noise() },
             win_guard: eff.win_guard,
             lines: params.multipv,
             move_seed: ms,

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::engine::score::KNOWN_WIN;
+use crate::engine::score::MAX_EVAL;
 
 use super::noise::DEFAULT_WIN_GUARD;
 
@@ -174,8 +174,10 @@ impl Knob {
             Knob::LimitNodes => limit(2_000_000_000, true),
             Knob::LimitNps => limit(100_000_000, true),
             Knob::LimitDepth => limit(100, false),
-            // At most KNOWN_WIN, so that recognizer wins are always guarded.
-            Knob::WinGuard => int(100, i64::from(KNOWN_WIN), i64::from(DEFAULT_WIN_GUARD)),
+            // Up to the largest evaluation (recognized wins lie in the heuristic range; once
+            // the position itself is a recognized win the engine plays at full strength anyway,
+            // see `engine::weaken`).
+            Knob::WinGuard => int(100, i64::from(MAX_EVAL), i64::from(DEFAULT_WIN_GUARD)),
         }
     }
 

@@ -54,8 +54,9 @@ pub enum Noise {
 /// Whether noise (and the ScoreInaccuracy Errors) may change the move, given the best score.
 ///
 /// No when the side to move has a forced mate (`best >= MATE_BOUND`) or the position is clearly
-/// won by recognizer or evaluation (`best >= win_guard`; recognizer scores start at `KNOWN_WIN`,
-/// above any `win_guard <= MAX_EVAL`). Users expect a weakened engine to mate and to convert.
+/// won (`best >= win_guard`, by evaluation or recognizer; recognizer wins lie in the heuristic
+/// range, and a position that is itself a recognized win is searched without any weakening,
+/// see `engine::weaken`). Users expect a weakened engine to mate and to convert.
 pub fn apply_noise_allowed(best_score: i32, win_guard: i32) -> bool {
     best_score < win_guard.min(MATE_BOUND)
 }

@@ -47,12 +47,13 @@ pub fn noise_rng(move_seed: u64) -> ChaCha8Rng {
     rng
 }
 
-/// A nonzero seed from the clock, for `RandomSeed = 0`. The engine should resolve it once and
-/// print it (`info string`) so that the games can be replayed with the same seed.
+/// A seed from the clock for `RandomSeed = 0`, in `1..=MAX_RANDOM_SEED` (2147483647): the range
+/// the `RandomSeed` option accepts, so the seed the engine prints (`info string`) can be entered
+/// in any GUI's spin box to replay the games.
 pub fn clock_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
-    mix64(nanos ^ u64::from(std::process::id())).max(1)
+    mix64(nanos ^ u64::from(std::process::id())) % super::settings::MAX_RANDOM_SEED + 1
 }

@@ -17,8 +17,12 @@ use crate::engine::score::{mate_in, mated_in, Bound, DRAW, INFINITE, MATE_BOUND}
 enum Recognized {
     /// Return this score now.
     Cutoff(i32),
-    /// Keep searching; the recognizer score may replace the static evaluation.
-    Narrowed(i32),
+    /// Keep searching; `eval` replaces the static evaluation, and the value returned is at
+    /// least `floor` (a lower bound's value; `-INFINITE` for an upper bound).
+    Narrowed {
+        eval: i32,
+        floor: i32,
+    },
     None,
 }
 
@@ -44,24 +48,33 @@ impl Searcher<'_> {
             self.tt
                 .store(key, ply, 0, r.score, r.score, depth.max(0), r.bound);
         }
+        // The bound (`r.score`) cuts off or narrows the window; the static score (`r.eval`,
+        // at least as good as the bound for the side it favours) is the value of a cutoff and
+        // replaces the evaluation otherwise.
         match r.bound {
             Bound::Exact => Recognized::Cutoff(r.score),
             Bound::Lower => {
                 if r.score >= *beta {
-                    return Recognized::Cutoff(r.score);
+                    return Recognized::Cutoff(r.eval);
                 }
                 *alpha = (*alpha).max(r.score);
-                Recognized::Narrowed(r.score)
+                Recognized::Narrowed {
+                    eval: r.eval,
+                    floor: r.score,
+                }
             }
             Bound::Upper => {
                 if r.score <= *alpha {
-                    return Recognized::Cutoff(r.score);
+                    return Recognized::Cutoff(r.eval);
                 }
                 if r.score < *beta {
                     *beta = r.score;
                     *upper = r.score;
                 }
-                Recognized::Narrowed(r.score)
+                Recognized::Narrowed {
+                    eval: r.eval,
+                    floor: -INFINITE,
+                }
             }
         }
     }
@@ -129,10 +142,17 @@ impl Searcher<'_> {
         }
 
         let mut upper = INFINITE;
+        // A recognizer's lower bound (seed 003) is also a floor for the result: the search
+        // below may return less (a draw by the fifty-move rule, a piece it sees lost), but the
+        // value is at least the bound, as quiescence has it through its stand-pat.
+        let mut floor = -INFINITE;
         let recognized = self.recognize(pos, key, ply, depth, &mut alpha, &mut beta, &mut upper);
         let rec_score = match recognized {
             Recognized::Cutoff(s) => return s,
-            Recognized::Narrowed(s) => Some(s),
+            Recognized::Narrowed { eval, floor: f } => {
+                floor = f;
+                Some(eval)
+            }
             Recognized::None => None,
         };
 
@@ -266,12 +286,26 @@ impl Searcher<'_> {
                 n_quiets += 1;
             }
         }
+        let e = if in_check { 0 } else { eval };
+        if floor > -INFINITE && best <= floor {
+            // No move beat the recognizer's lower bound: the bound is the result, and all that
+            // is known is that the value is at least that (a lower bound, as for a fail high).
+            self.tt.store(
+                key,
+                ply,
+                best_move.map_or(0, encode),
+                floor,
+                e,
+                depth,
+                Bound::Lower,
+            );
+            return floor;
+        }
         let bound = if best > orig_alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        let e = if in_check { 0 } else { eval };
         self.tt
             .store(key, ply, best_move.map_or(0, encode), best, e, depth, bound);
         best
@@ -307,9 +341,11 @@ impl Searcher<'_> {
         // No table probe here: quiescence nodes are the majority and a probe is a cache miss.
         let key = *self.keys.last().expect("key stack");
         let mut upper = INFINITE;
+        // A recognizer's static score is never worse than its lower bound, so the stand-pat
+        // floors the result at the bound here.
         let stand_pat = match self.recognize(pos, key, ply, 0, &mut alpha, &mut beta, &mut upper) {
             Recognized::Cutoff(s) => return s,
-            Recognized::Narrowed(s) => s,
+            Recognized::Narrowed { eval, .. } => eval,
             Recognized::None => self.eval_cache.evaluate(pos, key),
         };
         if stand_pat >= beta {

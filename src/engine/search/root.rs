@@ -15,6 +15,31 @@ use crate::strength::perturb_root_score;
 /// Half-width of the first root move's aspiration window at full strength (centipawns).
 pub const ASPIRATION: i32 = 30;
 
+/// The largest raw score a root move with Error `error` may have without entering the MultiPV
+/// lines, whose n-th best score is `nth`: the largest `t` with
+/// `perturb_root_score(t, error, guard) <= nth`, within `(-INFINITE, INFINITE)`.
+///
+/// Not simply `nth - error`: a clear win (`raw >= guard`) or a mate keeps its raw score, so a
+/// move at `nth < raw <= nth - error` would fail low against `nth - error` and be kept as an
+/// upper bound above the exact lines, then played. `perturb_root_score` is monotone in `raw`,
+/// so a binary search finds `t`, and a zero window at `t` tells exactly whether the move enters.
+fn entry_threshold(nth: i32, error: i32, guard: i32) -> i32 {
+    let (mut lo, mut hi) = (-INFINITE + 1, INFINITE - 1);
+    if perturb_root_score(lo, error, guard) > nth {
+        return lo;
+    }
+    // Invariant: perturb(lo) <= nth; the answer is in lo..=hi.
+    while lo < hi {
+        let mid = lo + (hi - lo + 1) / 2;
+        if perturb_root_score(mid, error, guard) <= nth {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
 #[derive(Clone, Debug)]
 struct RootMove {
     mv: Move,
@@ -255,9 +280,10 @@ impl Searcher<'_> {
     }
 
     /// MultiPV root: the first `n` moves in the previous order get full windows; each later
-    /// move is tested with a zero window against the n-th best score so far and re-searched
-    /// with an open window above it when it enters the top `n`. Errors (if any) are added like
-    /// in `root_si`.
+    /// move is tested with a zero window against the n-th best score so far (through
+    /// [`entry_threshold`], which accounts for its Error and the win guard) and re-searched with
+    /// an open window above it when it enters the top `n`. Errors (if any) are added like in
+    /// `root_si`. A move that fails low keeps an upper bound no higher than the n-th best line.
     #[allow(clippy::needless_range_loop)]
     fn root_multipv(
         &mut self,
@@ -278,7 +304,7 @@ impl Searcher<'_> {
                 (self.full(&child, depth), true)
             } else {
                 top.sort_unstable_by(|a, b| b.cmp(a));
-                let threshold = (top[n - 1] - error).clamp(-INFINITE + 1, INFINITE - 1);
+                let threshold = entry_threshold(top[n - 1], error, guard);
                 let s = -self.negamax(&child, depth - 1, -threshold - 1, -threshold, 1, true);
                 if !self.stopped && s > threshold {
                     let s2 = -self.negamax(&child, depth - 1, -INFINITE, -threshold, 1, true);

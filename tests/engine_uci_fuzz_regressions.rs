@@ -1,0 +1,39 @@
+//! Inputs that crashed or hung the UCI line handling, found by the issue 11 report and by the
+//! `uci_line` fuzz target (`fuzz/`), replayed through the same entry point the target uses:
+//! `Uci::capturing` + `Uci::respond`. Each case lists its lines; all must be answered (every
+//! `isready` with `readyok`) and only `quit` may end the loop.
+
+use skillcal::engine::command::{parse, Command};
+use skillcal::engine::uci::{Options, Uci};
+
+fn replay(lines: &[&str]) {
+    let mut uci = Uci::capturing(Options {
+        hash_mb: 1,
+        max_hash_mb: 2,
+        ..Options::default()
+    });
+    for line in lines {
+        let (go_on, out) = uci.respond(line);
+        let cmd = parse(line).map(|p| p.command);
+        if cmd == Some(Command::IsReady) {
+            assert!(out.iter().any(|l| l == "readyok"), "{line:?} -> {out:?}");
+        }
+        assert_eq!(go_on, cmd != Some(Command::Quit), "{line:?} -> {out:?}");
+    }
+}
+
+/// The report's cases: vampirc-uci panicked on u8 fields above 255.
+#[test]
+fn go_fields_above_a_byte() {
+    for go in [
+        "go depth 256",
+        "go mate 256",
+        "go movestogo 256",
+        "go wtime 1000 movestogo 300",
+        "go nodes 99999999999999999999 movetime 100",
+        "go mate 4294967295",
+        "go wtime 18446744073709551615 winc 18446744073709551615",
+    ] {
+        replay(&["position startpos", go, "isready", "quit"]);
+    }
+}

@@ -1,0 +1,416 @@
+//! The UCI loop survives any input (issue 11): overflowing numbers, missing fields, bad FENs and
+//! moves, unknown options, stop/isready at odd times. Drives the real `skillcal` binary.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+use skillcal::engine::position::{parse_uci_move, Game};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_skillcal"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start skillcal");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        // The engine may have died (that is what the tests look for): report it there.
+        let _ = writeln!(self.stdin, "{line}");
+        let _ = self.stdin.flush();
+    }
+
+    /// Lines up to and including the first one starting with `prefix`.
+    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => {
+                    let status = self.child.try_wait().ok().flatten();
+                    panic!(
+                        "no {prefix:?} within {timeout:?} (exit status {status:?}); got {seen:#?}"
+                    )
+                }
+            }
+        }
+    }
+
+    /// Sends `quit` and checks the exit status is 0.
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "no exit after quit");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn bestmove(lines: &[String]) -> &str {
+    lines
+        .last()
+        .and_then(|l| l.strip_prefix("bestmove "))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("a bestmove line")
+}
+
+/// Defect 1: vampirc-uci panicked on `go` numbers above 255 (u8 fields), exit status 101.
+#[test]
+fn go_numbers_above_a_byte_do_not_kill_the_engine() {
+    for go in [
+        "go depth 256",
+        "go mate 256",
+        "go movestogo 256",
+        "go wtime 1000 movestogo 300",
+        "go depth 99999999999999999999999 nodes 5000",
+    ] {
+        let mut e = Engine::start();
+        e.send("position startpos");
+        e.send(go);
+        e.send("isready");
+        e.until("readyok", Duration::from_secs(5));
+        e.send("stop");
+        let lines = e.until("bestmove", Duration::from_secs(10));
+        parse_uci_move(&Game::default().root, bestmove(&lines)).unwrap();
+        e.quit();
+    }
+}
+
+/// Defect 2: `go nodes <overflow> movetime 100` lost its movetime and searched until `stop`.
+#[test]
+fn an_overflowing_field_keeps_the_other_limits() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let start = Instant::now();
+    e.send("go nodes 99999999999999999999 movetime 100");
+    // No `stop`: the movetime alone must end the search.
+    let lines = e.until("bestmove", Duration::from_secs(5));
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("nodes")),
+        "the clamped field is reported: {lines:#?}"
+    );
+    e.quit();
+}
+
+/// A FEN without the halfmove and fullmove counters is accepted (as Stockfish does).
+#[test]
+fn fen_without_counters_is_accepted() {
+    let fen = "8/8/8/4k3/8/8/8/4K2R w K -";
+    let game = Game::from_fen(&format!("{fen} 0 1")).unwrap();
+    let mut e = Engine::start();
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    let lines = e.until("bestmove", Duration::from_secs(10));
+    assert!(
+        !lines.iter().any(|l| l.contains("position ignored")),
+        "{lines:#?}"
+    );
+    parse_uci_move(&game.root, bestmove(&lines)).unwrap();
+    // Five fields (no fullmove number) too, with moves after it.
+    e.send(&format!("position fen {fen} 3 moves e1g1"));
+    e.send("go depth 2");
+    let lines = e.until("bestmove", Duration::from_secs(10));
+    let mut after = game.clone();
+    after.push_uci("e1g1").unwrap();
+    parse_uci_move(&after.root, bestmove(&lines)).unwrap();
+    e.quit();
+}
+
+/// Small deterministic generator (SplitMix64), so the test needs no crate and replays exactly.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len())]
+    }
+}
+
+fn random_number(r: &mut Rng) -> String {
+    match r.below(8) {
+        0 => "99999999999999999999999999".to_string(),
+        1 => format!("-{}", r.below(100_000)),
+        2 => "18446744073709551616".to_string(),
+        3 => "4294967296".to_string(),
+        4 => "256".to_string(),
+        5 => "banana".to_string(),
+        6 => String::new(),
+        _ => r.below(60).to_string(),
+    }
+}
+
+/// One random line: mostly valid commands with a bias to short searches, many malformed.
+fn random_line(r: &mut Rng) -> String {
+    const FENS: &[&str] = &[
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        "8/8/8/4k3/8/8/8/4K2R w K -",
+        "8/8/8/8/8/5k2/8/2BNK3 w - - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -",
+        "not/a/fen w - - 0 1",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999 99999999999",
+        "k7/8/8/8/8/8/8/K7 x - - 0 1",
+        "",
+    ];
+    const MOVES: &[&str] = &[
+        "e2e4", "e7e5", "g1f3", "b8c6", "e1g1", "e2e5", "a7a8q", "0000", "zzzz", "e1c1",
+    ];
+    const FIELDS: &[&str] = &[
+        "depth",
+        "nodes",
+        "mate",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "infinite",
+        "ponder",
+        "searchmoves",
+        "bogus",
+    ];
+    const OPTIONS: &[&str] = &[
+        "Hash",
+        "MultiPV",
+        "ScoreInaccuracy",
+        "RandomSeed",
+        "NoiseModel",
+        "NoiseSigma",
+        "LimitNodes",
+        "LimitNps",
+        "LimitDepth",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+        "WinGuard",
+        "Move Overhead",
+        "Clear Hash",
+        "Ponder",
+        "NoSuchOption",
+        "",
+    ];
+    const VALUES: &[&str] = &[
+        "1",
+        "0",
+        "3",
+        "20",
+        "true",
+        "false",
+        "gaussian",
+        "gbm",
+        "uniform",
+        "-7",
+        "1e9",
+        "",
+        "99999999999999999999",
+        "1500",
+        "4000",
+    ];
+    match r.below(20) {
+        0..=4 => {
+            // A go with a few fields; searches stay short unless stopped by the next command.
+            let mut s = String::from("go");
+            let limit = match r.below(4) {
+                0 => " depth 2".to_string(),
+                1 => format!(" nodes {}", 1 + r.below(3000)),
+                2 => format!(" movetime {}", r.below(20)),
+                _ => String::new(),
+            };
+            s.push_str(&limit);
+            for _ in 0..r.below(4) {
+                s.push(' ');
+                let f = r.pick(FIELDS);
+                s.push_str(f);
+                if f == "searchmoves" {
+                    s.push(' ');
+                    s.push_str(r.pick(MOVES));
+                } else if !matches!(f, "infinite" | "ponder") {
+                    s.push(' ');
+                    s.push_str(&random_number(r));
+                }
+            }
+            s
+        }
+        5..=7 => {
+            let mut s = match r.below(3) {
+                0 => "position startpos".to_string(),
+                1 => format!("position fen {}", r.pick(FENS)),
+                _ => "position".to_string(),
+            };
+            if r.below(2) == 0 {
+                s.push_str(" moves");
+                for _ in 0..r.below(4) {
+                    s.push(' ');
+                    s.push_str(r.pick(MOVES));
+                }
+            }
+            s
+        }
+        8..=9 => {
+            let name = r.pick(OPTIONS);
+            // Keep the table small: a random Hash of gigabytes would only test the machine.
+            let value = if name == "Hash" {
+                r.pick(&["1", "2", "0", "lots", "99999999999999999999"])
+            } else {
+                r.pick(VALUES)
+            };
+            format!("setoption name {name} value {value}")
+        }
+        10 => format!("setoption {}", r.pick(OPTIONS)),
+        11 => "stop".to_string(),
+        12 => "ponderhit".to_string(),
+        13 => "ucinewgame".to_string(),
+        14 => r
+            .pick(&[
+                "uci",
+                "debug on",
+                "debug",
+                "register later",
+                "info string hello",
+                "bestmove e2e4",
+                "hello world",
+                "\u{0}\u{1}\u{7f}",
+                "   ",
+                "go go go",
+                "joho isready",
+            ])
+            .to_string(),
+        _ => "isready".to_string(),
+    }
+}
+
+/// 3,000 random lines, seeded: every `isready` gets its `readyok`, and `quit` exits with 0.
+#[test]
+fn three_thousand_random_lines_are_survived() {
+    // The engine's output is read on another thread; count readyok lines as they come.
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 1");
+    let mut r = Rng(0x5eed_1111);
+    let mut readys = 0usize;
+    for _ in 0..3_000 {
+        let line = random_line(&mut r);
+        if line.split_whitespace().any(|t| t == "isready") {
+            readys += 1;
+        }
+        e.send(&line);
+    }
+    // Nothing may be left running forever (a `go infinite` or `ponder` waits for stop).
+    e.send("stop");
+    e.send("isready");
+    readys += 1;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut answered = 0usize;
+    let mut seen = Vec::new();
+    while answered < readys {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match e.lines.recv_timeout(left) {
+            Ok(line) => {
+                if line == "readyok" {
+                    answered += 1;
+                }
+                seen.push(line);
+            }
+            Err(_) => {
+                let status = e.child.try_wait().ok().flatten();
+                let tail = &seen[seen.len().saturating_sub(20)..];
+                panic!("{answered} readyok for {readys} isready (status {status:?}); last lines {tail:#?}");
+            }
+        }
+    }
+    assert!(seen.iter().all(|l| !l.contains("panicked")));
+    e.quit();
+}
+
+/// Defect 3: the seed printed for `RandomSeed` 0 can be entered as `RandomSeed` and replays the
+/// same choice.
+#[test]
+fn the_printed_clock_seed_can_be_entered() {
+    let mut e = Engine::start();
+    e.send("setoption name ScoreInaccuracy value 300");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", Duration::from_secs(10));
+    let told = lines
+        .iter()
+        .find(|l| l.contains("seeded from the clock with"))
+        .unwrap_or_else(|| panic!("no seed printed: {lines:#?}"));
+    let seed = told
+        .split("seeded from the clock with ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    let first = bestmove(&lines).to_string();
+    e.send(&format!("setoption name RandomSeed value {seed}"));
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", Duration::from_secs(10));
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("RandomSeed") && l.contains("ignored")),
+        "seed {seed} rejected: {lines:#?}"
+    );
+    assert_eq!(bestmove(&lines), first, "seed {seed} does not replay");
+    e.quit();
+}
