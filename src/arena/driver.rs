@@ -3,7 +3,7 @@
 //! progress and stops cleanly on signals (fastchess's `matchmaking/tournament`).
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -19,6 +19,7 @@ use super::openings::{self, Book};
 use super::outcome::FinishedGame;
 use super::pgn::{format_pgn, hostname, today, PgnGame};
 use super::players::{preflight, resolve_players, Player};
+use super::run_options::RunOptions;
 use super::schedule;
 use super::snapshot::check_snapshot;
 use super::sprt::SprtTracker;
@@ -26,33 +27,6 @@ use super::stats::MatchTally;
 use super::store::{GameRecord, Store};
 use super::summary::MatchSummary;
 use super::uci_engine::UciEngine;
-
-/// How a run behaves (what the config does not say).
-#[derive(Clone, Debug)]
-pub struct RunOptions {
-    /// Show an indicatif progress bar (on stderr, only when it is a terminal).
-    pub progress: bool,
-    /// Print the W-D-L / Elo summary every `summary_every` games (to the bar or stderr).
-    pub summaries: bool,
-    /// Stop on Ctrl-C / SIGTERM: end all engines, keep finished games, return an error.
-    pub handle_signals: bool,
-    /// The `skillcal` binary for `builtin` engines (overrides config and $SKILLCAL_BIN).
-    pub skillcal_bin: Option<PathBuf>,
-    /// Where the opening book was named (a config file or a flag), for errors about the book.
-    pub book_source: Option<String>,
-}
-
-impl Default for RunOptions {
-    fn default() -> Self {
-        RunOptions {
-            progress: false,
-            summaries: false,
-            handle_signals: true,
-            skillcal_bin: None,
-            book_source: None,
-        }
-    }
-}
 
 /// Blocking entry point: builds its own tokio runtime. Do not call from inside a runtime.
 pub fn run_match(config: &MatchConfig, out_dir: &Path, opts: &RunOptions) -> Result<MatchSummary> {

@@ -110,6 +110,7 @@ mod options;
 mod outcome;
 mod pgn;
 mod players;
+mod run_options;
 mod schedule;
 mod snapshot;
 mod sprt;
@@ -124,12 +125,13 @@ pub use config::{
     AdjudicationConfig, BookFormat, BookOrder, DrawRule, EngineConfig, MatchConfig, OpeningsConfig,
     Pairing, ResignRule, SprtConfig, Timeouts, UciOptions,
 };
-pub use driver::{run_match, run_match_async, RunOptions};
+pub use driver::{run_match, run_match_async};
 pub use error::{ArenaError, Result};
 pub use lock::{lock_dir, RunLock};
 pub use options::{run, MatchOptions};
 pub use outcome::{GameResult, Termination};
 pub use players::skillcal_bin;
+pub use run_options::RunOptions;
 pub use sprt::SprtStatus;
 pub use stats::{elo_with_margin, PairingStats};
 pub use store::{read_games_csv, GameRecord, CSV_HEADER};

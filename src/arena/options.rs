@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use super::config::{EngineConfig, MatchConfig, Pairing, SprtConfig};
-use super::driver::{run_match, RunOptions};
+use super::driver::run_match;
 use super::error::{config_bail, Result};
+use super::run_options::RunOptions;
 use super::summary::MatchSummary;
 
 /// A match as the command line describes it: a config file, flags for the common cases, or

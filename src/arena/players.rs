@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::config::MatchConfig;
-use super::driver::RunOptions;
 use super::error::{ArenaError, Result};
+use super::run_options::RunOptions;
 use super::time_control::SideLimits;
 use super::uci_engine::{LaunchSpec, UciEngine};
 use super::uci_option::OptionDecl;

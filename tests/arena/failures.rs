@@ -1,9 +1,7 @@
 //! Each failure kind of the mock engine is classified, the offender loses, its process is
 //! restarted, and the run completes.
 
-mod arena_support;
-
-use arena_support::{check_run_dir, temp_dir, MOCK};
+use crate::support::arena::{check_run_dir, temp_dir, MOCK};
 use skillcal::arena::{
     read_games_csv, run_match, AdjudicationConfig, EngineConfig, GoLimits, MatchConfig, RunOptions,
     Timeouts, UciOptions,

@@ -2,9 +2,7 @@
 //! on the decided directory plays nothing. Real Stockfish 15.1 at a low node limit: full
 //! strength against Skill Level 0 is a gap of many hundred Elo.
 
-mod arena_support;
-
-use arena_support::{check_run_dir, temp_dir, STOCKFISH};
+use crate::support::arena::{check_run_dir, temp_dir, STOCKFISH};
 use skillcal::arena::{
     read_games_csv, run_match, AdjudicationConfig, EngineConfig, GoLimits, MatchConfig, RunOptions,
     SprtConfig,

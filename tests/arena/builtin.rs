@@ -2,9 +2,7 @@
 //! the mock standing in for the skillcal binary, then the real built-in engine against
 //! Stockfish.
 
-mod arena_support;
-
-use arena_support::{check_run_dir, temp_dir, MOCK, SKILLCAL, STOCKFISH};
+use crate::support::arena::{check_run_dir, temp_dir, MOCK, SKILLCAL, STOCKFISH};
 use skillcal::arena::{read_games_csv, run_match, EngineConfig, GoLimits, MatchConfig, RunOptions};
 
 #[test]

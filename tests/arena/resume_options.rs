@@ -2,9 +2,7 @@
 //! table (as the calibration builds them: pool options, then the member's) replays nothing new
 //! and is not refused as "a different config".
 
-mod arena_support;
-
-use arena_support::{check_run_dir, temp_dir, MOCK};
+use crate::support::arena::{check_run_dir, temp_dir, MOCK};
 use skillcal::arena::{
     read_games_csv, run_match, AdjudicationConfig, EngineConfig, GoLimits, MatchConfig, RunOptions,
     UciOptions,

@@ -3,13 +3,11 @@
 //! Every test here failed on the build before the fix; `SKILLCAL_UNDER_TEST=/path/to/old/skillcal
 //! cargo test --release --test arena_hardening` runs them against another build.
 
-mod arena_support;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use arena_support::{check_run_dir, skillcal_under_test, temp_dir, MOCK, STOCKFISH};
+use crate::support::arena::{check_run_dir, skillcal_under_test, temp_dir, MOCK, STOCKFISH};
 use skillcal::arena::read_games_csv;
 
 fn skillcal(cwd: &Path, args: &[&str]) -> Output {

@@ -1,7 +1,5 @@
 //! The whole calibration loop on simulated games: planning, fitting, the table, the report.
 
-mod common;
-
 use skillcal::calibrate::{self, config::CalibrationConfig, Options};
 use skillcal::report;
 
@@ -13,9 +11,9 @@ fn tmpdir(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn adaptive_calibration_reaches_precision_and_table_is_right() {
-    let cfg = common::config(6000, 50.0, "linear");
+    let cfg = crate::support::calibrate::config(6000, 50.0, "linear");
     let dir = tmpdir("sim");
-    let runner = common::sim_runner([0.0; 9]);
+    let runner = crate::support::calibrate::sim_runner([0.0; 9]);
     let out = calibrate::calibrate(
         &cfg,
         &dir,
@@ -39,7 +37,7 @@ fn adaptive_calibration_reaches_precision_and_table_is_right() {
             continue;
         }
         let nodes: f64 = r.knobs.trim_start_matches("LimitNodes=").parse().unwrap();
-        let true_elo = common::true_elo_nodes(nodes);
+        let true_elo = crate::support::calibrate::true_elo_nodes(nodes);
         // node rounding moves the true Elo by < 1
         if (true_elo - r.target).abs() > r.half_width + 2.0 {
             misses += 1;
@@ -95,9 +93,9 @@ fn adaptive_calibration_reaches_precision_and_table_is_right() {
 
 #[test]
 fn resume_replays_nothing_and_continues() {
-    let cfg = common::config(400, 50.0, "linear");
+    let cfg = crate::support::calibrate::config(400, 50.0, "linear");
     let dir = tmpdir("resume");
-    let runner = common::sim_runner([0.0; 9]);
+    let runner = crate::support::calibrate::sim_runner([0.0; 9]);
     let quiet = Options {
         fit_only: false,
         quiet: true,
@@ -108,12 +106,13 @@ fn resume_replays_nothing_and_continues() {
     let b = calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
     assert_eq!(a.games, b.games);
     // a larger budget continues from the same games
-    let cfg2 = common::config(800, 50.0, "linear");
+    let cfg2 = crate::support::calibrate::config(800, 50.0, "linear");
     let c = calibrate::calibrate(&cfg2, &dir, &runner, &quiet).unwrap();
     assert!(c.games > a.games && c.games <= 800);
     // a different path is refused
     let other = CalibrationConfig::parse(
-        &common::config_text(800, 50.0, "linear").replace("to = 65536", "to = 100000"),
+        &crate::support::calibrate::config_text(800, 50.0, "linear")
+            .replace("to = 65536", "to = 100000"),
         "x.toml",
     )
     .unwrap();
@@ -124,24 +123,25 @@ fn resume_replays_nothing_and_continues() {
 
 #[test]
 fn config_errors_name_file_and_key() {
-    let bad =
-        common::config_text(100, 50.0, "linear").replace("scale = \"log\"", "scale = \"logx\"");
+    let bad = crate::support::calibrate::config_text(100, 50.0, "linear")
+        .replace("scale = \"log\"", "scale = \"logx\"");
     let e = CalibrationConfig::parse(&bad, "configs/x.toml")
         .unwrap_err()
         .to_string();
     assert!(e.contains("configs/x.toml") && e.contains("scale"), "{e}");
-    let bad = common::config_text(100, 50.0, "linear")
+    let bad = crate::support::calibrate::config_text(100, 50.0, "linear")
         .replace("games_per_pairing = 20", "games_per_pairing = 3");
     let e = CalibrationConfig::parse(&bad, "configs/x.toml")
         .unwrap_err()
         .to_string();
     assert!(e.contains("plan.games_per_pairing"), "{e}");
-    let bad = common::config_text(100, 50.0, "linear").replace("seed = 7\n", "");
+    let bad = crate::support::calibrate::config_text(100, 50.0, "linear").replace("seed = 7\n", "");
     let e = CalibrationConfig::parse(&bad, "configs/x.toml")
         .unwrap_err()
         .to_string();
     assert!(e.contains("seed"), "{e}");
-    let bad = common::config_text(100, 50.0, "linear").replace("from = 32", "from = 0");
+    let bad = crate::support::calibrate::config_text(100, 50.0, "linear")
+        .replace("from = 32", "from = 0");
     let e = CalibrationConfig::parse(&bad, "configs/x.toml")
         .unwrap_err()
         .to_string();
@@ -163,7 +163,7 @@ fn shipped_configs_parse() {
 fn verify_measures_the_offset_of_a_mislabelled_engine() {
     use skillcal::calibrate::runner::EngineSpec;
     use skillcal::calibrate::sim::SimRunner;
-    let cfg = common::config(100, 50.0, "linear");
+    let cfg = crate::support::calibrate::config(100, 50.0, "linear");
     let dir = tmpdir("verify");
     std::fs::create_dir_all(&dir).unwrap();
     let table = dir.join("table.csv");
@@ -175,7 +175,7 @@ fn verify_measures_the_offset_of_a_mislabelled_engine() {
                 return l.parse::<f64>().unwrap() + 100.0;
             }
             let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
-            common::ANCHORS[i]
+            crate::support::calibrate::ANCHORS[i]
         }),
         draw_rate: 0.3,
     };
@@ -200,7 +200,7 @@ fn verify_measures_the_offset_of_a_mislabelled_engine() {
     // beside a run's pool.csv, the same games are also rated on the run's pool ratings: a pool
     // 60 Elo above the anchors lifts every level by about as much
     let mut pool = String::from("name,anchor,anchor_sd,elo,lower,upper,games\n");
-    for (i, a) in common::ANCHORS.iter().enumerate() {
+    for (i, a) in crate::support::calibrate::ANCHORS.iter().enumerate() {
         pool.push_str(&format!(
             "sf{i},{a},30,{},{},{},100\n",
             a + 60.0,
@@ -244,11 +244,11 @@ fn residuals_flag_a_wrong_curve_form() {
             return 900.0 + 2600.0 * x - 1300.0 * x * x;
         }
         let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
-        common::ANCHORS[i]
+        crate::support::calibrate::ANCHORS[i]
     };
     let mut p = Vec::new();
     for model in ["linear", "quadratic"] {
-        let mut cfg = common::config(4000, 20.0, model);
+        let mut cfg = crate::support::calibrate::config(4000, 20.0, model);
         cfg.plan.min_games_per_target = 200;
         let dir = tmpdir(&format!("form-{model}"));
         let runner = SimRunner {
@@ -274,7 +274,7 @@ fn unanchored_member_is_chained_by_the_pool_ladder() {
     use skillcal::calibrate::runner::EngineSpec;
     use skillcal::calibrate::sim::SimRunner;
     // an unanchored weak member (true 1000) listed first, next to the lowest anchor
-    let text = common::config_text(1500, 50.0, "linear")
+    let text = crate::support::calibrate::config_text(1500, 50.0, "linear")
         .replace("batch_settings = 6", "batch_settings = 6\npool_games = 60")
         .replace(
             "[[pool.member]]\nname = \"sf0\"",
@@ -285,11 +285,11 @@ fn unanchored_member_is_chained_by_the_pool_ladder() {
     let runner = SimRunner {
         truth: Box::new(|e: &EngineSpec| {
             if let Some(n) = e.option("LimitNodes") {
-                return common::true_elo_nodes(n.parse().unwrap());
+                return crate::support::calibrate::true_elo_nodes(n.parse().unwrap());
             }
             match e.option("Skill Level").unwrap().parse::<i64>().unwrap() {
                 -5 => 1000.0,
-                i => common::ANCHORS[i as usize],
+                i => crate::support::calibrate::ANCHORS[i as usize],
             }
         }),
         draw_rate: 0.3,
@@ -312,9 +312,9 @@ fn unanchored_member_is_chained_by_the_pool_ladder() {
 #[test]
 fn targets_beyond_the_ceiling_do_not_drive_the_plan() {
     // the true curve tops out at 2340 (65,536 nodes): targets 2400 and 2500 are unreachable
-    let cfg = common::config(6000, 50.0, "linear");
+    let cfg = crate::support::calibrate::config(6000, 50.0, "linear");
     let dir = tmpdir("sim-ceiling");
-    let runner = common::sim_runner([0.0; 9]);
+    let runner = crate::support::calibrate::sim_runner([0.0; 9]);
     let opts = Options {
         fit_only: false,
         quiet: true,
@@ -345,7 +345,7 @@ fn settings_below_the_anchors_chain_upward_past_weak_unanchored_members() {
     use skillcal::calibrate::sim::SimRunner;
     // An unanchored member far below every target (true 300) must not turn the chain of the
     // extrapolated targets downward: the scale they need lies above, at the anchors.
-    let text = common::config_text(1500, 50.0, "linear")
+    let text = crate::support::calibrate::config_text(1500, 50.0, "linear")
         .replace("from = 1000, to", "from = 900, to")
         // a goal the extrapolated targets miss, so that they drive batches
         .replace("precision = 50", "precision = 50\nprecision_extrapolated = 40")
@@ -359,11 +359,11 @@ fn settings_below_the_anchors_chain_upward_past_weak_unanchored_members() {
     let runner = SimRunner {
         truth: Box::new(|e: &EngineSpec| {
             if let Some(n) = e.option("LimitNodes") {
-                return common::true_elo_nodes(n.parse().unwrap());
+                return crate::support::calibrate::true_elo_nodes(n.parse().unwrap());
             }
             match e.option("Skill Level").unwrap().parse::<i64>().unwrap() {
                 -5 => 300.0,
-                i => common::ANCHORS[i as usize],
+                i => crate::support::calibrate::ANCHORS[i as usize],
             }
         }),
         draw_rate: 0.3,

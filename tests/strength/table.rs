@@ -25,7 +25,7 @@ fn good() -> EloTable {
 #[test]
 fn embedded_table_is_valid_and_says_whether_it_is_provisional() {
     let t = EloTable::embedded();
-    let text = include_str!("../configs/uci_elo_table.csv");
+    let text = include_str!("../../configs/uci_elo_table.csv");
     assert_eq!(t.provisional(), text.contains("# provisional"));
     // it spans the anchored range from its lowest anchor (1320) well into the middle
     let (lo, hi) = t.elo_range();

@@ -4,11 +4,9 @@
 //! The long run (100 games, scripts/arena-100.sh) is checked with
 //! `ARENA_CHECK_DIR=results/arena-100 cargo test --release --test arena_legality -- --ignored`.
 
-mod arena_support;
-
 use std::path::PathBuf;
 
-use arena_support::{check_run_dir, is_move_comment, read_pgn, temp_dir, STOCKFISH};
+use crate::support::arena::{check_run_dir, is_move_comment, read_pgn, temp_dir, STOCKFISH};
 use skillcal::arena::{run_match, MatchConfig, RunOptions};
 
 #[test]

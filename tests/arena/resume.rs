@@ -1,13 +1,11 @@
 //! Resume: a run killed with SIGKILL and rerun ends with exactly the planned games, no
 //! duplicates; a finished run replays nothing; more rounds extend; another config is refused.
 
-mod arena_support;
-
 use std::collections::BTreeSet;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use arena_support::{check_run_dir, read_pgn, temp_dir, MOCK, SKILLCAL};
+use crate::support::arena::{check_run_dir, read_pgn, temp_dir, MOCK, SKILLCAL};
 use skillcal::arena::read_games_csv;
 
 fn write_config(dir: &std::path::Path, rounds: u32, seed: u64) -> std::path::PathBuf {

@@ -5,8 +5,6 @@
 //! is the comparison of the two: coefficients and every interval agree to 1e-6 Elo (measured:
 //! 4e-12 on the curve, 2e-9 on the pool), and the table is byte for byte the same.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use skillcal::calibrate::{self, config::CalibrationConfig, Options};
@@ -67,7 +65,7 @@ fn refit_of_results_full_matches_the_committed_fit() {
     let _ = std::fs::remove_dir_all(&dir);
     copy_dir(&committed, &dir);
     let cfg = CalibrationConfig::load(&root().join("configs/full.toml")).unwrap();
-    let runner = common::sim_runner([0.0; 9]); // never asked to play: fit only
+    let runner = crate::support::calibrate::sim_runner([0.0; 9]); // never asked to play: fit only
     let out = calibrate::calibrate(
         &cfg,
         &dir,

@@ -1,6 +1,7 @@
-//! Cost of one evaluation / recognizer call (not a pass/fail test; prints figures).
+//! Benchmark: cost of one evaluation / recognizer call, in CPU time of this thread (prints
+//! figures and the evaluation checksum, which pure speed work must keep).
 //!
-//! `cargo test --release --test engine_eval_speed -- --ignored --nocapture`
+//!     cargo run --release --example eval_speed
 //!
 //! Positions: every 40th of `configs/books/2moves_v1.epd` and `tests/engine_eval_endgames.epd`,
 //! both CC0 1.0 from the Stockfish project's `books` collection.
@@ -13,7 +14,9 @@ use shakmaty::{CastlingMode, Chess};
 use skillcal::engine::eval::evaluate;
 use skillcal::engine::recognizer::recognize;
 
-fn book(path: &str) -> Vec<Chess> {
+fn book(rel: &str) -> Vec<Chess> {
+    let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let path = path.as_str();
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .filter(|l| !l.trim().is_empty())
@@ -56,9 +59,7 @@ fn time_per_call(name: &str, positions: &[Chess], f: impl Fn(&Chess) -> i32) {
     );
 }
 
-#[test]
-#[ignore = "benchmark; run with --release --ignored --nocapture"]
-fn eval_speed() {
+fn main() {
     // Every 40th opening: about 1,000 positions, a working set that stays in cache as the
     // search's positions do.
     let openings: Vec<Chess> = book("configs/books/2moves_v1.epd")

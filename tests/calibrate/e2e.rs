@@ -2,13 +2,11 @@
 //! Stockfish 15.1 Skill Levels over real pipes, then the table, the report with its plots, a
 //! verification of the table, and the engine loading the table it produced.
 
-mod arena_support;
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use arena_support::{temp_dir, SKILLCAL, STOCKFISH};
+use crate::support::arena::{temp_dir, SKILLCAL, STOCKFISH};
 
 fn config(dir: &Path) -> PathBuf {
     let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/books/2moves_v1.epd");

@@ -1,0 +1,9 @@
+//! Integration tests: analysis. One binary per area, so the suite links few crates.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod e2e;
+mod formulas;
+mod human;
+mod inputs;

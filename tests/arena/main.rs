@@ -1,0 +1,12 @@
+//! Integration tests: arena. One binary per area, so the suite links few crates.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod builtin;
+mod failures;
+mod hardening;
+mod legality;
+mod resume;
+mod resume_options;
+mod sprt;

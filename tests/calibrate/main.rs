@@ -1,0 +1,11 @@
+//! Integration tests: calibrate. One binary per area, so the suite links few crates.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod e2e;
+mod fit;
+mod paths_lock;
+mod pool;
+mod refit_full;
+mod sim;

@@ -1,0 +1,9 @@
+//! Integration tests: rating. One binary per area, so the suite links few crates.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod basic;
+mod cli;
+mod simulation;
+mod sprt;

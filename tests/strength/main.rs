@@ -1,0 +1,10 @@
+//! Integration tests: strength. One binary per area, so the suite links few crates.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod noise;
+mod options;
+mod search;
+mod seed;
+mod table;
