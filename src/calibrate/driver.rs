@@ -13,7 +13,9 @@ use super::fit::{CurveFit, Role};
 use super::outputs::write_results;
 use super::plan::{self, Opponent, PlanState};
 use super::players::{match_seed, match_spec, pool_engine, subject_engine};
-use super::rundir::{all_games, append_plan_log, check_config, list_matches, spec_done};
+use super::rundir::{
+    all_games, append_plan_log, check_config, list_matches, spec_done, write_match_spec,
+};
 use super::runner::{GameRunner, MatchSpec};
 use crate::results::TargetRow;
 
@@ -130,8 +132,7 @@ pub fn calibrate(
             let d = dir
                 .join("matches")
                 .join(format!("b{batch:03}-{:02}", j + 1));
-            std::fs::create_dir_all(&d)?;
-            std::fs::write(d.join("calibration-match.toml"), toml::to_string(spec)?)?;
+            write_match_spec(&d, spec)?;
             append_plan_log(cfg, dir, batch, &d, spec, reason, est)?;
             dirs.push(d);
         }

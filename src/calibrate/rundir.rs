@@ -12,6 +12,15 @@ use super::players::parse_subject;
 use super::runner::MatchSpec;
 use crate::results::{self, GameRow, PlanRow};
 
+/// Writes a match's plan, `d/calibration-match.toml` (creating `d`).
+pub fn write_match_spec(d: &Path, spec: &MatchSpec) -> anyhow::Result<()> {
+    std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+    let path = d.join("calibration-match.toml");
+    let text =
+        toml::to_string(spec).with_context(|| format!("{}: cannot encode", path.display()))?;
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// Match directories of a run in order, with their specs.
 pub fn list_matches(dir: &Path) -> anyhow::Result<Vec<(PathBuf, MatchSpec)>> {
     let root = dir.join("matches");
@@ -68,7 +77,8 @@ pub(super) fn check_config(cfg: &CalibrationConfig, dir: &Path) -> anyhow::Resul
     let path = dir.join("calibrate.toml");
     let text = toml::to_string(cfg)?;
     if path.exists() {
-        let old = std::fs::read_to_string(&path)?;
+        let old = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
         let prev: CalibrationConfig = toml::from_str(&old)
             .with_context(|| format!("{}: cannot read the run's config", path.display()))?;
         if prev.path != cfg.path {

@@ -94,7 +94,8 @@ pub fn verify(
     if !table.exists() {
         bail!("table {} does not exist", table.display());
     }
-    std::fs::create_dir_all(out.join("matches"))?;
+    std::fs::create_dir_all(out.join("matches"))
+        .with_context(|| format!("cannot create {}", out.join("matches").display()))?;
     guard_table(table, out)?;
     let anchors: Vec<(usize, f64)> = cfg
         .pool
@@ -114,8 +115,7 @@ pub fn verify(
         let d = out
             .join("matches")
             .join(format!("v{:02}-{level:.0}", i + 1));
-        std::fs::create_dir_all(&d)?;
-        std::fs::write(d.join("calibration-match.toml"), toml::to_string(&spec)?)?;
+        super::rundir::write_match_spec(&d, &spec)?;
         if super::games_in(&d)?.len() < spec.planned_games() {
             eprintln!(
                 "verify: UCI_Elo {level:.0} against {} pool members",
