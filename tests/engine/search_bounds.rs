@@ -119,3 +119,32 @@ fn a_recognized_lower_bound_is_a_floor_of_the_search() {
     }
     assert!(violations.is_empty(), "{violations:#?}");
 }
+
+/// Defect 6, the case that shows it on the unfixed search: every move of the winner reaches the
+/// fifty-move limit (halfmove clock 99 after the bare king's move), so the search below the
+/// recognized node sees only draws. The recognizer's lower bound still holds for the value the
+/// search returns (the recognizer ignores the fifty-move counter, as the static evaluation does).
+#[test]
+fn a_recognized_lower_bound_floors_even_a_search_that_sees_only_draws() {
+    let game = Game::from_fen("8/8/8/3k4/8/8/8/2BNK3 b - - 98 80").unwrap();
+    let moves = game.root.legal_moves();
+    for depth in 3..=5 {
+        let mut p = SearchParams::default();
+        p.limits.depth = Some(depth);
+        p.multipv = moves.len();
+        let r = search(&game, &p);
+        for c in &r.candidates {
+            let (child, _) = play(&game.root, game.root_key, c.mv);
+            let Some(rec) = recognize(&child) else {
+                continue;
+            };
+            assert!(
+                c.score <= -rec.score,
+                "depth {depth}: {} scores {} above -{}",
+                uci_string(c.mv),
+                c.score,
+                rec.score
+            );
+        }
+    }
+}

@@ -37,3 +37,14 @@ fn go_fields_above_a_byte() {
         replay(&["position startpos", go, "isready", "quit"]);
     }
 }
+
+/// The first input the fuzz target reported (crash-f7148e5e...): not an engine failure but the
+/// target's own check, which looked for "search thread failed" anywhere in the output, and the
+/// engine echoes unknown lines. Kept as a replay; the target now matches the engine's own line.
+#[test]
+fn fuzz_echo_of_a_failure_text() {
+    let data = b"uci\x0arsready\x0aposition st88888888888\x01\x00\x00\x00\x00\x00\x00\x118 depth 3\x0a888888X888 dsearch thread failedepth 3\x0ais\x00\x00\x00\x00\x00\x00\x00 it\x0a";
+    let text = String::from_utf8_lossy(data);
+    let lines: Vec<&str> = text.lines().collect();
+    replay(&lines);
+}
