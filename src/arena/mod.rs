@@ -137,4 +137,5 @@ pub use stats::{elo_with_margin, PairingStats};
 pub use store::{read_games_csv, GameRecord, CSV_HEADER};
 pub use summary::MatchSummary;
 pub use time_control::{GoLimits, TimeControl};
+pub use uci_engine::{parse_info, SearchInfo};
 pub use uci_option::{OptionDecl, OptionKind};

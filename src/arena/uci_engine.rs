@@ -270,7 +270,7 @@ impl UciEngine {
 
 /// Reads score/depth from an `info` line into `info` (only the first MultiPV line counts).
 /// Any text is accepted: numbers out of range or garbled fields are ignored, never a panic.
-fn parse_info(line: &str, info: &mut SearchInfo) {
+pub fn parse_info(line: &str, info: &mut SearchInfo) {
     let mut toks = line.split_whitespace();
     if toks.next() != Some("info") {
         return;
