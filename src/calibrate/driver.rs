@@ -9,29 +9,19 @@ use anyhow::Context;
 
 use super::analysis::{analyse, pool_estimates};
 use super::config::CalibrationConfig;
-use super::fit::{CurveFit, Role};
-use super::outputs::write_results;
+use super::fit::Role;
+use super::outputs::{write_results, Outcome};
 use super::plan::{self, Opponent, PlanState};
 use super::players::{match_seed, match_spec, pool_engine, subject_engine};
 use super::rundir::{
     all_games, append_plan_log, check_config, list_matches, spec_done, write_match_spec,
 };
 use super::runner::{GameRunner, MatchSpec};
-use crate::results::TargetRow;
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     pub fit_only: bool,
     pub quiet: bool,
-}
-
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    pub games: usize,
-    pub batches: u32,
-    pub all_met: bool,
-    pub fit: Option<CurveFit>,
-    pub targets: Vec<TargetRow>,
 }
 
 /// Runs (or resumes) a calibration into `dir` with `runner`, then writes every result file.

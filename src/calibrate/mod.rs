@@ -4,11 +4,11 @@
 //! then planning continues from all games so far. The run folder is described in [`rundir`],
 //! its files' formats in [`crate::results`].
 //!
-//! - [`driver`]: the loop (resume, plan, play, repeat) and [`Options`] / [`Outcome`];
+//! - [`driver`]: the loop (resume, plan, play, repeat) and [`Options`];
 //! - [`players`]: subject settings' names, the players and their engines;
 //! - [`analysis`]: the fits of all games so far;
 //! - [`fit`]: the curve as a rating problem, and its inversion;
-//! - [`plan`]: what to play next; [`table`]: the UCI_Elo table; [`outputs`]: the result files;
+//! - [`plan`]: what to play next; [`table`]: the UCI_Elo table; [`outputs`]: the result files and the [`Outcome`];
 //! - [`verify`]: fresh games at UCI_Elo levels against the pool.
 
 pub mod analysis;
@@ -27,8 +27,9 @@ pub mod table;
 pub mod verify;
 
 pub use analysis::{analyse, Analysis};
-pub use driver::{calibrate, Options, Outcome};
+pub use driver::{calibrate, Options};
 pub use outputs::write_results;
+pub use outputs::Outcome;
 pub use players::{
     match_seed, match_spec, parse_subject, players, pool_engine, subject_engine, subject_name,
     Players, SUBJECT_PREFIX,

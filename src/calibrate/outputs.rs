@@ -5,11 +5,20 @@ use std::path::Path;
 
 use super::analysis::analyse;
 use super::config::{knobs_label, CalibrationConfig};
-use super::driver::Outcome;
-use super::fit::{self, RangeFlag, Role, Z95};
+use super::fit::{self, CurveFit, RangeFlag, Role, Z95};
 use super::rundir::{all_games, merge_games};
 use super::table;
-use crate::results::{self as data, CurveRow, KnobSummary, PointRow, PoolRow, Summary};
+use crate::results::{self as data, CurveRow, KnobSummary, PointRow, PoolRow, Summary, TargetRow};
+
+/// What a calibration ended with.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub games: usize,
+    pub batches: u32,
+    pub all_met: bool,
+    pub fit: Option<CurveFit>,
+    pub targets: Vec<TargetRow>,
+}
 
 /// Writes `games.csv`, the fit CSVs, the table and `summary.toml` from all games of the run.
 pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> anyhow::Result<Outcome> {

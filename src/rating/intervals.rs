@@ -7,7 +7,7 @@ use rand_distr::{Binomial, Distribution, Normal};
 
 use super::model::{outcome_probabilities, score_variance, ELO_TO_NAT};
 use super::problem::{add_rank_one, inverse};
-use super::rate::{RateError, RateProblem};
+use super::rate_problem::{RateError, RateProblem};
 use super::ratings::PlayerRating;
 
 /// Covariance of the players' ratings from the parameters' (`L C L^T` with each player's

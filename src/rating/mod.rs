@@ -37,21 +37,23 @@
 
 mod games;
 mod intervals;
+mod load;
 pub mod model;
 mod output;
 mod pentanomial;
 mod pgn;
 pub mod problem;
 mod rate;
+mod rate_problem;
 mod ratings;
 mod sprt;
 
-pub use games::{
-    load_games, load_games_report, Game, GameResult, LoadError, LoadOptions, LoadReport,
-};
+pub use games::{Game, GameResult, LoadError, LoadOptions, LoadReport};
+pub use load::{load_games, load_games_report};
 pub use output::{describe, format_head_to_head, format_table, write_csv};
 pub use pentanomial::{head_to_head, HeadToHead, Pentanomial, ScoreStats, NELO_PER_T};
-pub use rate::{rate, RateError};
+pub use rate::rate;
+pub use rate_problem::RateError;
 pub use ratings::{
     Anchor, Intervals, PlayerRating, RateOptions, Ratings, Reference, WhiteAdvantage,
 };

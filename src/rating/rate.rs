@@ -17,7 +17,8 @@ use statrs::distribution::{ContinuousCDF, Normal as StatNormal};
 use super::games::{Game, GameResult};
 use super::intervals::{bootstrap, center, hessian_covariance, Bootstrap};
 use super::model::{draw_rate_at_equal, estimate_nu, nu_from_equal_draw_rate};
-use super::problem::{Cell, Linear, Prior, Problem, SolveError};
+use super::problem::{Cell, Linear, Prior, Problem};
+use super::rate_problem::{RateError, RateProblem};
 use super::ratings::{
     Anchor, Intervals, PlayerRating, RateOptions, Ratings, Reference, WhiteAdvantage,
 };
@@ -27,40 +28,6 @@ const ADV_PRIOR_SD: f64 = 1000.0;
 
 /// Largest fixed white advantage accepted (Elo).
 const MAX_WHITE_ADVANTAGE: f64 = 1000.0;
-
-/// Why games could not be rated.
-#[derive(Debug, thiserror::Error)]
-pub enum RateError {
-    #[error("rating: no games to rate")]
-    NoGames,
-    #[error("rating: {0}")]
-    Options(String),
-    #[error("rating: player '{0}' plays against itself")]
-    SelfPlay(String),
-    #[error("anchor '{name}' is not a player in these games (players: {players})")]
-    UnknownAnchor { name: String, players: String },
-    #[error("anchor '{0}' is given twice")]
-    DuplicateAnchor(String),
-    #[error("anchor '{name}': {problem}")]
-    BadAnchor { name: String, problem: String },
-    #[error("rating: {0}")]
-    Solve(#[from] SolveError),
-    #[error("rating: {0}")]
-    Sampling(String),
-}
-
-/// The problem of one `rate` call with what is needed to read its solution.
-pub(super) struct RateProblem {
-    pub(super) problem: Problem,
-    /// Parameter of the white advantage, when estimated.
-    pub(super) adv_param: Option<usize>,
-    /// Index into `problem.priors` of each soft anchor (the bootstrap resamples their means).
-    pub(super) soft_priors: Vec<usize>,
-    /// Whether the reference is the pool mean (ratings re-centred after each fit).
-    pub(super) pool_mean: bool,
-    /// Starting point of Newton's method: each component's mean anchor value.
-    pub(super) start: Vec<f64>,
-}
 
 fn find(parent: &mut [usize], mut x: usize) -> usize {
     while parent[x] != x {

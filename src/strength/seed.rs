@@ -47,6 +47,9 @@ pub fn noise_rng(move_seed: u64) -> ChaCha8Rng {
     rng
 }
 
+/// Largest `RandomSeed`: kept within a signed 32-bit spin, which every GUI can represent.
+pub const MAX_RANDOM_SEED: u64 = i32::MAX as u64;
+
 /// A seed from the clock for `RandomSeed = 0`, in `1..=MAX_RANDOM_SEED` (2147483647): the range
 /// the `RandomSeed` option accepts, so the seed the engine prints (`info string`) can be entered
 /// in any GUI's spin box to replay the games.
@@ -55,5 +58,5 @@ pub fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
-    mix64(nanos ^ u64::from(std::process::id())) % super::settings::MAX_RANDOM_SEED + 1
+    mix64(nanos ^ u64::from(std::process::id())) % MAX_RANDOM_SEED + 1
 }

@@ -15,8 +15,7 @@ pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
 pub const UCI_ELO: &str = "UCI_Elo";
 pub const STRENGTH_TABLE: &str = "StrengthTable";
 
-/// Largest `RandomSeed`: kept within a signed 32-bit spin, which every GUI can represent.
-pub const MAX_RANDOM_SEED: u64 = i32::MAX as u64;
+pub use super::seed::MAX_RANDOM_SEED;
 /// `UCI_Elo` values accepted by `setoption` (the table clamps to its own range).
 pub const ELO_ACCEPTED: (i64, i64) = (0, 5000);
 
