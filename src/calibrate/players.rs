@@ -63,28 +63,9 @@ pub fn players(cfg: &CalibrationConfig, games: &[GameRow]) -> Players {
     }
 }
 
-/// Engine of pool member j.
+/// Engine of pool member j (the pool's defaults, then the member's own settings).
 pub fn pool_engine(cfg: &CalibrationConfig, j: usize) -> EngineSpec {
-    let m = &cfg.pool.members[j];
-    let mut options: Vec<(String, String)> = cfg
-        .pool
-        .options
-        .iter()
-        .filter(|(k, _)| !m.options.contains_key(*k))
-        .map(|(k, v)| (k.clone(), option_string(v)))
-        .collect();
-    options.extend(m.options.iter().map(|(k, v)| (k.clone(), option_string(v))));
-    EngineSpec {
-        name: m.name.clone(),
-        command: m
-            .command
-            .clone()
-            .or_else(|| cfg.pool.command.clone())
-            .unwrap_or_default(),
-        args: m.args.clone().unwrap_or_else(|| cfg.pool.args.clone()),
-        options,
-        limits: m.limits.clone().unwrap_or_else(|| cfg.pool.limits.clone()),
-    }
+    super::pool::member_engine(&cfg.pool, j)
 }
 
 /// Engine of the subject at strength t: its fixed options, then the path's knobs.
