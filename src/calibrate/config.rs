@@ -22,7 +22,7 @@ pub struct CalibrationConfig {
     pub budget: usize,
     /// 95% half-width goal (Elo) for every target in the anchored range.
     pub precision: f64,
-    /// Goal for targets below the lowest anchor (extrapolated); default twice `precision`.
+    /// Goal for targets below the lowest rated reference (extrapolated); default twice `precision`.
     #[serde(default)]
     pub precision_extrapolated: Option<f64>,
     /// Target Elo grid: `{ from, to, step }` or a list.
@@ -45,6 +45,9 @@ pub struct CalibrationConfig {
     /// [`CalibrationConfig::load`]: every fit counts them next to the run's games.
     #[serde(skip)]
     pub pool_pairs: Vec<crate::results::PoolPairRow>,
+    /// The lowest measured member of that pool (its `pool.csv`), anchored or chained.
+    #[serde(skip)]
+    pub pool_floor: Option<f64>,
 }
 
 fn default_concurrency() -> usize {
@@ -469,10 +472,19 @@ impl CalibrationConfig {
             }
         }
         self.pool = PoolConfig {
-            file: Some(dir),
+            file: Some(dir.clone()),
             ..run.pool
         };
         self.pool_pairs = pairs;
+        let ratings = dir.join("pool.csv");
+        if ratings.exists() {
+            let rows: Vec<crate::results::PoolMemberRow> = crate::results::read_csv(&ratings)?;
+            self.pool_floor = rows
+                .iter()
+                .filter(|r| r.games > 0)
+                .filter_map(|r| r.elo)
+                .reduce(f64::min);
+        }
         self.validate_pool(&path.display().to_string())
     }
 
@@ -609,6 +621,14 @@ impl CalibrationConfig {
             .iter()
             .filter_map(|m| m.elo)
             .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The bottom of the measured range: the lowest anchor or, lower, the lowest member of a
+    /// measured pool (`pool.file`) chained to the anchors by games. Targets below it rest on the
+    /// curve's form alone (extrapolated).
+    pub fn lowest_reference(&self) -> f64 {
+        self.lowest_anchor()
+            .min(self.pool_floor.unwrap_or(f64::INFINITY))
     }
 
     /// Knob values at t, as (name, value) pairs in path order.

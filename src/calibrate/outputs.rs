@@ -196,7 +196,7 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> anyho
         budget: cfg.budget as u64,
         batches,
         precision: cfg.precision,
-        lowest_anchor: cfg.lowest_anchor(),
+        lowest_anchor: cfg.lowest_reference(),
         knobs: cfg
             .path
             .iter()

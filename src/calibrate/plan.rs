@@ -50,7 +50,7 @@ pub fn quantize(cfg: &CalibrationConfig, t: f64) -> f64 {
 /// them, so no number of games meets their goal (the table flags them; the nearest reachable
 /// targets pin the ends of the curve).
 pub fn target_status(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<(f64, f64, f64, f64)>> {
-    let low = cfg.lowest_anchor();
+    let low = cfg.lowest_reference();
     let mut out = Vec::new();
     for target in cfg.targets.values() {
         let inv = fit.invert(target)?;

@@ -16,7 +16,7 @@ use crate::results::TargetRow;
 
 /// One row per target; None when the curve is not increasing (no inversion possible).
 pub fn invert_targets(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<TargetRow>> {
-    let low = cfg.lowest_anchor();
+    let low = cfg.lowest_reference();
     cfg.targets
         .values()
         .into_iter()
@@ -75,7 +75,14 @@ pub fn table_csv(
     for r in rows {
         let mut flags = Vec::new();
         if r.extrapolated {
-            flags.push("extrapolated below the lowest anchor".to_string());
+            // Without a chain below the anchors the old wording stays (committed tables refit
+            // byte for byte).
+            let low = cfg.lowest_reference();
+            flags.push(if low < cfg.lowest_anchor() {
+                format!("extrapolated below the lowest chained pool member ({low:.0})")
+            } else {
+                "extrapolated below the lowest anchor".to_string()
+            });
         }
         if r.range != RangeFlag::Ok {
             flags.push(format!(

@@ -162,7 +162,7 @@ pub fn verify(
         Some(r) => Some(fit::fit(&r, &tallies, super::config::ModelKind::Linear)?),
         None => None,
     };
-    let low = cfg.lowest_anchor();
+    let low = cfg.lowest_reference();
     let rows: Vec<VerifyRow> = levels
         .iter()
         .enumerate()

@@ -155,7 +155,7 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
         levels = cfg.verify.levels.clone();
     }
     if levels.is_empty() {
-        levels = verify::default_levels(&args.table, cfg.lowest_anchor())?;
+        levels = verify::default_levels(&args.table, cfg.lowest_reference())?;
     }
     let games = args.games.unwrap_or(cfg.verify.games_per_opponent);
     if games < 2 || !games.is_multiple_of(2) {
@@ -164,7 +164,7 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
     let _lock = crate::arena::lock_dir(&out)?;
     let runner = ArenaRunner::new(&out);
     let rows = verify::verify(&cfg, &args.table, &out, &levels, games, &runner)?;
-    print_summary(&rows, cfg.lowest_anchor());
+    print_summary(&rows, cfg.lowest_reference());
     let report = report::generate(&out)?;
     eprintln!("report: {}", report.display());
     // a calibration directory holding this verification: refresh its report as well

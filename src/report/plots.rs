@@ -108,7 +108,7 @@ pub fn curve_plot(
             )))
             .map_err(|e| err(path, e))?
             .label(format!(
-                "below the lowest anchor ({lowest_anchor:.0}): extrapolated"
+                "below the lowest rated reference ({lowest_anchor:.0}): extrapolated"
             ))
             .legend(|(x, y)| {
                 Rectangle::new(

@@ -43,7 +43,7 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
     if let Some(s) = &d.summary {
         doc.para(&format!("Scale: {}", s.scale));
         doc.para(&format!(
-                "Ratings below the lowest anchor ({:.0}) rest on chaining and on the curve's form: they are marked extrapolated.",
+                "Ratings below the lowest rated reference player ({:.0}: the lowest anchor, or the lowest pool member chained to the anchors by games) rest on the curve's form alone: they are marked extrapolated.",
                 s.lowest_anchor
             ),
         );

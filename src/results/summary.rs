@@ -22,6 +22,8 @@ pub struct Summary {
     pub budget: u64,
     pub batches: u32,
     pub precision: f64,
+    /// The bottom of the measured range (the lowest anchor, or the lowest chained member of a
+    /// measured pool); the name stays for the files already written.
     pub lowest_anchor: f64,
     /// Knob names of the strength path with their `t = 0` and `t = 1` values and scale.
     pub knobs: Vec<KnobSummary>,
