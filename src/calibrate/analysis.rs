@@ -3,7 +3,7 @@
 
 use super::config::{CalibrationConfig, ModelKind};
 use super::fit::{self, CurveFit, PlayerStats, Role};
-use super::players::{players, Players};
+use super::players::{players, pool_evidence, Players};
 use crate::results::GameRow;
 
 /// Fits of all games so far: the curve and the per-setting ratings.
@@ -18,6 +18,7 @@ pub struct Analysis {
 pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> anyhow::Result<Analysis> {
     let players = players(cfg, games);
     let (tallies, stats) = fit::tally_games(games, &players.index)?;
+    let evidence = pool_evidence(cfg, &players.index);
     let mut notes = Vec::new();
     let has_subject = players.roles.iter().any(|r| matches!(r, Role::Subject(_)));
     let mut curve = None;
@@ -25,7 +26,7 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> anyhow::Result<Ana
         // The configured form, or the next simpler one while a form is not increasing.
         let mut model = cfg.fit.model;
         loop {
-            match fit::fit(&players.roles, &tallies, model) {
+            match fit::fit_with(&players.roles, &tallies, &evidence, model) {
                 Ok(f) if !f.monotone() && model.simpler().is_some() => {
                     let next = model.simpler().expect("checked");
                     notes.push(format!(
@@ -51,7 +52,7 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> anyhow::Result<Ana
         })
         .collect();
     let points = if has_subject {
-        fit::fit(&free, &tallies, ModelKind::Linear).ok()
+        fit::fit_with(&free, &tallies, &evidence, ModelKind::Linear).ok()
     } else {
         None
     };
@@ -70,12 +71,17 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> anyhow::Result<Ana
 }
 
 /// Current rating of each pool member for planning: fitted when the fit has one, else the
-/// anchor; an unanchored member without games has none (its fitted value is only the prior).
+/// anchor; an unanchored member without games (here or in the pool file) has none (its fitted
+/// value is only the prior).
 pub(super) fn pool_estimates(cfg: &CalibrationConfig, a: &Analysis) -> Vec<Option<f64>> {
     (0..cfg.pool.members.len())
         .map(|j| {
             let m = &cfg.pool.members[j];
-            if m.elo.is_none() && a.stats.get(j).is_none_or(|s| s.games == 0) {
+            let measured = cfg
+                .pool_pairs
+                .iter()
+                .any(|p| p.games > 0 && (p.a == m.name || p.b == m.name));
+            if m.elo.is_none() && !measured && a.stats.get(j).is_none_or(|s| s.games == 0) {
                 return None;
             }
             match (&a.curve, &a.points) {

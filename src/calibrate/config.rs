@@ -41,6 +41,10 @@ pub struct CalibrationConfig {
     pub adjudication: Option<toml::Table>,
     #[serde(default)]
     pub verify: VerifyConfig,
+    /// The measured pool's own games (`pool-pairs.csv` of `pool.file`), loaded by
+    /// [`CalibrationConfig::load`]: every fit counts them next to the run's games.
+    #[serde(skip)]
+    pub pool_pairs: Vec<crate::results::PoolPairRow>,
 }
 
 fn default_concurrency() -> usize {
@@ -249,6 +253,12 @@ impl Default for PlanConfig {
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct PoolConfig {
+    /// A measured pool: the folder of a `skillcal pool` run (relative to the config's folder).
+    /// Its members (from the run's `pool.toml`) and its games (`pool-pairs.csv`) replace
+    /// `member` entries here, so a calibration rates against the pool's measured scale without
+    /// replaying the pool's own ladder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<PathBuf>,
     /// Default engine command of every member (members may override).
     #[serde(default)]
     pub command: Option<String>,
@@ -265,7 +275,7 @@ pub struct PoolConfig {
     /// What scale the anchors put the numbers on (shown in the report).
     #[serde(default)]
     pub scale: String,
-    #[serde(rename = "member")]
+    #[serde(rename = "member", default)]
     pub members: Vec<PoolMember>,
 }
 
@@ -381,6 +391,9 @@ impl EngineConfig {
 impl PoolConfig {
     /// Paths inside the pool's settings (commands, StrengthTable values) from the config's folder.
     pub fn resolve_paths(&mut self, base: &Path) {
+        if let Some(f) = &mut self.file {
+            *f = config_relative(base, f);
+        }
         resolve_command(base, &mut self.command);
         resolve_options(base, &mut self.options);
         for m in &mut self.members {
@@ -412,7 +425,55 @@ impl CalibrationConfig {
                 .unwrap_or_else(|| "calibration".into());
         }
         cfg.resolve_paths(path.parent().unwrap_or(Path::new("")));
+        if cfg.pool.file.is_some() {
+            cfg.load_pool_file()?;
+        }
         Ok(cfg)
+    }
+
+    /// Replaces the `[pool]` section by the measured pool of `pool.file`: the members as that
+    /// run played them (its `pool.toml`) and their games (`pool-pairs.csv`).
+    pub fn load_pool_file(&mut self) -> anyhow::Result<()> {
+        #[derive(Deserialize)]
+        struct Run {
+            pool: PoolConfig,
+        }
+        let dir = self.pool.file.clone().context("pool.file is not set")?;
+        let path = dir.join("pool.toml");
+        let text = std::fs::read_to_string(&path).with_context(|| {
+            format!(
+                "key `pool.file`: cannot read {} (a `skillcal pool` run folder)",
+                path.display()
+            )
+        })?;
+        let run: Run = toml::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{}: not a pool run's config: {e}", path.display()))?;
+        if run.pool.file.is_some() {
+            bail!(
+                "{}: key `pool.file`: a pool run cannot load another pool",
+                path.display()
+            );
+        }
+        let pairs_path = dir.join("pool-pairs.csv");
+        let pairs: Vec<crate::results::PoolPairRow> = crate::results::read_csv(&pairs_path)?;
+        for (i, p) in pairs.iter().enumerate() {
+            for name in [&p.a, &p.b] {
+                if !run.pool.members.iter().any(|m| &m.name == name) {
+                    bail!(
+                        "{} row {}: `{name}` is not a member of the pool in {}",
+                        pairs_path.display(),
+                        i + 2,
+                        path.display()
+                    );
+                }
+            }
+        }
+        self.pool = PoolConfig {
+            file: Some(dir),
+            ..run.pool
+        };
+        self.pool_pairs = pairs;
+        self.validate_pool(&path.display().to_string())
     }
 
     /// Parses and checks config text; `origin` names the file in errors.
@@ -475,6 +536,31 @@ impl CalibrationConfig {
         if p.batch_settings == 0 {
             bail!("{origin}: key `plan.batch_settings`: must be at least 1");
         }
+        if self.pool.file.is_some() {
+            // The members come from the file when the config is loaded.
+            if !self.pool.members.is_empty() || self.pool.command.is_some() {
+                bail!(
+                    "{origin}: key `pool.file`: a measured pool brings its own members; remove \
+                     `pool.member` and `pool.command` (or `pool.file`)"
+                );
+            }
+            if self.plan.pool_games > 0 {
+                bail!(
+                    "{origin}: key `plan.pool_games`: the measured pool (`pool.file`) has its \
+                     games already; set it to 0"
+                );
+            }
+        } else {
+            self.validate_pool(origin)?;
+        }
+        if self.verify.games_per_opponent < 2 || !self.verify.games_per_opponent.is_multiple_of(2) {
+            bail!("{origin}: key `verify.games_per_opponent`: must be even and at least 2");
+        }
+        Ok(())
+    }
+
+    /// The checks of the `[pool]` members, wherever they came from.
+    fn validate_pool(&self, origin: &str) -> anyhow::Result<()> {
         if self.pool.members.is_empty() {
             bail!("{origin}: key `pool.member`: the reference pool is empty");
         }
@@ -504,9 +590,6 @@ impl CalibrationConfig {
         }
         if self.pool.anchor_sd < 0.0 {
             bail!("{origin}: key `pool.anchor_sd`: must be >= 0");
-        }
-        if self.verify.games_per_opponent < 2 || !self.verify.games_per_opponent.is_multiple_of(2) {
-            bail!("{origin}: key `verify.games_per_opponent`: must be even and at least 2");
         }
         Ok(())
     }

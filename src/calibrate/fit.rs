@@ -241,7 +241,19 @@ pub fn curve_problem(
 /// dispersion 1, the dispersion estimated from Pearson's statistic there (per degree of
 /// freedom, clamped to [`MIN_DISPERSION`, 4]), then solved again with it.
 pub fn fit(roles: &[Role], cells: &[Cell], model: ModelKind) -> Result<CurveFit, FitError> {
-    let (problem, n_theta, init) = curve_problem(roles, cells, model)?;
+    fit_with(roles, cells, &[], model)
+}
+
+/// [`fit`] with `evidence`: games between pool members measured elsewhere (a pool file), counted
+/// at their binomial weight whatever this run's dispersion, and not in its dispersion estimate.
+pub fn fit_with(
+    roles: &[Role],
+    cells: &[Cell],
+    evidence: &[Cell],
+    model: ModelKind,
+) -> Result<CurveFit, FitError> {
+    let (mut problem, n_theta, init) = curve_problem(roles, cells, model)?;
+    problem.evidence = evidence.to_vec();
     let n = problem.n_params;
     let games: f64 = cells.iter().map(|t| t.n).sum();
     let beta = problem.solve(init, 1.0)?;

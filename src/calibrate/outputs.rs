@@ -26,6 +26,13 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> anyho
     let games = all_games(dir)?;
     let a = analyse(cfg, &games)?;
     let mut notes = a.notes.clone();
+    if let Some(f) = &cfg.pool.file {
+        let n: u32 = cfg.pool_pairs.iter().map(|p| p.games).sum();
+        notes.push(format!(
+            "the pool is the measured one of {} ({n} games among its members, counted in every fit)",
+            f.display()
+        ));
+    }
     let scale = if cfg.pool.scale.is_empty() {
         "the anchors' scale (logistic Elo, anchors as given in the config)".to_string()
     } else {

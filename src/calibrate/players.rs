@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use super::config::{self, option_string, CalibrationConfig};
 use super::fit::Role;
 use super::runner::{EngineSpec, MatchSpec};
+use crate::rating::problem::Cell;
 use crate::results::GameRow;
 
 /// Names of subject settings in games: `skillcal_t0.4500` is the subject at t = 0.45.
@@ -61,6 +62,22 @@ pub fn players(cfg: &CalibrationConfig, games: &[GameRow]) -> Players {
         roles,
         index,
     }
+}
+
+/// The measured pool's games (`pool.file`) as cells over the players' indices.
+pub fn pool_evidence(cfg: &CalibrationConfig, index: &HashMap<String, usize>) -> Vec<Cell> {
+    cfg.pool_pairs
+        .iter()
+        .filter_map(|p| {
+            Some(Cell {
+                a: *index.get(&p.a)?,
+                b: *index.get(&p.b)?,
+                n: p.games as f64,
+                score: p.a_points,
+                draws: p.draws as f64,
+            })
+        })
+        .collect()
 }
 
 /// Engine of pool member j (the pool's defaults, then the member's own settings).

@@ -149,7 +149,15 @@ pub fn verify(
         .map(|(i, n)| (n.clone(), i))
         .collect();
     let (tallies, stats) = fit::tally_games(&all, &index)?;
-    let f = fit::fit(&roles, &tallies, super::config::ModelKind::Linear)?;
+    // The measured pool's own games (pool.file) place the members; the run-pool variant below
+    // takes the members from a calibration's fit, which counted them already.
+    let evidence = super::players::pool_evidence(cfg, &index);
+    let f = fit::fit_with(
+        &roles,
+        &tallies,
+        &evidence,
+        super::config::ModelKind::Linear,
+    )?;
     let on_run_pool = match run_pool_roles(cfg, table, &roles)? {
         Some(r) => Some(fit::fit(&r, &tallies, super::config::ModelKind::Linear)?),
         None => None,

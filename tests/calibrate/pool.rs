@@ -121,3 +121,101 @@ fn member_without_anchor_or_guess_is_named() {
     assert!(err.contains("pool.member[0].guess"), "{err}");
     assert!(err.contains("low"), "{err}");
 }
+
+/// A calibration on a measured pool (`[pool] file = DIR`): the members and their games come from
+/// the pool run; with no games of its own the fit reproduces the pool's ratings; a calibration
+/// plays only subject games and still rates the chained member below the anchors.
+#[test]
+fn calibration_loads_the_measured_pool() {
+    use skillcal::calibrate::players::{players, pool_evidence};
+    use skillcal::calibrate::{self, config::CalibrationConfig, config::ModelKind, fit, Options};
+
+    let cfg: PoolRunConfig = toml::from_str(CONFIG).unwrap();
+    let t = truth();
+    let runner = SimRunner {
+        truth: Box::new(move |e| match e.option("LimitNodes") {
+            Some(n) => 800.0 + 140.0 * (n.parse::<f64>().unwrap() / 32.0).log2(),
+            None => t[&e.name],
+        }),
+        draw_rate: 0.2,
+    };
+    let dir = tmpdir("pool-file");
+    let opts = PoolOptions {
+        fit_only: false,
+        quiet: true,
+    };
+    measure(&cfg, &dir.join("pool"), &runner, &opts).unwrap();
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/books/2moves_v1.epd");
+    let text = format!(
+        r#"
+seed = 3
+budget = 4000
+precision = 60
+targets = {{ from = 1000, to = 1800, step = 100 }}
+
+[subject]
+command = "builtin"
+limits = {{ tc = "60+1" }}
+
+[[path]]
+knob = "LimitNodes"
+from = 32
+to = 65536
+scale = "log"
+
+[plan]
+games_per_pairing = 20
+
+[pool]
+file = "pool"
+
+[openings]
+file = "{book}"
+"#
+    );
+    let cfg_path = dir.join("cal.toml");
+    std::fs::write(&cfg_path, &text).unwrap();
+    let cal = CalibrationConfig::load(&cfg_path).unwrap();
+    assert_eq!(cal.pool.members.len(), 4);
+    assert_eq!(cal.pool.members[1].elo, Some(1320.0));
+    assert!(!cal.pool_pairs.is_empty());
+
+    // the pool's games alone: the fit places the members where the pool run did
+    let p = players(&cal, &[]);
+    let evidence = pool_evidence(&cal, &p.index);
+    let f = fit::fit_with(&p.roles, &[], &evidence, ModelKind::Linear).unwrap();
+    for r in read_pool_csv(&dir.join("pool").join("pool.csv")).unwrap() {
+        let j = p.index[&r.name];
+        let d = f.players[j].elo - r.elo.unwrap();
+        assert!(d.abs() < 5.0, "{}: {d:.1} Elo from pool.csv", r.name);
+    }
+
+    // a calibration on it plays no pool games and rates `low` from the pool's games
+    let quiet = Options {
+        fit_only: false,
+        quiet: true,
+    };
+    let out = calibrate::calibrate(&cal, &dir.join("cal"), &runner, &quiet).unwrap();
+    assert!(out.games > 0);
+    let games = calibrate::all_games(&dir.join("cal")).unwrap();
+    assert!(games
+        .iter()
+        .all(|g| calibrate::parse_subject(&g.white).is_some()
+            || calibrate::parse_subject(&g.black).is_some()));
+    let fit = out.fit.expect("curve");
+    let low = fit.players[p.index["low"]].elo;
+    assert!((low - 1080.0).abs() < 150.0, "low at {low:.0}");
+
+    // a pool file next to members, and a missing folder, are named
+    let both = text.replace("[pool]\n", "[pool]\ncommand = \"/usr/games/stockfish\"\n");
+    let e = CalibrationConfig::parse(&both, "both.toml").unwrap_err();
+    assert!(format!("{e:#}").contains("pool.file"), "{e:#}");
+    std::fs::write(&cfg_path, text.replace("\"pool\"", "\"nowhere\"")).unwrap();
+    let e = CalibrationConfig::load(&cfg_path).unwrap_err();
+    let msg = format!("{e:#}");
+    assert!(
+        msg.contains("pool.file") && msg.contains("nowhere"),
+        "{msg}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

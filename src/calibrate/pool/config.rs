@@ -120,6 +120,9 @@ impl PoolRunConfig {
             bail!("{origin}: key `measure.batch_matches`: must be at least 1");
         }
         let p = &self.pool;
+        if p.file.is_some() {
+            bail!("{origin}: key `pool.file`: the pool run measures the members it names");
+        }
         if p.members.len() < 2 {
             bail!("{origin}: key `pool.member`: a pool needs at least two members");
         }
