@@ -91,3 +91,12 @@ impl CalibrateError {
         }
     }
 }
+
+/// `return Err(CalibrateError::Config(format!(...)))`: a config error whose message starts with
+/// the file and the key.
+macro_rules! config_err {
+    ($($t:tt)*) => {
+        return Err($crate::calibrate::error::CalibrateError::Config(format!($($t)*)))
+    };
+}
+pub(crate) use config_err;
