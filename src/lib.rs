@@ -1,7 +1,8 @@
 //! skillcal: a weakenable UCI engine, a match arena, Elo rating and strength calibration.
 //!
 //! Dependencies point one way: `calibrate` uses `arena`, `rating`, `strength` and `report`;
-//! `arena` knows nothing of calibration; `engine` uses `strength` and nothing above it.
+//! `arena` knows nothing of calibration; `engine` uses `strength` and nothing above it; `score`
+//! (the engine's score scale, shared by `engine` and `strength`) uses nothing.
 
 pub mod analysis;
 pub mod arena;
@@ -11,4 +12,5 @@ pub mod engine;
 pub mod rating;
 pub mod report;
 pub mod results;
+pub mod score;
 pub mod strength;

@@ -5,12 +5,12 @@
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::engine::Eval;
+use super::error::{AnalysisError, Result};
 use super::lichess::Score;
 
 /// One row of eval-cache.csv.
@@ -33,6 +33,7 @@ type Key = (String, String, String);
 pub struct EvalCache {
     map: HashMap<Key, Eval>,
     file: File,
+    path: PathBuf,
 }
 
 impl EvalCache {
@@ -43,27 +44,30 @@ impl EvalCache {
             .append(true)
             .create(true)
             .open(path)
-            .with_context(|| format!("cannot open {}", path.display()))?;
+            .map_err(|e| AnalysisError::io("open", path, e))?;
         let mut text = String::new();
         file.read_to_string(&mut text)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+            .map_err(|e| AnalysisError::io("read", path, e))?;
+        let write = |e| AnalysisError::io("write", path, e);
         let complete = match text.rfind('\n') {
             Some(i) => &text[..=i],
             None => "",
         };
         if complete.len() != text.len() {
-            file.set_len(complete.len() as u64)?;
-            file.seek(std::io::SeekFrom::End(0))?;
+            file.set_len(complete.len() as u64).map_err(write)?;
+            file.seek(std::io::SeekFrom::End(0)).map_err(write)?;
         }
         let mut map = HashMap::new();
         if complete.trim().is_empty() {
-            file.set_len(0)?;
-            file.write_all(b"fen,engine,limit,cp,mate,best,depth\n")?;
-            file.flush()?;
+            file.set_len(0).map_err(write)?;
+            file.write_all(b"fen,engine,limit,cp,mate,best,depth\n")
+                .and_then(|_| file.flush())
+                .map_err(write)?;
         } else {
             let mut rdr = csv::Reader::from_reader(complete.as_bytes());
             for (i, row) in rdr.deserialize::<CacheRow>().enumerate() {
-                let row = row.with_context(|| format!("{}: row {}", path.display(), i + 2))?;
+                let row =
+                    row.map_err(|e| AnalysisError::file(path, format!("row {}: {e}", i + 2)))?;
                 let score = match (row.mate, row.cp) {
                     (Some(m), _) => Score::Mate(m),
                     (None, Some(c)) => Score::Cp(c),
@@ -79,7 +83,11 @@ impl EvalCache {
                 );
             }
         }
-        Ok(EvalCache { map, file })
+        Ok(EvalCache {
+            map,
+            file,
+            path: path.to_path_buf(),
+        })
     }
 
     pub fn get(&self, fen: &str, engine: &str, limit: &str) -> Option<&Eval> {
@@ -113,10 +121,15 @@ impl EvalCache {
         let mut w = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(Vec::new());
-        w.serialize(&row)?;
-        let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-        self.file.write_all(&bytes)?;
-        self.file.flush()?;
+        w.serialize(&row)
+            .map_err(|e| AnalysisError::file(&self.path, format!("cannot encode a row: {e}")))?;
+        let bytes = w
+            .into_inner()
+            .map_err(|e| AnalysisError::file(&self.path, format!("cannot encode a row: {e}")))?;
+        self.file
+            .write_all(&bytes)
+            .and_then(|_| self.file.flush())
+            .map_err(|e| AnalysisError::io("write", &self.path, e))?;
         self.map.insert((row.fen, row.engine, row.limit), eval);
         Ok(())
     }

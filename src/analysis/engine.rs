@@ -1,15 +1,24 @@
-//! The one place that talks to an engine: a small synchronous UCI driver (std::process, lines
-//! parsed by vampirc-uci). Each position is searched after `ucinewgame`, so with one thread and
-//! a node limit the answer depends on the position alone, whichever process gets it.
+//! The one place that talks to an engine: a small synchronous UCI driver (std::process, one
+//! blocking process per worker thread). What the engine says is read by the arena's UCI parser
+//! (`arena::parse_info`, `arena::parse_bestmove`), and programs are found as the arena finds
+//! them (`arena::find_program`). Each position is searched after `ucinewgame`, so with one
+//! thread and a node limit the answer depends on the position alone, whichever process gets it.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use anyhow::{bail, Context, Result};
-use vampirc_uci::{UciInfoAttribute, UciMessage};
+use shakmaty::uci::UciMove;
 
+pub use crate::arena::find_program;
+use crate::arena::{parse_bestmove, parse_info, SearchInfo};
+
+use super::error::{AnalysisError, Result};
 use super::lichess::Score;
+
+fn usage(message: String) -> AnalysisError {
+    AnalysisError::Usage(message)
+}
 
 /// How long each search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,18 +31,21 @@ pub enum Limit {
 impl Limit {
     /// Parses `nodes=N`, `depth=N` or `movetime=MS`.
     pub fn parse(s: &str) -> Result<Limit> {
-        let (k, v) = s
-            .split_once('=')
-            .with_context(|| format!("limit '{s}': expected nodes=N, depth=N or movetime=MS"))?;
+        let expected = || {
+            usage(format!(
+                "limit '{s}': expected nodes=N, depth=N or movetime=MS"
+            ))
+        };
+        let (k, v) = s.split_once('=').ok_or_else(expected)?;
         let n: u64 = v
             .trim()
             .parse()
-            .with_context(|| format!("limit '{s}': '{v}' is not a number"))?;
+            .map_err(|e| usage(format!("limit '{s}': '{v}' is not a number ({e})")))?;
         Ok(match k.trim() {
             "nodes" => Limit::Nodes(n),
             "depth" => Limit::Depth(n as u32),
             "movetime" => Limit::MoveTime(n),
-            _ => bail!("limit '{s}': expected nodes=N, depth=N or movetime=MS"),
+            _ => return Err(expected()),
         })
     }
 
@@ -75,19 +87,23 @@ impl EngineConfig {
         };
         let mut options = Vec::new();
         for kv in opts.split(',').filter(|s| !s.trim().is_empty()) {
-            let (k, v) = kv
-                .split_once('=')
-                .with_context(|| format!("engine '{spec}': option '{kv}' is not Name=Value"))?;
+            let (k, v) = kv.split_once('=').ok_or_else(|| {
+                usage(format!("engine '{spec}': option '{kv}' is not Name=Value"))
+            })?;
             options.push((k.trim().to_string(), v.trim().to_string()));
         }
         let (program, args) = if cmd == "builtin" {
             let bin = match std::env::var_os("SKILLCAL_BIN") {
                 Some(p) => PathBuf::from(p),
-                None => std::env::current_exe().context("cannot locate the skillcal binary")?,
+                None => std::env::current_exe().map_err(|e| {
+                    AnalysisError::Other(format!("cannot locate the skillcal binary: {e}"))
+                })?,
             };
             (bin, vec!["uci".to_string()])
         } else {
-            (find_program(cmd)?, Vec::new())
+            let program =
+                find_program(cmd).map_err(|m| usage(format!("engine '{spec}': program {m}")))?;
+            (program, Vec::new())
         };
         Ok(EngineConfig {
             program,
@@ -138,25 +154,6 @@ impl EngineConfig {
     }
 }
 
-/// Finds a program: a path as given, else on PATH, else in /usr/games.
-pub fn find_program(name: &str) -> Result<PathBuf> {
-    let p = PathBuf::from(name);
-    if name.contains('/') {
-        if p.is_file() {
-            return Ok(p);
-        }
-        bail!("engine program {name} not found");
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for dir in std::env::split_paths(&path).chain([PathBuf::from("/usr/games")]) {
-        let c = dir.join(name);
-        if c.is_file() {
-            return Ok(c);
-        }
-    }
-    bail!("engine program '{name}' not found on PATH or in /usr/games")
-}
-
 /// The answer for one position, from the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Eval {
@@ -185,7 +182,7 @@ impl UciEngine {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .with_context(|| format!("cannot start engine {name}"))?;
+            .map_err(|e| AnalysisError::Engine(format!("cannot start engine {name}: {e}")))?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = BufReader::new(child.stdout.take().expect("piped"));
         let mut e = UciEngine {
@@ -208,17 +205,24 @@ impl UciEngine {
     fn send(&mut self, line: &str) -> Result<()> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .with_context(|| format!("engine {}: cannot write (did it exit?)", self.name))
+            .map_err(|e| {
+                AnalysisError::Engine(format!(
+                    "engine {}: cannot write (did it exit?): {e}",
+                    self.name
+                ))
+            })
     }
 
     fn read_line(&mut self) -> Result<String> {
         let mut line = String::new();
-        let n = self
-            .stdout
-            .read_line(&mut line)
-            .with_context(|| format!("engine {}: cannot read", self.name))?;
+        let n = self.stdout.read_line(&mut line).map_err(|e| {
+            AnalysisError::Engine(format!("engine {}: cannot read: {e}", self.name))
+        })?;
         if n == 0 {
-            bail!("engine {} closed its output (crashed?)", self.name);
+            return Err(AnalysisError::Engine(format!(
+                "engine {} closed its output (crashed?)",
+                self.name
+            )));
         }
         Ok(line)
     }
@@ -240,80 +244,37 @@ impl UciEngine {
         self.send(&format!("position fen {fen}"))?;
         let go = self.limit.go();
         self.send(&go)?;
-        let mut score = None;
-        let mut depth = 0;
+        let mut info = SearchInfo::default();
         loop {
             let line = self.read_line()?;
-            match vampirc_uci::parse_one(line.trim()) {
-                UciMessage::Info(attrs) => {
-                    let mut pv1 = true;
-                    let mut s = None;
-                    let mut d = None;
-                    for a in attrs {
-                        match a {
-                            UciInfoAttribute::MultiPv(k) => pv1 = k == 1,
-                            UciInfoAttribute::Score { cp, mate, .. } => {
-                                s = match (mate, cp) {
-                                    (Some(m), _) => Some(Score::Mate(m as i32)),
-                                    (None, Some(c)) => Some(Score::Cp(c)),
-                                    _ => None,
-                                }
-                            }
-                            UciInfoAttribute::Depth(x) => d = Some(x as u32),
-                            _ => {}
-                        }
-                    }
-                    if pv1 {
-                        if let Some(s) = s {
-                            score = Some(s);
-                            depth = d.unwrap_or(depth);
-                        }
-                    }
-                }
-                UciMessage::BestMove { best_move, .. } => {
-                    let score = score.with_context(|| {
-                        format!("engine {}: no score before bestmove for {fen}", self.name)
-                    })?;
-                    return Ok(Eval {
-                        score,
-                        best: best_move.to_string(),
-                        depth,
-                    });
-                }
-                _ => {
-                    let t = line.trim_start();
-                    // `bestmove (none)` does not parse as a move: no legal move.
-                    if t.starts_with("bestmove") {
-                        bail!("engine {}: no move in {fen}", self.name);
-                    }
-                    // An info line vampirc-uci does not take: read its score by hand.
-                    if t.starts_with("info")
-                        && (!t.contains(" multipv ") || t.contains(" multipv 1 "))
-                    {
-                        if let Some((s, d)) = scan_info(t) {
-                            score = Some(s);
-                            depth = d.unwrap_or(depth);
-                        }
-                    }
-                }
+            let Some(token) = parse_bestmove(&line) else {
+                parse_info(&line, &mut info);
+                continue;
+            };
+            // `bestmove (none)` or `bestmove 0000`: no legal move.
+            if !UciMove::from_ascii(token.as_bytes()).is_ok_and(|m| m != UciMove::Null) {
+                return Err(AnalysisError::Engine(format!(
+                    "engine {}: no move in {fen}",
+                    self.name
+                )));
             }
+            let score = match (info.mate, info.cp) {
+                (Some(m), _) => Score::Mate(m),
+                (None, Some(c)) => Score::Cp(c),
+                (None, None) => {
+                    return Err(AnalysisError::Engine(format!(
+                        "engine {}: no score before bestmove for {fen}",
+                        self.name
+                    )))
+                }
+            };
+            return Ok(Eval {
+                score,
+                best: token.to_string(),
+                depth: info.depth.unwrap_or(0),
+            });
         }
     }
-}
-
-/// Score and depth from an `info` line's tokens (`score cp N` / `score mate N`, `depth N`).
-fn scan_info(line: &str) -> Option<(Score, Option<u32>)> {
-    let toks: Vec<&str> = line.split_whitespace().collect();
-    let at = |k: &str| toks.iter().position(|t| *t == k);
-    let depth = at("depth").and_then(|i| toks.get(i + 1)?.parse().ok());
-    let i = at("score")?;
-    let v: i32 = toks.get(i + 2)?.parse().ok()?;
-    let s = match *toks.get(i + 1)? {
-        "cp" => Score::Cp(v),
-        "mate" => Score::Mate(v),
-        _ => return None,
-    };
-    Some((s, depth))
 }
 
 impl Drop for UciEngine {

@@ -11,11 +11,12 @@ use std::io::Cursor;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
 use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+
+use super::error::{AnalysisError, Result};
 
 /// One move as played.
 #[derive(Clone, Debug)]
@@ -79,12 +80,12 @@ pub fn pgn_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
             let before = out.len();
             collect_games_pgn(p, &mut out)?;
             if out.len() == before {
-                bail!("{}: no games.pgn below this folder", p.display());
+                return Err(AnalysisError::file(p, "no games.pgn below this folder"));
             }
         } else if p.is_file() {
             out.push(p.clone());
         } else {
-            bail!("{}: no such file or folder", p.display());
+            return Err(AnalysisError::file(p, "no such file or folder"));
         }
     }
     out.sort();
@@ -94,7 +95,7 @@ pub fn pgn_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
 
 fn collect_games_pgn(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read folder {}", dir.display()))?
+        .map_err(|e| AnalysisError::io("read folder", dir, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
@@ -241,7 +242,7 @@ pub fn parse_clock(comment: &str) -> Option<f64> {
 /// Reads every game of one PGN file (games that cannot be replayed are skipped with a
 /// warning naming file and game). Settings come from a `games.csv` beside the file.
 pub fn read_pgn_file(path: &Path) -> Result<Vec<GameMoves>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| AnalysisError::io("read", path, e))?;
     let settings = read_settings(path);
     let mut reader = Reader::new(Cursor::new(bytes));
     let mut out = Vec::new();
@@ -249,7 +250,7 @@ pub fn read_pgn_file(path: &Path) -> Result<Vec<GameMoves>> {
     loop {
         let game = reader
             .read_game(&mut GameVisitor)
-            .with_context(|| format!("{}: cannot read PGN", path.display()))?;
+            .map_err(|e| AnalysisError::file(path, format!("cannot read PGN: {e}")))?;
         let Some(game) = game else { break };
         n += 1;
         let id = format!("{}#{n}", path.display());

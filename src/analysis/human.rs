@@ -5,11 +5,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use anyhow::{Context, Result};
 use shakmaty::Color;
 
 use super::cache::EvalCache;
 use super::engine::Eval;
+use super::error::{AnalysisError, Result};
 use super::games::{full_fen, position_key, GameMoves};
 use super::moves::judge_game;
 use super::pool::evaluate_all;
@@ -58,7 +58,8 @@ pub fn band_samples(
 ) -> Result<BTreeMap<Band, Vec<Sample>>> {
     let mut out: BTreeMap<Band, Vec<Sample>> = BTreeMap::new();
     for g in games {
-        let (moves, wa, ba) = judge_game(g, evals).context("an evaluation is missing")?;
+        let (moves, wa, ba) = judge_game(g, evals)
+            .ok_or_else(|| AnalysisError::Other("an evaluation is missing".into()))?;
         let mut per: BTreeMap<Band, Sample> = BTreeMap::new();
         for m in moves {
             if let Some(elo) = elo_of(g, m.color) {

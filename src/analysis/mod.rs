@@ -9,6 +9,7 @@
 
 pub mod cache;
 pub mod engine;
+pub mod error;
 pub mod games;
 pub mod human;
 pub mod lichess;
@@ -20,10 +21,9 @@ pub mod stats;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
-
 use cache::EvalCache;
 use engine::{EngineConfig, Limit};
+pub use error::{AnalysisError, Result};
 use games::{full_fen, position_key, GameMoves};
 use moves::{judge_game, needs_engine, MoveEval};
 use stats::{bootstrap, counts, figures, Estimate, Sample, COUNTS, FIGURES};
@@ -146,10 +146,11 @@ pub struct AnalyseResult {
 /// `matching.csv` with human games) into `opts.out`.
 pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
     if opts.inputs.is_empty() && opts.human.is_none() {
-        bail!("nothing to analyse: give PGN files or run folders (or --human)");
+        return Err(AnalysisError::Usage(
+            "nothing to analyse: give PGN files or run folders (or --human)".into(),
+        ));
     }
-    std::fs::create_dir_all(&opts.out)
-        .with_context(|| format!("cannot create {}", opts.out.display()))?;
+    std::fs::create_dir_all(&opts.out).map_err(|e| AnalysisError::io("create", &opts.out, e))?;
     let mut cache = EvalCache::open(&opts.out.join("eval-cache.csv"))?;
 
     let mut games: Vec<GameMoves> = Vec::new();
@@ -184,7 +185,8 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
     let mut all_moves: Vec<MoveEval> = Vec::new();
     let mut by_player: BTreeMap<String, (String, Vec<Sample>)> = BTreeMap::new();
     for g in &games {
-        let (moves, wa, ba) = judge_game(g, &evals).context("an evaluation is missing")?;
+        let (moves, wa, ba) = judge_game(g, &evals)
+            .ok_or_else(|| AnalysisError::Other("an evaluation is missing".into()))?;
         for (name, settings, acc) in [
             (&g.white, &g.white_settings, wa),
             (&g.black, &g.black_settings, ba),

@@ -7,11 +7,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
-use anyhow::{anyhow, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::cache::EvalCache;
 use super::engine::{EngineConfig, Eval, UciEngine};
+use super::error::{AnalysisError, Result};
 
 /// Answers by position key, and how many the engine had to compute.
 pub struct Evaluated {
@@ -106,7 +106,8 @@ pub fn evaluate_all(
         }
     }
     for h in handles {
-        h.join().map_err(|_| anyhow!("an engine worker panicked"))?;
+        h.join()
+            .map_err(|_| AnalysisError::Other("an engine worker panicked".into()))?;
     }
     bar.finish_and_clear();
     if let Some(e) = error {

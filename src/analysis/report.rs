@@ -5,9 +5,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::{Context, Result};
 use shakmaty::Color;
 
+use super::error::{AnalysisError, Result};
 use super::moves::{EQUAL, LOSING, WINNING};
 use super::stats::Estimate;
 use super::{figure_columns, AnalyseOptions, AnalyseResult, GroupFigures, MatchRow};
@@ -17,11 +17,16 @@ fn num(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.4}")).unwrap_or_default()
 }
 
-fn writer(path: &Path) -> Result<csv::Writer<std::fs::File>> {
-    csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))
+fn writer(path: &Path) -> csv::Result<csv::Writer<std::fs::File>> {
+    csv::Writer::from_path(path)
 }
 
-fn write_groups(path: &Path, first: &str, groups: &[GroupFigures]) -> Result<()> {
+/// A CSV file written by `write`, its error naming the file.
+fn write_csv(path: &Path, write: impl FnOnce(&Path) -> csv::Result<()>) -> Result<()> {
+    write(path).map_err(|e| AnalysisError::Other(format!("cannot write {}: {e}", path.display())))
+}
+
+fn write_groups(path: &Path, first: &str, groups: &[GroupFigures]) -> csv::Result<()> {
     let mut w = writer(path)?;
     let mut header = vec![first.to_string(), "settings".into(), "games".into()];
     header.extend(figure_columns());
@@ -38,7 +43,7 @@ fn write_groups(path: &Path, first: &str, groups: &[GroupFigures]) -> Result<()>
     Ok(())
 }
 
-fn write_moves(path: &Path, moves: &[MoveEval]) -> Result<()> {
+fn write_moves(path: &Path, moves: &[MoveEval]) -> csv::Result<()> {
     let mut w = writer(path)?;
     w.write_record([
         "game",
@@ -95,7 +100,7 @@ fn write_moves(path: &Path, moves: &[MoveEval]) -> Result<()> {
     Ok(())
 }
 
-fn write_matching(path: &Path, rows: &[MatchRow]) -> Result<()> {
+fn write_matching(path: &Path, rows: &[MatchRow]) -> csv::Result<()> {
     let mut w = writer(path)?;
     w.write_record([
         "band",
@@ -243,14 +248,20 @@ pub fn markdown(opts: &AnalyseOptions, r: &AnalyseResult) -> String {
 
 /// Writes every output file of a run.
 pub fn write_all(opts: &AnalyseOptions, r: &AnalyseResult, moves: &[MoveEval]) -> Result<()> {
-    write_groups(&opts.out.join("analysis.csv"), "player", &r.players)?;
-    write_moves(&opts.out.join("moves.csv"), moves)?;
+    write_csv(&opts.out.join("analysis.csv"), |p| {
+        write_groups(p, "player", &r.players)
+    })?;
+    write_csv(&opts.out.join("moves.csv"), |p| write_moves(p, moves))?;
     if opts.human.is_some() {
-        write_groups(&opts.out.join("human.csv"), "band", &r.human_bands)?;
-        write_matching(&opts.out.join("matching.csv"), &r.matching)?;
+        write_csv(&opts.out.join("human.csv"), |p| {
+            write_groups(p, "band", &r.human_bands)
+        })?;
+        write_csv(&opts.out.join("matching.csv"), |p| {
+            write_matching(p, &r.matching)
+        })?;
     }
     let md = markdown(opts, r);
     let path = opts.out.join("analysis.md");
-    std::fs::write(&path, md).with_context(|| format!("cannot write {}", path.display()))?;
+    std::fs::write(&path, md).map_err(|e| AnalysisError::io("write", &path, e))?;
     Ok(())
 }

@@ -1,88 +1,9 @@
-//! How a game ends: the result, the [`Termination`] (the games.csv vocabulary, fastchess's
-//! classification of engine failures included) and what a finished game leaves behind.
+//! How a game ends: the result and the [`Termination`] (both defined once, in the run-folder
+//! schema `results::games`), and what a finished game leaves behind.
 
 use shakmaty::Color;
 
-pub use crate::rating::GameResult;
-
-/// How a game ended. `as_str` gives the games.csv `termination` value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Termination {
-    Checkmate,
-    Stalemate,
-    Threefold,
-    FiftyMoves,
-    InsufficientMaterial,
-    AdjudicationResign,
-    AdjudicationDraw,
-    MaxPlies,
-    TimeForfeit,
-    IllegalMove,
-    Crash,
-    Stall,
-}
-
-impl Termination {
-    pub const ALL: [Termination; 12] = [
-        Termination::Checkmate,
-        Termination::Stalemate,
-        Termination::Threefold,
-        Termination::FiftyMoves,
-        Termination::InsufficientMaterial,
-        Termination::AdjudicationResign,
-        Termination::AdjudicationDraw,
-        Termination::MaxPlies,
-        Termination::TimeForfeit,
-        Termination::IllegalMove,
-        Termination::Crash,
-        Termination::Stall,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Termination::Checkmate => "checkmate",
-            Termination::Stalemate => "stalemate",
-            Termination::Threefold => "threefold",
-            Termination::FiftyMoves => "fifty_moves",
-            Termination::InsufficientMaterial => "insufficient_material",
-            Termination::AdjudicationResign => "adjudication_resign",
-            Termination::AdjudicationDraw => "adjudication_draw",
-            Termination::MaxPlies => "max_plies",
-            Termination::TimeForfeit => "time_forfeit",
-            Termination::IllegalMove => "illegal_move",
-            Termination::Crash => "crash",
-            Termination::Stall => "stall",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Termination> {
-        Termination::ALL.into_iter().find(|t| t.as_str() == s)
-    }
-
-    /// The PGN `Termination` tag (the standard's vocabulary).
-    pub fn pgn_tag(self) -> &'static str {
-        match self {
-            Termination::AdjudicationResign
-            | Termination::AdjudicationDraw
-            | Termination::MaxPlies => "adjudication",
-            Termination::TimeForfeit => "time forfeit",
-            Termination::IllegalMove => "rules infraction",
-            Termination::Crash | Termination::Stall => "abandoned",
-            _ => "normal",
-        }
-    }
-
-    /// True when an engine failed (it loses and is restarted).
-    pub fn is_failure(self) -> bool {
-        matches!(
-            self,
-            Termination::TimeForfeit
-                | Termination::IllegalMove
-                | Termination::Crash
-                | Termination::Stall
-        )
-    }
-}
+pub use crate::results::{GameResult, Termination};
 
 /// The result of a win for `c`.
 pub fn win_for(c: Color) -> GameResult {
@@ -116,16 +37,4 @@ pub struct FinishedGame {
     pub overhead_write_ns: u128,
     /// The failure came before the first move (starting the engine or `ucinewgame`).
     pub failed_at_start: bool,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn termination_names_round_trip() {
-        for t in Termination::ALL {
-            assert_eq!(Termination::parse(t.as_str()), Some(t));
-        }
-    }
 }

@@ -198,8 +198,8 @@ impl UciEngine {
             let line = self.read_line(deadline, "bestmove").await?;
             let received = Instant::now();
             let t = line.trim();
-            if let Some(rest) = t.strip_prefix("bestmove") {
-                let token = rest.split_whitespace().next().unwrap_or("").to_string();
+            if let Some(token) = parse_bestmove(t) {
+                let token = token.to_string();
                 return Ok(BestMove {
                     token,
                     info,
@@ -266,6 +266,14 @@ impl UciEngine {
             let _ = self.child.kill().await;
         }
     }
+}
+
+/// The move token of a `bestmove` line, exactly as sent (`Some("")` when it names none, `None`
+/// for any other line). With [`parse_info`] the one reading of a search's output, shared by the
+/// arena's async client and the analysis's synchronous one.
+pub fn parse_bestmove(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix("bestmove")?;
+    Some(rest.split_whitespace().next().unwrap_or(""))
 }
 
 /// Reads score/depth from an `info` line into `info` (only the first MultiPV line counts).

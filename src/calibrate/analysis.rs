@@ -2,6 +2,7 @@
 //! increasing), every tested setting rated on its own, and the pool's current estimates.
 
 use super::config::{CalibrationConfig, ModelKind};
+use super::error::Result;
 use super::fit::{self, CurveFit, PlayerStats, Role};
 use super::players::{players, pool_evidence, Players};
 use crate::results::GameRow;
@@ -15,7 +16,7 @@ pub struct Analysis {
     pub notes: Vec<String>,
 }
 
-pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> anyhow::Result<Analysis> {
+pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
     let players = players(cfg, games);
     let (tallies, stats) = fit::tally_games(games, &players.index)?;
     let evidence = pool_evidence(cfg, &players.index);

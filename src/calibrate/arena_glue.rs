@@ -3,8 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
+use super::error::{CalibrateError, Result};
 use super::runner::{EngineSpec, GameRunner, MatchSpec};
 use crate::arena::{
     self, AdjudicationConfig, BookOrder, EngineConfig, MatchConfig, OpeningsConfig, Pairing,
@@ -37,18 +36,28 @@ fn engine(e: &EngineSpec) -> EngineConfig {
 
 /// The arena's config for one calibration gauntlet: `engines[0]` against each of the rest,
 /// `games_per_opponent` games each in colour-swapped pairs on the same opening.
-pub fn match_config(spec: &MatchSpec, event: &str) -> anyhow::Result<MatchConfig> {
-    let games = u32::try_from(spec.games_per_opponent).context("games per opponent")?;
+pub fn match_config(spec: &MatchSpec, event: &str) -> Result<MatchConfig> {
+    let games = u32::try_from(spec.games_per_opponent).map_err(|_| {
+        CalibrateError::Config(format!(
+            "games per opponent: {} is too many",
+            spec.games_per_opponent
+        ))
+    })?;
     let order = match spec.openings_order.as_str() {
         "random" => BookOrder::Random,
         "sequential" => BookOrder::Sequential,
-        other => anyhow::bail!("openings.order: '{other}' is neither 'random' nor 'sequential'"),
+        other => {
+            return Err(CalibrateError::Config(format!(
+                "openings.order: '{other}' is neither 'random' nor 'sequential'"
+            )))
+        }
     };
     let adjudication: AdjudicationConfig = match &spec.adjudication {
-        Some(t) => t
-            .clone()
-            .try_into()
-            .context("[adjudication]: not a valid arena adjudication table")?,
+        Some(t) => t.clone().try_into().map_err(|e| {
+            CalibrateError::Config(format!(
+                "[adjudication]: not a valid arena adjudication table: {e}"
+            ))
+        })?,
         None => AdjudicationConfig::default(),
     };
     let cfg = MatchConfig {
@@ -75,7 +84,7 @@ pub fn match_config(spec: &MatchSpec, event: &str) -> anyhow::Result<MatchConfig
 }
 
 impl GameRunner for ArenaRunner {
-    fn run(&self, spec: &MatchSpec, dir: &Path) -> anyhow::Result<()> {
+    fn run(&self, spec: &MatchSpec, dir: &Path) -> Result<()> {
         let event = format!(
             "skillcal calibration {} {}",
             self.root.display(),
@@ -90,7 +99,7 @@ impl GameRunner for ArenaRunner {
             ..Default::default()
         };
         arena::run_match(&cfg, dir, &opts)
-            .with_context(|| format!("match in {}", dir.display()))?;
+            .map_err(|e| CalibrateError::from(e).context(format!("match in {}", dir.display())))?;
         Ok(())
     }
 }

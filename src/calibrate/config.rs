@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
+
+use super::error::{config_err, CalibrateError, Result};
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -417,9 +418,9 @@ impl CalibrationConfig {
 
     /// Reads and checks a config file; relative paths inside are resolved against the current
     /// directory first, then against the config file's directory.
-    pub fn load(path: &Path) -> anyhow::Result<Self> {
+    pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read config {}", path.display()))?;
+            .map_err(|e| CalibrateError::io("read config", path, e))?;
         let mut cfg = Self::parse(&text, &path.display().to_string())?;
         if cfg.name.is_empty() {
             cfg.name = path
@@ -434,130 +435,80 @@ impl CalibrationConfig {
         Ok(cfg)
     }
 
-    /// Replaces the `[pool]` section by the measured pool of `pool.file`: the members as that
-    /// run played them (its `pool.toml`) and their games (`pool-pairs.csv`).
-    pub fn load_pool_file(&mut self) -> anyhow::Result<()> {
-        #[derive(Deserialize)]
-        struct Run {
-            pool: PoolConfig,
-        }
-        let dir = self.pool.file.clone().context("pool.file is not set")?;
-        let path = dir.join("pool.toml");
-        let text = std::fs::read_to_string(&path).with_context(|| {
-            format!(
-                "key `pool.file`: cannot read {} (a `skillcal pool` run folder)",
-                path.display()
-            )
-        })?;
-        let run: Run = toml::from_str(&text)
-            .map_err(|e| anyhow::anyhow!("{}: not a pool run's config: {e}", path.display()))?;
-        if run.pool.file.is_some() {
-            bail!(
-                "{}: key `pool.file`: a pool run cannot load another pool",
-                path.display()
-            );
-        }
-        let pairs_path = dir.join("pool-pairs.csv");
-        let pairs: Vec<crate::results::PoolPairRow> = crate::results::read_csv(&pairs_path)?;
-        for (i, p) in pairs.iter().enumerate() {
-            for name in [&p.a, &p.b] {
-                if !run.pool.members.iter().any(|m| &m.name == name) {
-                    bail!(
-                        "{} row {}: `{name}` is not a member of the pool in {}",
-                        pairs_path.display(),
-                        i + 2,
-                        path.display()
-                    );
-                }
-            }
-        }
-        self.pool = PoolConfig {
-            file: Some(dir.clone()),
-            ..run.pool
-        };
-        self.pool_pairs = pairs;
-        let ratings = dir.join("pool.csv");
-        if ratings.exists() {
-            let rows: Vec<crate::results::PoolMemberRow> = crate::results::read_csv(&ratings)?;
-            self.pool_floor = rows
-                .iter()
-                .filter(|r| r.games > 0)
-                .filter_map(|r| r.elo)
-                .reduce(f64::min);
-        }
-        self.validate_pool(&path.display().to_string())
-    }
-
     /// Parses and checks config text; `origin` names the file in errors.
-    pub fn parse(text: &str, origin: &str) -> anyhow::Result<Self> {
+    pub fn parse(text: &str, origin: &str) -> Result<Self> {
         let cfg: CalibrationConfig =
-            toml::from_str(text).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+            toml::from_str(text).map_err(|e| CalibrateError::Config(format!("{origin}: {e}")))?;
         cfg.validate(origin)?;
         Ok(cfg)
     }
 
-    pub fn validate(&self, origin: &str) -> anyhow::Result<()> {
+    pub fn validate(&self, origin: &str) -> Result<()> {
         if self.concurrency == 0 {
-            bail!("{origin}: key `concurrency`: must be at least 1");
+            config_err!("{origin}: key `concurrency`: must be at least 1");
         }
         if self.precision.is_nan() || self.precision <= 0.0 {
-            bail!("{origin}: key `precision`: must be a positive number of Elo");
+            config_err!("{origin}: key `precision`: must be a positive number of Elo");
         }
         if let Targets::Range { from, to, step } = self.targets {
             if step.is_nan() || step <= 0.0 || to < from {
-                bail!("{origin}: key `targets`: need from <= to and step > 0");
+                config_err!("{origin}: key `targets`: need from <= to and step > 0");
             }
         }
         if self.targets.values().is_empty() {
-            bail!("{origin}: key `targets`: no target Elo given");
+            config_err!("{origin}: key `targets`: no target Elo given");
         }
         if self.path.is_empty() {
-            bail!("{origin}: key `path`: at least one [[path]] knob is needed");
+            config_err!("{origin}: key `path`: at least one [[path]] knob is needed");
         }
         for (i, k) in self.path.iter().enumerate() {
             let key = format!("path[{i}] ({})", k.knob);
             if k.knob.trim().is_empty() {
-                bail!("{origin}: key `path[{i}].knob`: empty option name");
+                config_err!("{origin}: key `path[{i}].knob`: empty option name");
             }
             if k.from == k.to {
-                bail!("{origin}: key `{key}`: `from` and `to` are equal; the knob would not move");
+                config_err!(
+                    "{origin}: key `{key}`: `from` and `to` are equal; the knob would not move"
+                );
             }
             match k.scale {
                 Scale::Log if k.from <= 0.0 || k.to <= 0.0 => {
-                    bail!("{origin}: key `{key}.scale`: log scale needs from and to > 0")
+                    config_err!("{origin}: key `{key}.scale`: log scale needs from and to > 0")
                 }
                 Scale::Log1p if k.offset <= 0.0 || k.from < 0.0 || k.to < 0.0 => {
-                    bail!("{origin}: key `{key}.offset`: log1p needs offset > 0 and values >= 0")
+                    config_err!(
+                        "{origin}: key `{key}.offset`: log1p needs offset > 0 and values >= 0"
+                    )
                 }
                 _ => {}
             }
         }
         let p = &self.plan;
         if p.grid == 0 || p.grid > 1000 {
-            bail!("{origin}: key `plan.grid`: must be in 1..=1000");
+            config_err!("{origin}: key `plan.grid`: must be in 1..=1000");
         }
         if p.initial.iter().any(|t| !(0.0..=1.0).contains(t)) {
-            bail!("{origin}: key `plan.initial`: strength parameters lie in [0, 1]");
+            config_err!("{origin}: key `plan.initial`: strength parameters lie in [0, 1]");
         }
         if p.games_per_pairing < 2 || !p.games_per_pairing.is_multiple_of(2) {
-            bail!("{origin}: key `plan.games_per_pairing`: must be even and at least 2");
+            config_err!("{origin}: key `plan.games_per_pairing`: must be even and at least 2");
         }
         if p.opponents_per_setting == 0 {
-            bail!("{origin}: key `plan.opponents_per_setting`: must be at least 1");
+            config_err!("{origin}: key `plan.opponents_per_setting`: must be at least 1");
         }
         if p.batch_settings == 0 {
-            bail!("{origin}: key `plan.batch_settings`: must be at least 1");
+            config_err!("{origin}: key `plan.batch_settings`: must be at least 1");
         }
         if self.pool.file.is_some() {
             // The members come from the file when the config is loaded.
             if !self.pool.members.is_empty() || self.pool.command.is_some() {
-                bail!(
+                config_err!(
                     "{origin}: key `pool.file`: a measured pool brings its own members; remove \
                      `pool.member` and `pool.command` (or `pool.file`)"
                 );
             }
             if self.plan.pool_games > 0 {
-                bail!(
+                config_err!(
                     "{origin}: key `plan.pool_games`: the measured pool (`pool.file`) has its \
                      games already; set it to 0"
                 );
@@ -566,44 +517,17 @@ impl CalibrationConfig {
             self.validate_pool(origin)?;
         }
         if self.verify.games_per_opponent < 2 || !self.verify.games_per_opponent.is_multiple_of(2) {
-            bail!("{origin}: key `verify.games_per_opponent`: must be even and at least 2");
+            config_err!("{origin}: key `verify.games_per_opponent`: must be even and at least 2");
         }
         Ok(())
     }
 
     /// The checks of the `[pool]` members, wherever they came from.
-    fn validate_pool(&self, origin: &str) -> anyhow::Result<()> {
+    pub(crate) fn validate_pool(&self, origin: &str) -> Result<()> {
         if self.pool.members.is_empty() {
-            bail!("{origin}: key `pool.member`: the reference pool is empty");
+            config_err!("{origin}: key `pool.member`: the reference pool is empty");
         }
-        if !self.pool.members.iter().any(|m| m.elo.is_some()) {
-            bail!("{origin}: key `pool.member`: at least one member needs an `elo` anchor");
-        }
-        let mut seen = std::collections::HashSet::new();
-        for (i, m) in self.pool.members.iter().enumerate() {
-            if m.name.trim().is_empty() || m.name.starts_with(super::SUBJECT_PREFIX) {
-                bail!(
-                    "{origin}: key `pool.member[{i}].name`: empty or reserved name `{}`",
-                    m.name
-                );
-            }
-            if !seen.insert(m.name.clone()) {
-                bail!(
-                    "{origin}: key `pool.member[{i}].name`: duplicate name `{}`",
-                    m.name
-                );
-            }
-            if m.sd.is_some_and(|s| s < 0.0) {
-                bail!("{origin}: key `pool.member[{i}].sd`: must be >= 0");
-            }
-            if m.command.is_none() && self.pool.command.is_none() {
-                bail!("{origin}: key `pool.member[{i}].command`: no command (set `pool.command`)");
-            }
-        }
-        if self.pool.anchor_sd < 0.0 {
-            bail!("{origin}: key `pool.anchor_sd`: must be >= 0");
-        }
-        Ok(())
+        self.pool.validate_members(origin)
     }
 
     pub fn precision_for(&self, extrapolated: bool) -> f64 {

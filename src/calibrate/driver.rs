@@ -5,10 +5,9 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::Context;
-
 use super::analysis::{analyse, pool_estimates};
 use super::config::CalibrationConfig;
+use super::error::{CalibrateError, Result};
 use super::fit::Role;
 use super::outputs::{write_results, Outcome};
 use super::plan::{self, Opponent, PlanState};
@@ -30,9 +29,9 @@ pub fn calibrate(
     dir: &Path,
     runner: &dyn GameRunner,
     opts: &Options,
-) -> anyhow::Result<Outcome> {
-    std::fs::create_dir_all(dir.join("matches"))
-        .with_context(|| format!("cannot create {}", dir.display()))?;
+) -> Result<Outcome> {
+    let matches = dir.join("matches");
+    std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     check_config(cfg, dir)?;
     let start = Instant::now();
     let mut batch: u32 = 0;

@@ -21,7 +21,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::config::ModelKind;
 use crate::rating::model::{expected_score, ELO_TO_NAT};
-use crate::rating::problem::{Cell, Linear, Prior, Problem, SolveError};
+use crate::rating::problem::{covariance_with, Cell, Linear, Prior, Problem, SolveError};
 use crate::results::GameRow;
 pub use crate::results::RangeFlag;
 
@@ -346,11 +346,8 @@ impl CurveFit {
         let x = xa - xb;
         let p = expected_score(ra - rb);
         let lambda = n * ELO_TO_NAT * ELO_TO_NAT * p * (1.0 - p) / self.dispersion;
-        let sx = &self.cov * &x;
-        let xx = sx.dot(&x);
-        let f = lambda / (1.0 + lambda * xx);
         let mut out = self.clone();
-        out.cov -= f * &sx * sx.transpose();
+        out.cov = covariance_with(&self.cov, &x, lambda);
         let n_theta = self.theta.len();
         out.cov_theta = out.cov.view((0, 0), (n_theta, n_theta)).into_owned();
         out

@@ -15,6 +15,7 @@ pub mod analysis;
 pub mod arena_glue;
 pub mod config;
 pub mod driver;
+pub mod error;
 pub mod fit;
 pub mod outputs;
 pub mod plan;
@@ -28,6 +29,7 @@ pub mod verify;
 
 pub use analysis::{analyse, Analysis};
 pub use driver::{calibrate, Options};
+pub use error::{CalibrateError, Result};
 pub use outputs::write_results;
 pub use outputs::Outcome;
 pub use players::{

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::analysis::analyse;
 use super::config::{knobs_label, CalibrationConfig};
+use super::error::Result;
 use super::fit::{self, CurveFit, RangeFlag, Role, Z95};
 use super::rundir::{all_games, merge_games};
 use super::table;
@@ -21,7 +22,7 @@ pub struct Outcome {
 }
 
 /// Writes `games.csv`, the fit CSVs, the table and `summary.toml` from all games of the run.
-pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> anyhow::Result<Outcome> {
+pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Result<Outcome> {
     merge_games(dir)?;
     let games = all_games(dir)?;
     let a = analyse(cfg, &games)?;

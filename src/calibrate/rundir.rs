@@ -5,30 +5,29 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
-
 use super::config::{knobs_label, CalibrationConfig};
+use super::error::{CalibrateError, Result};
 use super::players::parse_subject;
 use super::runner::MatchSpec;
 use crate::results::{self, GameRow, PlanRow};
 
 /// Writes a match's plan, `d/calibration-match.toml` (creating `d`).
-pub fn write_match_spec(d: &Path, spec: &MatchSpec) -> anyhow::Result<()> {
-    std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+pub fn write_match_spec(d: &Path, spec: &MatchSpec) -> Result<()> {
+    std::fs::create_dir_all(d).map_err(|e| CalibrateError::io("create", d, e))?;
     let path = d.join("calibration-match.toml");
-    let text =
-        toml::to_string(spec).with_context(|| format!("{}: cannot encode", path.display()))?;
-    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    let text = toml::to_string(spec)
+        .map_err(|e| CalibrateError::file(&path, format!("cannot encode: {e}")))?;
+    std::fs::write(&path, text).map_err(|e| CalibrateError::io("write", &path, e))
 }
 
 /// Match directories of a run in order, with their specs.
-pub fn list_matches(dir: &Path) -> anyhow::Result<Vec<(PathBuf, MatchSpec)>> {
+pub fn list_matches(dir: &Path) -> Result<Vec<(PathBuf, MatchSpec)>> {
     let root = dir.join("matches");
     if !root.exists() {
         return Ok(Vec::new());
     }
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .with_context(|| format!("cannot list {}", root.display()))?
+        .map_err(|e| CalibrateError::io("list", &root, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.join("calibration-match.toml").exists())
         .collect();
@@ -36,17 +35,17 @@ pub fn list_matches(dir: &Path) -> anyhow::Result<Vec<(PathBuf, MatchSpec)>> {
     dirs.into_iter()
         .map(|d| {
             let path = d.join("calibration-match.toml");
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let spec: MatchSpec =
-                toml::from_str(&text).with_context(|| format!("{}: invalid", path.display()))?;
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| CalibrateError::io("read", &path, e))?;
+            let spec: MatchSpec = toml::from_str(&text)
+                .map_err(|e| CalibrateError::file(&path, format!("invalid: {e}")))?;
             Ok((d, spec))
         })
         .collect()
 }
 
 /// Finished games of one match directory (0 if none yet).
-pub fn games_in(dir: &Path) -> anyhow::Result<Vec<GameRow>> {
+pub fn games_in(dir: &Path) -> Result<Vec<GameRow>> {
     let path = dir.join("games.csv");
     if !path.exists() {
         return Ok(Vec::new());
@@ -55,7 +54,7 @@ pub fn games_in(dir: &Path) -> anyhow::Result<Vec<GameRow>> {
 }
 
 /// Every game of every match of a run.
-pub fn all_games(dir: &Path) -> anyhow::Result<Vec<GameRow>> {
+pub fn all_games(dir: &Path) -> Result<Vec<GameRow>> {
     let mut games = Vec::new();
     for (d, _) in list_matches(dir)? {
         games.extend(games_in(&d)?);
@@ -64,7 +63,7 @@ pub fn all_games(dir: &Path) -> anyhow::Result<Vec<GameRow>> {
 }
 
 /// `games.csv` of the run: every match's rows under one header, kept as the arena wrote them.
-pub(super) fn merge_games(dir: &Path) -> anyhow::Result<()> {
+pub(super) fn merge_games(dir: &Path) -> Result<()> {
     let parts: Vec<PathBuf> = list_matches(dir)?
         .into_iter()
         .map(|(d, _)| d.join("games.csv"))
@@ -73,34 +72,36 @@ pub(super) fn merge_games(dir: &Path) -> anyhow::Result<()> {
     Ok(results::merge_games_csv(&parts, &dir.join("games.csv"))?)
 }
 
-pub(super) fn check_config(cfg: &CalibrationConfig, dir: &Path) -> anyhow::Result<()> {
+pub(super) fn check_config(cfg: &CalibrationConfig, dir: &Path) -> Result<()> {
     let path = dir.join("calibrate.toml");
-    let text = toml::to_string(cfg)?;
+    let text = toml::to_string(cfg)
+        .map_err(|e| CalibrateError::file(&path, format!("cannot encode the config: {e}")))?;
     if path.exists() {
-        let old = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let prev: CalibrationConfig = toml::from_str(&old)
-            .with_context(|| format!("{}: cannot read the run's config", path.display()))?;
+        let old =
+            std::fs::read_to_string(&path).map_err(|e| CalibrateError::io("read", &path, e))?;
+        let prev: CalibrationConfig = toml::from_str(&old).map_err(|e| {
+            CalibrateError::file(&path, format!("cannot read the run's config: {e}"))
+        })?;
         if prev.path != cfg.path {
-            bail!(
-                "{} was started with a different strength path ([[path]]); its games would mean other settings. Use a new --out directory.",
-                dir.display()
-            );
+            return Err(CalibrateError::file(
+                dir,
+                "was started with a different strength path ([[path]]); its games would mean other settings. Use a new --out directory.",
+            ));
         }
         let names = |c: &CalibrationConfig| -> Vec<String> {
             c.pool.members.iter().map(|m| m.name.clone()).collect()
         };
         if names(&prev) != names(cfg) {
-            bail!(
-                "{} was started with a different reference pool; use a new --out directory",
-                dir.display()
-            );
+            return Err(CalibrateError::file(
+                dir,
+                "was started with a different reference pool; use a new --out directory",
+            ));
         }
     }
-    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    std::fs::write(&path, text).map_err(|e| CalibrateError::io("write", &path, e))
 }
 
-pub(super) fn spec_done(d: &Path, spec: &MatchSpec) -> anyhow::Result<bool> {
+pub(super) fn spec_done(d: &Path, spec: &MatchSpec) -> Result<bool> {
     Ok(games_in(d)?.len() >= spec.planned_games())
 }
 
@@ -113,7 +114,7 @@ pub(super) fn append_plan_log(
     spec: &MatchSpec,
     reason: &str,
     estimate: &str,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     let first = &spec.engines[0];
     let row = PlanRow {
         batch,

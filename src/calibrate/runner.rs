@@ -6,6 +6,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::config::Limits;
+use super::error::Result;
 
 /// One engine of a match.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -54,5 +55,5 @@ impl MatchSpec {
 
 /// Plays (or resumes) a match into `dir`, leaving `dir/games.csv` in the arena's format.
 pub trait GameRunner {
-    fn run(&self, spec: &MatchSpec, dir: &Path) -> anyhow::Result<()>;
+    fn run(&self, spec: &MatchSpec, dir: &Path) -> Result<()>;
 }

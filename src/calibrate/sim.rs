@@ -3,10 +3,10 @@
 
 use std::path::Path;
 
-use anyhow::Context;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::error::{CalibrateError, Result};
 use super::runner::{EngineSpec, GameRunner, MatchSpec};
 use crate::rating::model::expected_score;
 use crate::results::{self, GameResult, GameRow, Termination};
@@ -31,8 +31,8 @@ impl SimRunner {
 }
 
 impl GameRunner for SimRunner {
-    fn run(&self, spec: &MatchSpec, dir: &Path) -> anyhow::Result<()> {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    fn run(&self, spec: &MatchSpec, dir: &Path) -> Result<()> {
+        std::fs::create_dir_all(dir).map_err(|e| CalibrateError::io("create", dir, e))?;
         let path = dir.join("games.csv");
         let done = results::read_csv_or_empty::<GameRow>(&path)?.len();
         let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);

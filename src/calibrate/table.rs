@@ -8,9 +8,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::Context;
-
 use super::config::{fmt_num, knobs_label, option_string, CalibrationConfig};
+use super::error::{CalibrateError, Result};
 use super::fit::{model_formula, CurveFit, RangeFlag, Z95};
 use crate::results::TargetRow;
 
@@ -147,12 +146,13 @@ pub fn fixed_knobs(cfg: &CalibrationConfig) -> Vec<(String, String)> {
 
 /// Writes the table; for the built-in engine first checks that its own loader accepts it
 /// (another subject engine may have other option names).
-pub fn write_table(path: &Path, text: &str, builtin: bool) -> anyhow::Result<()> {
+pub fn write_table(path: &Path, text: &str, builtin: bool) -> Result<()> {
     if builtin {
-        crate::strength::table::EloTable::parse(text, &path.display().to_string())
-            .map_err(|e| anyhow::anyhow!("the engine would not load the table: {e}"))?;
+        crate::strength::table::EloTable::parse(text, &path.display().to_string()).map_err(
+            |e| CalibrateError::file(path, format!("the engine would not load the table: {e}")),
+        )?;
     }
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+    std::fs::write(path, text).map_err(|e| CalibrateError::io("write", path, e))
 }
 
 /// Whether the subject is skillcal's own engine.

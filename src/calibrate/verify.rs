@@ -3,9 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
-
 use super::config::{option_string, CalibrationConfig};
+use super::error::{CalibrateError, Result};
 use super::fit::{self, Role};
 use super::runner::{EngineSpec, GameRunner};
 use super::{match_seed, match_spec, pool_engine};
@@ -14,38 +13,41 @@ use crate::results::{self as data, GameRow, VerifyRow};
 pub const VERIFY_PREFIX: &str = "skillcal_elo";
 
 /// Table rows from the lowest anchor up, every other one.
-pub fn default_levels(table: &Path, low: f64) -> anyhow::Result<Vec<f64>> {
+pub fn default_levels(table: &Path, low: f64) -> Result<Vec<f64>> {
     let elos = table_elos(table)?;
     let v: Vec<f64> = elos.into_iter().filter(|e| *e >= low).step_by(2).collect();
     if v.is_empty() {
-        bail!(
-            "{}: no table row at or above the lowest anchor {low}; pass --levels",
-            table.display()
-        );
+        return Err(CalibrateError::file(
+            table,
+            format!("no table row at or above the lowest anchor {low}; pass --levels"),
+        ));
     }
     Ok(v)
 }
 
 /// The `elo` column of a UCI_Elo table.
-pub fn table_elos(table: &Path) -> anyhow::Result<Vec<f64>> {
+pub fn table_elos(table: &Path) -> Result<Vec<f64>> {
     let mut r = csv::ReaderBuilder::new()
         .comment(Some(b'#'))
         .from_path(table)
-        .with_context(|| format!("cannot read table {}", table.display()))?;
-    let headers = r.headers()?.clone();
+        .map_err(|e| CalibrateError::file(table, format!("cannot read the table: {e}")))?;
+    let headers = r
+        .headers()
+        .map_err(|e| CalibrateError::file(table, format!("cannot read the header: {e}")))?
+        .clone();
     let col = headers
         .iter()
         .position(|h| h.trim() == "elo")
-        .ok_or_else(|| anyhow::anyhow!("{}: no `elo` column", table.display()))?;
+        .ok_or_else(|| CalibrateError::file(table, "no `elo` column"))?;
     let mut out = Vec::new();
     for (i, rec) in r.records().enumerate() {
-        let rec = rec.with_context(|| format!("{}: row {}", table.display(), i + 1))?;
+        let rec = rec.map_err(|e| CalibrateError::file(table, format!("row {}: {e}", i + 1)))?;
         let v: f64 = rec
             .get(col)
             .unwrap_or("")
             .trim()
             .parse()
-            .with_context(|| format!("{}: row {}: bad elo", table.display(), i + 1))?;
+            .map_err(|e| CalibrateError::file(table, format!("row {}: bad elo: {e}", i + 1)))?;
         out.push(v);
     }
     Ok(out)
@@ -90,12 +92,12 @@ pub fn verify(
     levels: &[f64],
     games: usize,
     runner: &dyn GameRunner,
-) -> anyhow::Result<Vec<VerifyRow>> {
+) -> Result<Vec<VerifyRow>> {
     if !table.exists() {
-        bail!("table {} does not exist", table.display());
+        return Err(CalibrateError::file(table, "the table does not exist"));
     }
-    std::fs::create_dir_all(out.join("matches"))
-        .with_context(|| format!("cannot create {}", out.join("matches").display()))?;
+    let matches = out.join("matches");
+    std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     guard_table(table, out)?;
     let anchors: Vec<(usize, f64)> = cfg
         .pool
@@ -187,9 +189,8 @@ pub fn verify(
         })
         .collect();
     data::write_csv(&out.join("verify.csv"), &rows)?;
-    let matches = out.join("matches");
     let mut parts: Vec<PathBuf> = std::fs::read_dir(&matches)
-        .with_context(|| format!("cannot list {}", matches.display()))?
+        .map_err(|e| CalibrateError::io("list", &matches, e))?
         .filter_map(|e| e.ok().map(|e| e.path().join("games.csv")))
         .collect();
     parts.sort();
@@ -204,7 +205,7 @@ fn run_pool_roles(
     cfg: &CalibrationConfig,
     table: &Path,
     roles: &[Role],
-) -> anyhow::Result<Option<Vec<Role>>> {
+) -> Result<Option<Vec<Role>>> {
     let Some(path) = table.parent().map(|d| d.join("pool.csv")) else {
         return Ok(None);
     };
@@ -227,10 +228,9 @@ fn run_pool_roles(
 /// A verification directory holds the games of one table: the engines name the table by path,
 /// so a rerun after the table changed would otherwise resume the old table's games. The first
 /// run keeps a copy (`verified-table.csv`); later runs go on only if the rows (comments aside) match it.
-fn guard_table(table: &Path, out: &Path) -> anyhow::Result<()> {
-    let read = |p: &Path| -> anyhow::Result<(String, Vec<String>)> {
-        let text =
-            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+fn guard_table(table: &Path, out: &Path) -> Result<()> {
+    let read = |p: &Path| -> Result<(String, Vec<String>)> {
+        let text = std::fs::read_to_string(p).map_err(|e| CalibrateError::io("read", p, e))?;
         let rows = text
             .lines()
             .map(str::trim)
@@ -244,14 +244,16 @@ fn guard_table(table: &Path, out: &Path) -> anyhow::Result<()> {
     if copy.exists() {
         let (_, kept) = read(&copy)?;
         if kept != rows {
-            bail!(
-                "{} holds the verification of another table (kept as {}): verify {} into a new --out",
-                out.display(),
-                copy.display(),
-                table.display()
-            );
+            return Err(CalibrateError::file(
+                out,
+                format!(
+                    "holds the verification of another table (kept as {}): verify {} into a new --out",
+                    copy.display(),
+                    table.display()
+                ),
+            ));
         }
         return Ok(());
     }
-    std::fs::write(&copy, text).with_context(|| format!("cannot write {}", copy.display()))
+    std::fs::write(&copy, text).map_err(|e| CalibrateError::io("write", &copy, e))
 }

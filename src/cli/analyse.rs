@@ -71,7 +71,7 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
         .match_engines
         .iter()
         .map(|s| EngineConfig::parse_spec(s, match_limit))
-        .collect::<anyhow::Result<_>>()?;
+        .collect::<Result<_, _>>()?;
     opts.band = a.band.max(1);
     opts.quiet = a.quiet;
     let r = crate::analysis::run(&opts)?;

@@ -41,7 +41,8 @@
 use shakmaty::{attacks, Bitboard, Chess, Color, Position};
 
 use super::eval::endgame::{has_mating_force, lone_king_progress};
-use super::score::{Bound, KNOWN_WIN, MAX_EVAL};
+use super::score::Bound;
+use crate::score::{KNOWN_WIN, MAX_EVAL};
 
 /// Whether the search should store a recognition in the transposition table (seed 003).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

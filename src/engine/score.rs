@@ -1,28 +1,8 @@
-//! Score ranges shared by search, evaluation and recognizers (seeds 000/004).
-//!
-//! Centipawns from the side to move's point of view:
-//! - `|s| <= MAX_EVAL`: heuristic evaluation (saturated there), and recognizer scores for known
-//!   wins, `KNOWN_WIN..=MAX_EVAL`: material plus progress, compatible with the evaluation (seed
-//!   001), so a recognized win never outranks keeping more material (seed 000: recognized wins
-//!   may overlap the heuristic range "to avoid dumb queen sacrifices to transpose into a won
-//!   KBNK");
-//! - `|s| >= MATE_BOUND`: mate found, `MATE - ply` for the side that mates.
-//!
-//! All values fit the 16-bit transposition-table field.
+//! Scores as the engine stores and reports them: the transposition table's bounds and
+//! ply-adjusted mate scores, and UCI's `cp` / `mate`. The scale itself (mate and evaluation
+//! bands) is `crate::score`, shared with `strength`.
 
-/// Mate at the root (ply 0); mate in `p` plies from the root scores `MATE - p`.
-pub const MATE: i32 = 30_000;
-/// Longest mate distance (in plies) the engine represents.
-pub const MAX_MATE_PLY: i32 = 256;
-/// Any `|score| >= MATE_BOUND` is a mate score.
-pub const MATE_BOUND: i32 = MATE - MAX_MATE_PLY;
-/// Heuristic evaluation saturates at this magnitude.
-pub const MAX_EVAL: i32 = 10_000;
-/// Lowest recognizer score of a won position (a lone rook, before any progress); recognizer
-/// wins lie in `KNOWN_WIN..=MAX_EVAL`, inside the heuristic range.
-pub const KNOWN_WIN: i32 = 500;
-/// Draw score.
-pub const DRAW: i32 = 0;
+use crate::score::{MATE, MATE_BOUND};
 
 /// How a stored or recognized score relates to the true value (seed 003: the same values the
 /// transposition table uses; a failed recognition is `None` rather than a fourth variant).
@@ -34,24 +14,6 @@ pub enum Bound {
     Lower,
     /// The true score is at most the stored one (fail low).
     Upper,
-}
-
-/// Larger than any score a search can return; the root's full window is `(-INFINITE, INFINITE)`.
-pub const INFINITE: i32 = MATE + 1;
-
-/// Score for the side to move when it mates in `ply` plies from the root.
-pub const fn mate_in(ply: i32) -> i32 {
-    MATE - ply
-}
-
-/// Score for the side to move when it is mated in `ply` plies from the root.
-pub const fn mated_in(ply: i32) -> i32 {
-    -MATE + ply
-}
-
-/// True for mate and mated scores.
-pub const fn is_mate(score: i32) -> bool {
-    score >= MATE_BOUND || score <= -MATE_BOUND
 }
 
 /// Converts a search score (relative to the root) into a table score (relative to the node at
@@ -114,6 +76,7 @@ impl std::fmt::Display for UciScore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::score::{mate_in, mated_in, KNOWN_WIN, MAX_EVAL};
 
     #[test]
     fn tt_round_trips_mates_at_several_plies() {

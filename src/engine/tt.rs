@@ -183,7 +183,7 @@ impl Tt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::score::{mate_in, mated_in};
+    use crate::score::{mate_in, mated_in};
 
     #[test]
     fn stores_and_reads_mates_relative_to_ply() {

@@ -342,6 +342,16 @@ pub fn add_rank_one(
     }
 }
 
+/// The covariance of an estimate after `info` more Fisher information on the linear combination
+/// `x` of its parameters (Sherman-Morrison on the precision matrix):
+///     Sigma' = Sigma - info Sigma x x^T Sigma / (1 + info x^T Sigma x).
+/// The planners rank the games they could play next by the variances after it.
+pub fn covariance_with(cov: &DMatrix<f64>, x: &DVector<f64>, info: f64) -> DMatrix<f64> {
+    let sx = cov * x;
+    let f = info / (1.0 + info * sx.dot(x));
+    cov - f * &sx * sx.transpose()
+}
+
 /// Cholesky factor of a symmetric positive-definite matrix, `None` if it is not.
 pub fn cholesky(a: DMatrix<f64>) -> Option<Cholesky<f64, Dyn>> {
     if a.iter().any(|x| !x.is_finite()) {

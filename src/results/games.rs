@@ -43,7 +43,9 @@ impl GameResult {
     }
 }
 
-/// How a game ended (the arena's `termination` column).
+/// How a game ended: the games.csv `termination` column (fastchess's classification of engine
+/// failures included) and, through [`Termination::pgn_tag`], the PGN `Termination` tag. The arena
+/// writes every variant but `Unknown`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Termination {
@@ -81,6 +83,31 @@ impl Termination {
             Termination::Stall => "stall",
             Termination::Unknown => "unknown",
         }
+    }
+
+    /// The PGN `Termination` tag (the standard's vocabulary).
+    pub fn pgn_tag(self) -> &'static str {
+        match self {
+            Termination::AdjudicationResign
+            | Termination::AdjudicationDraw
+            | Termination::MaxPlies => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "rules infraction",
+            Termination::Crash | Termination::Stall => "abandoned",
+            Termination::Unknown => "unterminated",
+            _ => "normal",
+        }
+    }
+
+    /// True when an engine failed (it loses and is restarted).
+    pub fn is_failure(self) -> bool {
+        matches!(
+            self,
+            Termination::TimeForfeit
+                | Termination::IllegalMove
+                | Termination::Crash
+                | Termination::Stall
+        )
     }
 }
 
@@ -198,5 +225,44 @@ fn parse_error(path: &Path, e: csv::Error) -> ResultsError {
         path: path.to_path_buf(),
         line: e.position().map_or(0, |p| p.line()),
         message: e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn termination_names_round_trip_through_serde() {
+        #[derive(Deserialize)]
+        struct Row {
+            t: Termination,
+        }
+        let names = [
+            "checkmate",
+            "stalemate",
+            "threefold",
+            "fifty_moves",
+            "insufficient_material",
+            "adjudication_resign",
+            "adjudication_draw",
+            "max_plies",
+            "time_forfeit",
+            "illegal_move",
+            "crash",
+            "stall",
+            "no_such_ending",
+        ];
+        let text = format!("t\n{}\n", names.join("\n"));
+        let rows: Vec<Row> = csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        for (name, row) in names.iter().zip(&rows) {
+            match row.t {
+                Termination::Unknown => assert_eq!(*name, "no_such_ending"),
+                t => assert_eq!(t.as_str(), *name),
+            }
+        }
     }
 }

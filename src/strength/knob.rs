@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::engine::score::MAX_EVAL;
+use crate::score::MAX_EVAL;
 
 use super::noise::DEFAULT_WIN_GUARD;
 

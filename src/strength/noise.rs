@@ -17,7 +17,7 @@
 use rand::Rng;
 use rand_distr::{Distribution, Normal, StandardNormal, Uniform};
 
-use crate::engine::score::MATE_BOUND;
+use crate::score::MATE_BOUND;
 
 /// The reference deficit `c` of the GBM model (one pawn): it makes the model well defined at
 /// `d = 0` (the best move is perturbed too) and sets the scale the diffusion acts on.

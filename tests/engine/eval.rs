@@ -8,7 +8,8 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 use skillcal::engine::eval::evaluate;
 use skillcal::engine::recognizer::{recognize, Expense, Recognition};
-use skillcal::engine::score::{Bound, KNOWN_WIN, MATE_BOUND, MAX_EVAL};
+use skillcal::engine::score::Bound;
+use skillcal::score::{KNOWN_WIN, MATE_BOUND, MAX_EVAL};
 
 fn pos(fen: &str) -> Chess {
     fen.parse::<Fen>()

@@ -6,9 +6,10 @@ use shakmaty::Chess;
 use skillcal::engine::eval::evaluate;
 use skillcal::engine::position::{uci_string, Game};
 use skillcal::engine::recognizer::recognize;
-use skillcal::engine::score::{Bound, KNOWN_WIN, MAX_EVAL};
+use skillcal::engine::score::Bound;
 use skillcal::engine::search::{Control, Engine, SearchParams};
 use skillcal::engine::weaken::Weakening;
+use skillcal::score::{KNOWN_WIN, MAX_EVAL};
 use skillcal::strength::Settings;
 
 /// White: K, Q, B, N; Black: K and a rook defended by its king, attacking the queen.

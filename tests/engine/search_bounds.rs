@@ -8,8 +8,9 @@
 use shakmaty::Position;
 use skillcal::engine::position::{play, uci_string, Game};
 use skillcal::engine::recognizer::recognize;
-use skillcal::engine::score::{Bound, MATE_BOUND};
+use skillcal::engine::score::Bound;
 use skillcal::engine::search::{Control, Engine, SearchParams, SearchResult};
+use skillcal::score::MATE_BOUND;
 
 fn search(game: &Game, params: &SearchParams) -> SearchResult {
     Engine::new(16).search(game, params, &Control::default(), &mut |_| {})

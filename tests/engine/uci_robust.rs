@@ -1,96 +1,11 @@
 //! The UCI loop survives any input (issue 11): overflowing numbers, missing fields, bad FENs and
 //! moves, unknown options, stop/isready at odd times. Drives the real `skillcal` binary.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
 use skillcal::engine::position::{parse_uci_move, Game};
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_skillcal"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start skillcal");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        // The engine may have died (that is what the tests look for): report it there.
-        let _ = writeln!(self.stdin, "{line}");
-        let _ = self.stdin.flush();
-    }
-
-    /// Lines up to and including the first one starting with `prefix`.
-    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => {
-                    let status = self.child.try_wait().ok().flatten();
-                    panic!(
-                        "no {prefix:?} within {timeout:?} (exit status {status:?}); got {seen:#?}"
-                    )
-                }
-            }
-        }
-    }
-
-    /// Sends `quit` and checks the exit status is 0.
-    fn quit(mut self) {
-        self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert!(status.success(), "exit status {status}");
-                return;
-            }
-            assert!(Instant::now() < deadline, "no exit after quit");
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use crate::support::uci_pipe::Engine;
 
 fn bestmove(lines: &[String]) -> &str {
     lines

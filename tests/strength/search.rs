@@ -165,7 +165,7 @@ fn mate_in_two_is_played_every_time_at_si_300_and_sigma_300() {
         for seed in 1..=100 {
             let (mv, r) = play(&game, &eff, seed, 6);
             assert_eq!(mv, "d5f6", "{spec} seed {seed}");
-            assert!(r.score >= skillcal::engine::score::MATE_BOUND, "{spec}");
+            assert!(r.score >= skillcal::score::MATE_BOUND, "{spec}");
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Helpers shared by the test groups: temporary folders, run-folder checks, PGN reading
-//! (`arena`) and simulated calibration configs (`calibrate`).
+//! (`arena`), simulated calibration configs (`calibrate`) and the `skillcal` binary over pipes
+//! (`uci_pipe`).
 #![allow(dead_code)]
 
 pub mod arena;
 pub mod calibrate;
+pub mod uci_pipe;

@@ -2,10 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::config::{option_string, OpeningsConfig, PoolConfig};
+use crate::calibrate::config::{option_string, CalibrationConfig, OpeningsConfig, PoolConfig};
+use crate::calibrate::error::{config_err, CalibrateError, Result};
 use crate::calibrate::runner::EngineSpec;
 use crate::rating::Anchor;
 
@@ -76,12 +76,12 @@ impl PoolRunConfig {
 
     /// Reads and checks a config; the opening book is looked up as calibration configs do
     /// (the working directory first, then the config's folder).
-    pub fn load(path: &Path) -> anyhow::Result<Self> {
+    pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read config {}", path.display()))?;
+            .map_err(|e| CalibrateError::io("read config", path, e))?;
         let origin = path.display().to_string();
         let mut cfg: PoolRunConfig =
-            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+            toml::from_str(&text).map_err(|e| CalibrateError::Config(format!("{origin}: {e}")))?;
         if cfg.name.is_empty() {
             cfg.name = path
                 .file_stem()
@@ -96,71 +96,46 @@ impl PoolRunConfig {
         Ok(cfg)
     }
 
-    pub fn validate(&self, origin: &str) -> anyhow::Result<()> {
+    pub fn validate(&self, origin: &str) -> Result<()> {
         if self.concurrency == 0 {
-            bail!("{origin}: key `concurrency`: must be at least 1");
+            config_err!("{origin}: key `concurrency`: must be at least 1");
         }
         if self.precision.is_nan() || self.precision <= 0.0 {
-            bail!("{origin}: key `precision`: must be a positive number of Elo");
+            config_err!("{origin}: key `precision`: must be a positive number of Elo");
         }
         if self
             .precision_chained
             .is_some_and(|p| p.is_nan() || p <= 0.0)
         {
-            bail!("{origin}: key `precision_chained`: must be a positive number of Elo");
+            config_err!("{origin}: key `precision_chained`: must be a positive number of Elo");
         }
         let m = &self.measure;
         if m.games_per_pairing < 2 || !m.games_per_pairing.is_multiple_of(2) {
-            bail!("{origin}: key `measure.games_per_pairing`: must be even and at least 2");
+            config_err!("{origin}: key `measure.games_per_pairing`: must be even and at least 2");
         }
         if m.max_gap.is_nan() || m.max_gap <= 0.0 {
-            bail!("{origin}: key `measure.max_gap`: must be a positive number of Elo");
+            config_err!("{origin}: key `measure.max_gap`: must be a positive number of Elo");
         }
         if m.batch_matches == 0 {
-            bail!("{origin}: key `measure.batch_matches`: must be at least 1");
+            config_err!("{origin}: key `measure.batch_matches`: must be at least 1");
         }
         let p = &self.pool;
         if p.file.is_some() {
-            bail!("{origin}: key `pool.file`: the pool run measures the members it names");
+            config_err!("{origin}: key `pool.file`: the pool run measures the members it names");
         }
         if p.members.len() < 2 {
-            bail!("{origin}: key `pool.member`: a pool needs at least two members");
+            config_err!("{origin}: key `pool.member`: a pool needs at least two members");
         }
-        if !p.members.iter().any(|m| m.elo.is_some()) {
-            bail!("{origin}: key `pool.member`: at least one member needs an `elo` anchor");
-        }
-        let mut seen = std::collections::HashSet::new();
         for (i, m) in p.members.iter().enumerate() {
-            if m.name.trim().is_empty() || m.name.starts_with(crate::calibrate::SUBJECT_PREFIX) {
-                bail!(
-                    "{origin}: key `pool.member[{i}].name`: empty or reserved name `{}`",
-                    m.name
-                );
-            }
-            if !seen.insert(m.name.as_str()) {
-                bail!(
-                    "{origin}: key `pool.member[{i}].name`: duplicate name `{}`",
-                    m.name
-                );
-            }
             if m.elo.is_none() && m.guess.is_none() {
-                bail!(
+                config_err!(
                     "{origin}: key `pool.member[{i}].guess`: `{}` has no `elo` anchor, so it needs \
                      a `guess` (Elo) to be placed in the first ladder",
                     m.name
                 );
             }
-            if m.sd.is_some_and(|s| s.is_nan() || s < 0.0) {
-                bail!("{origin}: key `pool.member[{i}].sd`: must be >= 0");
-            }
-            if m.command.is_none() && p.command.is_none() {
-                bail!("{origin}: key `pool.member[{i}].command`: no command (set `pool.command`)");
-            }
         }
-        if p.anchor_sd.is_nan() || p.anchor_sd < 0.0 {
-            bail!("{origin}: key `pool.anchor_sd`: must be >= 0");
-        }
-        Ok(())
+        p.validate_members(origin)
     }
 }
 
@@ -210,4 +185,101 @@ pub fn anchors(pool: &PoolConfig) -> Vec<(usize, Anchor)> {
 /// The run folder a `skillcal pool` command writes by default.
 pub fn default_dir(cfg: &PoolRunConfig) -> PathBuf {
     PathBuf::from("results").join(&cfg.name)
+}
+
+impl PoolConfig {
+    /// The checks of the members shared by calibration and pool configs: at least one anchor,
+    /// names unique and not reserved, SDs >= 0, a command for each. (How many members a config
+    /// needs is its own check.)
+    pub fn validate_members(&self, origin: &str) -> Result<()> {
+        if !self.members.iter().any(|m| m.elo.is_some()) {
+            config_err!("{origin}: key `pool.member`: at least one member needs an `elo` anchor");
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (i, m) in self.members.iter().enumerate() {
+            if m.name.trim().is_empty() || m.name.starts_with(crate::calibrate::SUBJECT_PREFIX) {
+                config_err!(
+                    "{origin}: key `pool.member[{i}].name`: empty or reserved name `{}`",
+                    m.name
+                );
+            }
+            if !seen.insert(m.name.clone()) {
+                config_err!(
+                    "{origin}: key `pool.member[{i}].name`: duplicate name `{}`",
+                    m.name
+                );
+            }
+            if m.sd.is_some_and(|s| s.is_nan() || s < 0.0) {
+                config_err!("{origin}: key `pool.member[{i}].sd`: must be >= 0");
+            }
+            if m.command.is_none() && self.command.is_none() {
+                config_err!(
+                    "{origin}: key `pool.member[{i}].command`: no command (set `pool.command`)"
+                );
+            }
+        }
+        if self.anchor_sd.is_nan() || self.anchor_sd < 0.0 {
+            config_err!("{origin}: key `pool.anchor_sd`: must be >= 0");
+        }
+        Ok(())
+    }
+}
+
+/// A calibration config that names a measured pool (`[pool] file = DIR`).
+impl CalibrationConfig {
+    /// Replaces the `[pool]` section by the measured pool of `pool.file`: the members as that
+    /// run played them (its `pool.toml`) and their games (`pool-pairs.csv`).
+    pub fn load_pool_file(&mut self) -> Result<()> {
+        #[derive(Deserialize)]
+        struct Run {
+            pool: PoolConfig,
+        }
+        let Some(dir) = self.pool.file.clone() else {
+            config_err!("key `pool.file` is not set");
+        };
+        let path = dir.join("pool.toml");
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            CalibrateError::Config(format!(
+                "key `pool.file`: cannot read {} (a `skillcal pool` run folder): {e}",
+                path.display()
+            ))
+        })?;
+        let run: Run = toml::from_str(&text)
+            .map_err(|e| CalibrateError::file(&path, format!("not a pool run's config: {e}")))?;
+        if run.pool.file.is_some() {
+            config_err!(
+                "{}: key `pool.file`: a pool run cannot load another pool",
+                path.display()
+            );
+        }
+        let pairs_path = dir.join("pool-pairs.csv");
+        let pairs: Vec<crate::results::PoolPairRow> = crate::results::read_csv(&pairs_path)?;
+        for (i, p) in pairs.iter().enumerate() {
+            for name in [&p.a, &p.b] {
+                if !run.pool.members.iter().any(|m| &m.name == name) {
+                    config_err!(
+                        "{} row {}: `{name}` is not a member of the pool in {}",
+                        pairs_path.display(),
+                        i + 2,
+                        path.display()
+                    );
+                }
+            }
+        }
+        self.pool = PoolConfig {
+            file: Some(dir.clone()),
+            ..run.pool
+        };
+        self.pool_pairs = pairs;
+        let ratings = dir.join("pool.csv");
+        if ratings.exists() {
+            let rows: Vec<crate::results::PoolMemberRow> = crate::results::read_csv(&ratings)?;
+            self.pool_floor = rows
+                .iter()
+                .filter(|r| r.games > 0)
+                .filter_map(|r| r.elo)
+                .reduce(f64::min);
+        }
+        self.validate_pool(&path.display().to_string())
+    }
 }

@@ -1,10 +1,11 @@
 //! The pool rated from its own games by `rating::rate` (soft anchors, Hessian intervals), with
 //! each member's uncertainty relative to the anchors' mean.
 
-use anyhow::bail;
+use nalgebra::{DMatrix, DVector};
 
 use super::config::{anchors, PoolRunConfig};
 use super::Z95;
+use crate::calibrate::error::{CalibrateError, Result};
 use crate::rating::{self, Anchor, Game, Intervals, RateOptions, Ratings};
 
 /// The pool fitted from its games: per member (config order) the rating, its SD relative to
@@ -16,7 +17,7 @@ pub struct PoolFit {
     /// SD of `r_i - mean(r_anchor)` (Elo); infinite when not connected.
     pub rel_sd: Vec<f64>,
     /// Covariance of the members' ratings (config order; NaN rows for unconnected members).
-    pub cov: Vec<Vec<f64>>,
+    pub cov: DMatrix<f64>,
     pub ratings: Option<Ratings>,
 }
 
@@ -27,8 +28,8 @@ impl PoolFit {
 }
 
 /// Weights of the contrast `r_i - mean(r_anchor)` over the members.
-pub(super) fn contrast(n: usize, i: usize, anchored: &[usize]) -> Vec<f64> {
-    let mut c = vec![0.0; n];
+pub(super) fn contrast(n: usize, i: usize, anchored: &[usize]) -> DVector<f64> {
+    let mut c = DVector::zeros(n);
     c[i] += 1.0;
     for &a in anchored {
         c[a] -= 1.0 / anchored.len() as f64;
@@ -36,28 +37,21 @@ pub(super) fn contrast(n: usize, i: usize, anchored: &[usize]) -> Vec<f64> {
     c
 }
 
-pub(super) fn quad(c: &[f64], cov: &[Vec<f64>]) -> f64 {
-    let mut s = 0.0;
-    for (i, ci) in c.iter().enumerate() {
-        if *ci == 0.0 {
-            continue;
-        }
-        for (j, cj) in c.iter().enumerate() {
-            if *cj != 0.0 {
-                s += ci * cj * cov[i][j];
-            }
-        }
-    }
-    s
+/// Variance `c^T cov c` of the contrast `c`, over the members it weighs (the NaN rows of members
+/// not yet connected weigh nothing).
+pub(super) fn quad(c: &DVector<f64>, cov: &DMatrix<f64>) -> f64 {
+    let on: Vec<usize> = (0..c.len()).filter(|&i| c[i] != 0.0).collect();
+    let c = c.select_rows(&on);
+    c.dot(&(cov.select_rows(&on).select_columns(&on) * &c))
 }
 
 /// Rates the pool from its games (soft anchors, Hessian intervals).
-pub fn fit(cfg: &PoolRunConfig, games: &[Game]) -> anyhow::Result<PoolFit> {
+pub fn fit(cfg: &PoolRunConfig, games: &[Game]) -> Result<PoolFit> {
     let n = cfg.pool.members.len();
     let mut out = PoolFit {
         elo: vec![None; n],
         rel_sd: vec![f64::INFINITY; n],
-        cov: vec![vec![f64::NAN; n]; n],
+        cov: DMatrix::from_element(n, n, f64::NAN),
         ratings: None,
     };
     if games.is_empty() {
@@ -69,7 +63,9 @@ pub fn fit(cfg: &PoolRunConfig, games: &[Game]) -> anyhow::Result<PoolFit> {
         .collect();
     for name in &present {
         if !cfg.pool.members.iter().any(|m| m.name == *name) {
-            bail!("pool games: player `{name}` is not a member of the configured pool");
+            return Err(CalibrateError::Other(format!(
+                "pool games: player `{name}` is not a member of the configured pool"
+            )));
         }
     }
     let anchors: Vec<(usize, Anchor)> = anchors(&cfg.pool)
@@ -98,7 +94,7 @@ pub fn fit(cfg: &PoolRunConfig, games: &[Game]) -> anyhow::Result<PoolFit> {
         out.elo[i] = r.players[ki].elo;
         for (j, kj) in idx.iter().enumerate() {
             if let Some(kj) = kj {
-                out.cov[i][j] = r.cov(ki, *kj);
+                out.cov[(i, j)] = r.cov(ki, *kj);
             }
         }
     }

@@ -2,12 +2,12 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context};
-
 use super::config::{member_engine, PoolRunConfig};
 use super::fit::{fit, PoolFit};
 use super::output::write_results;
 use super::plan::{first_ladder, next_batch, PlannedMatch};
+use crate::calibrate::error::{CalibrateError, Result};
+use crate::calibrate::rundir::write_match_spec;
 use crate::calibrate::runner::{GameRunner, MatchSpec};
 use crate::calibrate::{list_matches, match_seed};
 use crate::rating::{self, Game};
@@ -29,7 +29,7 @@ pub struct PoolOutcome {
     pub fit: PoolFit,
 }
 
-fn load_all(dir: &Path) -> anyhow::Result<Vec<Game>> {
+fn load_all(dir: &Path) -> Result<Vec<Game>> {
     let mut games = Vec::new();
     for (d, _) in list_matches(dir)? {
         let path = d.join("games.csv");
@@ -40,27 +40,31 @@ fn load_all(dir: &Path) -> anyhow::Result<Vec<Game>> {
     Ok(games)
 }
 
-fn check_run_config(cfg: &PoolRunConfig, dir: &Path) -> anyhow::Result<()> {
+fn check_run_config(cfg: &PoolRunConfig, dir: &Path) -> Result<()> {
     let path = dir.join("pool.toml");
     if path.exists() {
-        let old = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let prev: PoolRunConfig = toml::from_str(&old)
-            .with_context(|| format!("{}: cannot read the run's config", path.display()))?;
+        let old =
+            std::fs::read_to_string(&path).map_err(|e| CalibrateError::io("read", &path, e))?;
+        let prev: PoolRunConfig = toml::from_str(&old).map_err(|e| {
+            CalibrateError::file(&path, format!("cannot read the run's config: {e}"))
+        })?;
         for (j, m) in cfg.pool.members.iter().enumerate() {
             if let Some(p) = prev.pool.members.iter().position(|o| o.name == m.name) {
                 if member_engine(&prev.pool, p) != member_engine(&cfg.pool, j) {
-                    bail!(
-                        "{}: member `{}` was played with other settings in this folder; use a new --out",
-                        dir.display(),
-                        m.name
-                    );
+                    return Err(CalibrateError::file(
+                        dir,
+                        format!(
+                            "member `{}` was played with other settings in this folder; use a new --out",
+                            m.name
+                        ),
+                    ));
                 }
             }
         }
     }
-    let text = toml::to_string(cfg).context("pool config")?;
-    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    let text = toml::to_string(cfg)
+        .map_err(|e| CalibrateError::file(&path, format!("cannot encode the config: {e}")))?;
+    std::fs::write(&path, text).map_err(|e| CalibrateError::io("write", &path, e))
 }
 
 fn batch_of(d: &Path) -> Option<u32> {
@@ -79,9 +83,9 @@ pub fn measure(
     dir: &Path,
     runner: &dyn GameRunner,
     opts: &PoolOptions,
-) -> anyhow::Result<PoolOutcome> {
-    std::fs::create_dir_all(dir.join("matches"))
-        .with_context(|| format!("cannot create {}", dir.join("matches").display()))?;
+) -> Result<PoolOutcome> {
+    let matches = dir.join("matches");
+    std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     check_run_config(cfg, dir)?;
     let existing = list_matches(dir)?;
     let mut batch = existing
@@ -170,11 +174,7 @@ pub fn measure(
             let d = dir
                 .join("matches")
                 .join(format!("b{batch:03}-{:02}", j + 1));
-            std::fs::create_dir_all(&d)
-                .with_context(|| format!("cannot create {}", d.display()))?;
-            let path = d.join("calibration-match.toml");
-            std::fs::write(&path, toml::to_string(&spec).context("match spec")?)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            write_match_spec(&d, &spec)?;
             append_plan(dir, batch, &d, m, cfg)?;
             dirs.push((spec, d));
         }
@@ -200,7 +200,7 @@ fn append_plan(
     d: &Path,
     m: &PlannedMatch,
     cfg: &PoolRunConfig,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     let row = PoolPlanRow {
         batch,
         match_dir: d

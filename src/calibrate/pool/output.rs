@@ -4,11 +4,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
 use super::config::{member_engine, PoolRunConfig};
 use super::fit::PoolFit;
 use super::Z95;
+use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::list_matches;
 use crate::rating::Game;
 use crate::results::{self, PoolMemberRow, PoolPairRow};
@@ -30,7 +29,7 @@ pub(super) fn write_results(
     dir: &Path,
     games: &[Game],
     f: &PoolFit,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     merge_games(dir)?;
     let pool = &cfg.pool;
     let n = pool.members.len();
@@ -72,25 +71,27 @@ pub(super) fn write_results(
 
     // covariance, config order
     let path = dir.join("pool-covariance.csv");
-    let mut w = csv::Writer::from_path(&path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    let mut header = vec!["name".to_string()];
-    header.extend(pool.members.iter().map(|m| m.name.clone()));
-    w.write_record(&header)?;
-    for i in 0..n {
-        let mut rec = vec![pool.members[i].name.clone()];
-        rec.extend((0..n).map(|j| {
-            let v = f.cov[i][j];
-            if v.is_finite() {
-                format!("{v:.3}")
-            } else {
-                String::new()
-            }
-        }));
-        w.write_record(&rec)?;
-    }
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    let write_cov = || -> csv::Result<()> {
+        let mut w = csv::Writer::from_path(&path)?;
+        let mut header = vec!["name".to_string()];
+        header.extend(pool.members.iter().map(|m| m.name.clone()));
+        w.write_record(&header)?;
+        for i in 0..n {
+            let mut rec = vec![pool.members[i].name.clone()];
+            rec.extend((0..n).map(|j| {
+                let v = f.cov[(i, j)];
+                if v.is_finite() {
+                    format!("{v:.3}")
+                } else {
+                    String::new()
+                }
+            }));
+            w.write_record(&rec)?;
+        }
+        w.flush()?;
+        Ok(())
+    };
+    write_cov().map_err(|e| CalibrateError::file(&path, format!("cannot write: {e}")))?;
 
     // pairwise results
     let mut pairs: BTreeMap<(usize, usize), [u32; 3]> = BTreeMap::new();
@@ -118,7 +119,7 @@ pub(super) fn write_results(
         .map(|(&(a, b), t)| {
             let d = f.elo[a].zip(f.elo[b]).map(|(x, y)| x - y);
             let sd = d.map(|_| {
-                (f.cov[a][a] + f.cov[b][b] - 2.0 * f.cov[a][b])
+                (f.cov[(a, a)] + f.cov[(b, b)] - 2.0 * f.cov[(a, b)])
                     .max(0.0)
                     .sqrt()
             });
@@ -138,7 +139,7 @@ pub(super) fn write_results(
     results::write_csv(&dir.join("pool-pairs.csv"), &pair_rows)?;
     let path = dir.join("report.md");
     std::fs::write(&path, report_markdown(cfg, &rows, &pair_rows, games.len()))
-        .with_context(|| format!("cannot write {}", path.display()))
+        .map_err(|e| CalibrateError::io("write", &path, e))
 }
 
 /// Reads a `skillcal pool` run's `pool.csv`.
@@ -147,7 +148,7 @@ pub fn read_pool_csv(path: &Path) -> Result<Vec<PoolMemberRow>, results::Results
 }
 
 /// `games.csv` of the run: every match's rows under one header.
-fn merge_games(dir: &Path) -> anyhow::Result<()> {
+fn merge_games(dir: &Path) -> Result<()> {
     let parts: Vec<PathBuf> = list_matches(dir)?
         .into_iter()
         .map(|(d, _)| d.join("games.csv"))

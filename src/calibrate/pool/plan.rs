@@ -3,10 +3,13 @@
 
 use std::collections::BTreeMap;
 
+use nalgebra::{DMatrix, DVector};
+
 use super::config::{anchors, PoolRunConfig};
 use super::fit::{contrast, estimate, quad, PoolFit};
 use super::Z95;
 use crate::rating::model;
+use crate::rating::problem::covariance_with;
 
 /// One planned match: two members (config indices) and its games.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,9 +58,10 @@ pub fn next_batch(cfg: &PoolRunConfig, f: &PoolFit) -> Option<Vec<PlannedMatch>>
     }
     let goal_var: Vec<f64> = (0..n).map(|i| (cfg.goal(i) / Z95).powi(2)).collect();
     let anchored: Vec<usize> = anchors(&cfg.pool).iter().map(|(i, _)| *i).collect();
-    let contrasts: Vec<Vec<f64>> = (0..n).map(|i| contrast(n, i, &anchored)).collect();
+    let contrasts: Vec<DVector<f64>> = (0..n).map(|i| contrast(n, i, &anchored)).collect();
     let mut cov = f.cov.clone();
-    let vars = |cov: &[Vec<f64>]| -> Vec<f64> { contrasts.iter().map(|c| quad(c, cov)).collect() };
+    let vars =
+        |cov: &DMatrix<f64>| -> Vec<f64> { contrasts.iter().map(|c| quad(c, cov)).collect() };
     let excess =
         |v: &[f64]| -> f64 { v.iter().zip(&goal_var).map(|(x, g)| (x - g).max(0.0)).sum() };
     if vars(&cov).iter().zip(&goal_var).all(|(v, g)| v <= g) {
@@ -91,11 +95,15 @@ pub fn next_batch(cfg: &PoolRunConfig, f: &PoolFit) -> Option<Vec<PlannedMatch>>
         if now <= 0.0 {
             break;
         }
-        let mut best: Option<(f64, (usize, usize), Covariance)> = None;
+        let mut best: Option<(f64, (usize, usize), DMatrix<f64>)> = None;
         for &(a, b) in &candidates {
             let p = model::expected_score(est[a] - est[b]);
             let info = games as f64 * model::ELO_TO_NAT.powi(2) * p * (1.0 - p);
-            let c2 = rank_one(&cov, a, b, info);
+            // information on r_a - r_b
+            let mut x = DVector::zeros(n);
+            x[a] = 1.0;
+            x[b] = -1.0;
+            let c2 = covariance_with(&cov, &x, info);
             let e = excess(&vars(&c2));
             if best.as_ref().is_none_or(|x| e < x.0) {
                 best = Some((e, (a, b), c2));
@@ -125,19 +133,4 @@ pub fn next_batch(cfg: &PoolRunConfig, f: &PoolFit) -> Option<Vec<PlannedMatch>>
             })
             .collect(),
     )
-}
-
-/// A dense covariance matrix, rows of Elo².
-type Covariance = Vec<Vec<f64>>;
-
-/// Covariance after adding `info` (Fisher information, in Elo^-2) on `r_a - r_b`
-/// (Sherman-Morrison on the precision matrix).
-fn rank_one(cov: &[Vec<f64>], a: usize, b: usize, info: f64) -> Vec<Vec<f64>> {
-    let n = cov.len();
-    let cu: Vec<f64> = (0..n).map(|i| cov[i][a] - cov[i][b]).collect();
-    let ucu = cu[a] - cu[b];
-    let k = info / (1.0 + info * ucu);
-    (0..n)
-        .map(|i| (0..n).map(|j| cov[i][j] - k * cu[i] * cu[j]).collect())
-        .collect()
 }

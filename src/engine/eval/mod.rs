@@ -15,7 +15,7 @@ use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 use shakmaty::{Board, Chess, Color, Position};
 
-use super::score::MAX_EVAL;
+use crate::score::MAX_EVAL;
 
 /// A (middlegame, endgame) pair of centipawn values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

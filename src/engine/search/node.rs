@@ -11,7 +11,8 @@ use crate::engine::movepick::{
 };
 use crate::engine::position::{encode, play};
 use crate::engine::recognizer::{recognize, Expense};
-use crate::engine::score::{mate_in, mated_in, Bound, DRAW, INFINITE, MATE_BOUND};
+use crate::engine::score::Bound;
+use crate::score::{mate_in, mated_in, DRAW, INFINITE, MATE_BOUND};
 
 /// What a recognizer did to the window (seed 003).
 enum Recognized {

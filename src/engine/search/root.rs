@@ -9,7 +9,8 @@ use shakmaty::{Chess, Move, Position};
 use super::{tt_move_in, Candidate, Info, SearchParams, SearchResult, Searcher};
 use crate::engine::movepick::{Picker, MAX_PLY};
 use crate::engine::position::{encode, play};
-use crate::engine::score::{mate_in, mated_in, Bound, DRAW, INFINITE};
+use crate::engine::score::Bound;
+use crate::score::{mate_in, mated_in, DRAW, INFINITE};
 use crate::strength::perturb_root_score;
 
 /// Half-width of the first root move's aspiration window at full strength (centipawns).
