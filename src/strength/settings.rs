@@ -49,6 +49,8 @@ pub enum TableSource {
 pub struct Settings {
     /// ScoreInaccuracy: root Errors uniform in `[-SI, +SI]` cp (seed 002).
     pub score_inaccuracy: u32,
+    /// EvalNoise: scale (cp) of the per-position noise added to the static evaluation.
+    pub eval_noise: u32,
     /// MultiPV: candidates searched with exact scores (and reported as `multipv k`).
     pub multipv: u32,
     pub noise_model: NoiseModel,
@@ -85,6 +87,7 @@ impl Default for Settings {
         let table = EloTable::embedded().clone();
         let mut s = Settings {
             score_inaccuracy: 0,
+            eval_noise: 0,
             multipv: 1,
             noise_model: NoiseModel::None,
             noise_uniform: 0,
@@ -168,6 +171,7 @@ impl Settings {
         let n = Value::Num;
         match knob {
             Knob::ScoreInaccuracy => n(f64::from(self.score_inaccuracy)),
+            Knob::EvalNoise => n(f64::from(self.eval_noise)),
             Knob::MultiPv => n(f64::from(self.multipv)),
             Knob::NoiseModel => Value::Model(self.noise_model),
             Knob::NoiseUniform => n(f64::from(self.noise_uniform)),
@@ -193,6 +197,7 @@ impl Settings {
         };
         match knob {
             Knob::ScoreInaccuracy => self.score_inaccuracy = x as u32,
+            Knob::EvalNoise => self.eval_noise = x as u32,
             Knob::MultiPv => self.multipv = x as u32,
             Knob::NoiseModel => {}
             Knob::NoiseUniform => self.noise_uniform = x as u32,

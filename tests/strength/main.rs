@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod eval_noise;
 mod noise;
 mod options;
 mod search;
