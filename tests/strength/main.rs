@@ -8,4 +8,5 @@ mod noise;
 mod options;
 mod search;
 mod seed;
+mod style;
 mod table;
