@@ -92,77 +92,7 @@ pub struct EngineConfig {
 /// calibration's limits reach the match unchanged.
 pub use crate::arena::GoLimits as Limits;
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Scale {
-    Linear,
-    Log,
-    /// ln(1 + v / offset): for knobs such as ScoreInaccuracy that start at 0.
-    Log1p,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct KnobPath {
-    /// UCI option name, e.g. `LimitNodes`, `ScoreInaccuracy`.
-    pub knob: String,
-    /// Value at t = 0 (weakest).
-    pub from: f64,
-    /// Value at t = 1 (strongest).
-    pub to: f64,
-    #[serde(default = "default_scale")]
-    pub scale: Scale,
-    /// Offset of the `log1p` scale (same unit as the knob).
-    #[serde(default = "default_offset")]
-    pub offset: f64,
-    /// Round values to integers (UCI spin options).
-    #[serde(default = "default_true")]
-    pub integer: bool,
-}
-
-fn default_scale() -> Scale {
-    Scale::Linear
-}
-fn default_offset() -> f64 {
-    10.0
-}
-fn default_true() -> bool {
-    true
-}
-
-impl KnobPath {
-    fn fwd(&self, v: f64) -> f64 {
-        match self.scale {
-            Scale::Linear => v,
-            Scale::Log => v.ln(),
-            Scale::Log1p => (v / self.offset).ln_1p(),
-        }
-    }
-    fn back(&self, u: f64) -> f64 {
-        match self.scale {
-            Scale::Linear => u,
-            Scale::Log => u.exp(),
-            Scale::Log1p => u.exp_m1() * self.offset,
-        }
-    }
-    /// Knob value at strength parameter t (interpolated on the knob's scale), rounded if integer.
-    pub fn value(&self, t: f64) -> f64 {
-        let (a, b) = (self.fwd(self.from), self.fwd(self.to));
-        let v = self.back(a + (b - a) * t.clamp(0.0, 1.0));
-        if self.integer {
-            v.round()
-        } else {
-            (v * 1000.0).round() / 1000.0
-        }
-    }
-    pub fn scale_name(&self) -> &'static str {
-        match self.scale {
-            Scale::Linear => "linear",
-            Scale::Log => "log",
-            Scale::Log1p => "log1p",
-        }
-    }
-}
+pub use super::path::{GoLimit, KnobPath, Scale};
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "lowercase")]
@@ -462,9 +392,38 @@ impl CalibrationConfig {
             config_err!("{origin}: key `path`: at least one [[path]] knob is needed");
         }
         for (i, k) in self.path.iter().enumerate() {
-            let key = format!("path[{i}] ({})", k.knob);
-            if k.knob.trim().is_empty() {
-                config_err!("{origin}: key `path[{i}].knob`: empty option name");
+            let key = format!("path[{i}] ({})", k.name());
+            match (k.knob.trim().is_empty(), k.limit) {
+                (true, None) => config_err!(
+                    "{origin}: key `path[{i}]`: names neither `knob` (a UCI option) nor `limit` (a go limit: nodes, depth, movetime)"
+                ),
+                (false, Some(l)) => config_err!(
+                    "{origin}: key `path[{i}]`: names both `knob` ({}) and `limit` ({}); a path moves one of them",
+                    k.knob,
+                    l.name()
+                ),
+                _ => {}
+            }
+            if let Some(l) = k.limit {
+                if k.from.min(k.to) < 1.0 {
+                    config_err!(
+                        "{origin}: key `{key}`: a go {} limit needs from and to >= 1",
+                        l.name()
+                    );
+                }
+                if l.is_set(&self.subject.limits) {
+                    config_err!(
+                        "{origin}: key `subject.limits.{}`: path[{i}] moves go {}; remove it from the subject's limits",
+                        if l == GoLimit::Movetime { "movetime_ms" } else { l.name() },
+                        l.name()
+                    );
+                }
+                if self.path[..i].iter().any(|p| p.limit == Some(l)) {
+                    config_err!(
+                        "{origin}: key `{key}`: another path already moves go {}",
+                        l.name()
+                    );
+                }
             }
             if k.from == k.to {
                 config_err!(
@@ -555,12 +514,9 @@ impl CalibrationConfig {
             .min(self.pool_floor.unwrap_or(f64::INFINITY))
     }
 
-    /// Knob values at t, as (name, value) pairs in path order.
+    /// Knob values at t, as (name, value) pairs in path order (`go nodes` for a go limit).
     pub fn knobs_at(&self, t: f64) -> Vec<(String, f64)> {
-        self.path
-            .iter()
-            .map(|k| (k.knob.clone(), k.value(t)))
-            .collect()
+        self.path.iter().map(|k| (k.name(), k.value(t))).collect()
     }
 }
 

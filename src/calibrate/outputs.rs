@@ -202,7 +202,7 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
             .path
             .iter()
             .map(|k| KnobSummary {
-                name: k.knob.clone(),
+                name: k.name(),
                 from: k.from,
                 to: k.to,
                 scale: k.scale_name().into(),

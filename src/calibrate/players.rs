@@ -85,9 +85,17 @@ pub fn pool_engine(cfg: &CalibrationConfig, j: usize) -> EngineSpec {
     super::pool::member_engine(&cfg.pool, j)
 }
 
-/// Engine of the subject at strength t: its fixed options, then the path's knobs.
+/// Engine of the subject at strength t: its fixed options, then the path's option knobs; a path
+/// over a `go` limit sets that limit instead.
 pub fn subject_engine(cfg: &CalibrationConfig, t: f64) -> EngineSpec {
-    let knobs = cfg.knobs_at(t);
+    let mut limits = cfg.subject.limits.clone();
+    let mut knobs = Vec::new();
+    for k in &cfg.path {
+        match k.limit {
+            Some(l) => l.set(&mut limits, k.value(t)),
+            None => knobs.push((k.knob.clone(), k.value(t))),
+        }
+    }
     let mut options: Vec<(String, String)> = cfg
         .subject
         .options
@@ -105,7 +113,7 @@ pub fn subject_engine(cfg: &CalibrationConfig, t: f64) -> EngineSpec {
             .unwrap_or_else(|| "builtin".into()),
         args: cfg.subject.args.clone(),
         options,
-        limits: cfg.subject.limits.clone(),
+        limits,
     }
 }
 

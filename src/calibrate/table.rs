@@ -65,7 +65,7 @@ pub fn table_csv(
         let _ = writeln!(
             s,
             "# path: {} from {} (t=0) to {} (t=1), {} scale",
-            k.knob,
+            k.name(),
             fmt_num(k.from),
             fmt_num(k.to),
             k.scale_name()
@@ -94,7 +94,7 @@ pub fn table_csv(
             let _ = writeln!(s, "# {:.0}: {}", r.target, flags.join("; "));
         }
     }
-    let knobs: Vec<&str> = cfg.path.iter().map(|k| k.knob.as_str()).collect();
+    let knobs: Vec<String> = cfg.path.iter().map(|k| k.name()).collect();
     // The subject's fixed knob options go in as constant columns: with UCI_LimitStrength the
     // engine takes its settings from the table, so the table must carry them.
     let fixed = fixed_knobs(cfg);

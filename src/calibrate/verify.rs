@@ -59,12 +59,12 @@ pub fn level_name(level: f64) -> String {
 
 /// The engine at UCI_Elo `level`, reading its settings from `table`.
 pub fn level_engine(cfg: &CalibrationConfig, table: &Path, level: f64) -> EngineSpec {
-    let knobs: Vec<&str> = cfg.path.iter().map(|k| k.knob.as_str()).collect();
+    let knobs: Vec<String> = cfg.path.iter().map(|k| k.name()).collect();
     let mut options: Vec<(String, String)> = cfg
         .subject
         .options
         .iter()
-        .filter(|(k, _)| !knobs.contains(&k.as_str()))
+        .filter(|(k, _)| !knobs.contains(k))
         .map(|(k, v)| (k.clone(), option_string(v)))
         .collect();
     let table = std::fs::canonicalize(table).unwrap_or_else(|_| table.to_path_buf());

@@ -368,7 +368,7 @@ impl Uci {
         }
         if matches!(
             key.as_str(),
-            "uci_limitstrength" | "uci_elo" | "strengthtable"
+            "uci_limitstrength" | "uci_elo" | "strengthtable" | "style"
         ) {
             if let Some(text) = self.settings.strength_info() {
                 self.say(&format!("info string {text}"));
@@ -407,6 +407,11 @@ impl Uci {
                 self.seed
             ));
             self.seed_told = true;
+        }
+        // Every search under UCI_LimitStrength names its family and row, so a game log shows
+        // what each move was played with.
+        if let Some(text) = self.settings.strength_info() {
+            self.say(&format!("info string {text}"));
         }
         let choice = Weakening::prepare(&eff, self.seed, &self.game, &mut params);
         self.start_search(params, choice, go.ponder);

@@ -9,7 +9,9 @@ use super::position::Game;
 use super::recognizer::recognize;
 use super::score::Bound;
 use super::search::{SearchParams, SearchResult};
-use crate::strength::{choose, move_seed, noise_rng, root_errors, Choice, Noise, Settings};
+use crate::strength::{
+    choose, eval_noise_seed, move_seed, noise_rng, root_errors, Choice, Noise, Settings,
+};
 
 /// The move choice of one search, prepared before it starts.
 #[derive(Clone, Debug)]
@@ -25,7 +27,8 @@ pub struct Weakening {
 impl Weakening {
     /// Fills `params` from the effective settings `eff` (already resolved for
     /// `UCI_LimitStrength`): node / depth / NPS limits combined with those of `go`, MultiPV, the
-    /// Errors drawn for `game`'s legal root moves from `seed`, and the win guard.
+    /// Errors drawn for `game`'s legal root moves from `seed`, the evaluation noise and the win
+    /// guard.
     pub fn prepare(eff: &Settings, seed: u64, game: &Game, params: &mut SearchParams) -> Weakening {
         let l = &mut params.limits;
         l.nodes = eff.node_limit(l.nodes);
@@ -41,6 +44,12 @@ impl Weakening {
         params.score_inaccuracy = si.min(i32::MAX as u32) as i32;
         params.errors = root_errors(ms, game.root.legal_moves().len(), si);
         params.win_guard = eff.win_guard;
+        params.eval_noise = if won {
+            0
+        } else {
+            eff.eval_noise.min(i32::MAX as u32) as i32
+        };
+        params.eval_noise_seed = eval_noise_seed(seed);
         Weakening {
             noise: if won { Noise::None } else { eff.noise() },
             win_guard: eff.win_guard,
@@ -51,7 +60,9 @@ impl Weakening {
 
     /// Whether a search under these settings draws random numbers (so its seed matters).
     pub fn is_random(eff: &Settings) -> bool {
-        eff.score_inaccuracy > 0 || (eff.multipv > 1 && eff.noise() != Noise::None)
+        eff.score_inaccuracy > 0
+            || eff.eval_noise > 0
+            || (eff.multipv > 1 && eff.noise() != Noise::None)
     }
 
     /// Replaces the search's best move by the noise model's choice among the exact MultiPV lines.

@@ -87,6 +87,7 @@ pub enum Kind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Knob {
     ScoreInaccuracy,
+    EvalNoise,
     MultiPv,
     NoiseModel,
     NoiseUniform,
@@ -101,8 +102,9 @@ pub enum Knob {
 }
 
 impl Knob {
-    pub const ALL: [Knob; 12] = [
+    pub const ALL: [Knob; 13] = [
         Knob::ScoreInaccuracy,
+        Knob::EvalNoise,
         Knob::MultiPv,
         Knob::NoiseModel,
         Knob::NoiseUniform,
@@ -120,6 +122,7 @@ impl Knob {
     pub fn name(self) -> &'static str {
         match self {
             Knob::ScoreInaccuracy => "ScoreInaccuracy",
+            Knob::EvalNoise => "EvalNoise",
             Knob::MultiPv => "MultiPV",
             Knob::NoiseModel => "NoiseModel",
             Knob::NoiseUniform => "NoiseUniform",
@@ -158,7 +161,9 @@ impl Knob {
             log,
         };
         match self {
-            Knob::ScoreInaccuracy | Knob::NoiseUniform | Knob::NoiseSigma => int(0, 3000, 0),
+            Knob::ScoreInaccuracy | Knob::EvalNoise | Knob::NoiseUniform | Knob::NoiseSigma => {
+                int(0, 3000, 0)
+            }
             Knob::MultiPv => int(1, 256, 1),
             Knob::NoiseModel => Kind::Model,
             Knob::NoiseDrift | Knob::NoiseDiffusion => Kind::Float {

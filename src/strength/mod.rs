@@ -1,19 +1,22 @@
-//! How the engine is weakened: settings, noise models, move choice, the UCI_Elo table.
+//! How the engine is weakened: settings, noise models, move choice, the families and their
+//! UCI_Elo tables.
 //!
 //! Search-independent: the root search asks [`seed::root_errors`] for the ScoreInaccuracy Errors
 //! and [`noise::perturb_root_score`] for the bound tests, and hands the completed iteration's
 //! MultiPV candidates to [`noise::choose`]. Formulas: docs/strength.md.
 
+pub mod family;
 pub mod knob;
 pub mod noise;
 pub mod seed;
 pub mod settings;
 pub mod table;
 
+pub use family::Family;
 pub use knob::{Knob, NoiseModel, Value};
 pub use noise::{
     apply_noise_allowed, choose, perturb_root_score, si_reference_choice, Choice, Noise,
 };
-pub use seed::{clock_seed, move_seed, noise_rng, root_errors};
+pub use seed::{clock_seed, eval_noise, eval_noise_seed, move_seed, noise_rng, root_errors};
 pub use settings::{OptionDecl, OptionError, Settings, TableSource};
 pub use table::{EloTable, Row, TableError};

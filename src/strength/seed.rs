@@ -47,6 +47,31 @@ pub fn noise_rng(move_seed: u64) -> ChaCha8Rng {
     rng
 }
 
+/// Salt of the evaluation-noise seed, so it never equals a move seed of the same engine seed.
+const EVAL_NOISE_SALT: u64 = 0xe7a1_0015_e000_0000;
+
+/// The seed of the evaluation noise: the engine seed alone (no position, no ply), so a position
+/// gets the same noise in every search of a game and the transposition table's entries, kept
+/// from one move to the next, stay consistent with the evaluation.
+pub fn eval_noise_seed(seed: u64) -> u64 {
+    mix64(seed ^ EVAL_NOISE_SALT)
+}
+
+/// The evaluation noise of the position with Zobrist key `key` (cp, before clamping):
+/// `round(sigma * z)`, with `z = sqrt(3) * (u_1 + u_2 + u_3 + u_4 - 2)` and `u_j` the four
+/// 16-bit quarters of `mix64(key ^ noise_seed)` mapped to `(j + 0.5) / 65536`. That is the
+/// Irwin-Hall approximation of a standard normal: mean 0, variance 1 (to within 2^-32), bounded
+/// by `2 sqrt(3) ~ 3.46` standard deviations, so one position can never swing without limit.
+pub fn eval_noise(key: u64, noise_seed: u64, sigma: i32) -> i32 {
+    let h = mix64(key ^ noise_seed);
+    let sum: f64 = (0..4)
+        .map(|j| ((h >> (16 * j)) & 0xffff) as f64 + 0.5)
+        .sum::<f64>()
+        / 65536.0;
+    let z = 3f64.sqrt() * (sum - 2.0);
+    (f64::from(sigma) * z).round() as i32
+}
+
 /// Largest `RandomSeed`: kept within a signed 32-bit spin, which every GUI can represent.
 pub const MAX_RANDOM_SEED: u64 = i32::MAX as u64;
 

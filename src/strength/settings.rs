@@ -5,6 +5,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::family::Family;
 use super::knob::{Kind, Knob, NoiseModel, Value};
 use super::noise::Noise;
 use super::table::{EloTable, Row, TableError, EMBEDDED_NAME};
@@ -14,6 +15,7 @@ pub const RANDOM_SEED: &str = "RandomSeed";
 pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
 pub const UCI_ELO: &str = "UCI_Elo";
 pub const STRENGTH_TABLE: &str = "StrengthTable";
+pub const STYLE: &str = "Style";
 
 pub use super::seed::MAX_RANDOM_SEED;
 /// `UCI_Elo` values accepted by `setoption` (the table clamps to its own range).
@@ -49,6 +51,8 @@ pub enum TableSource {
 pub struct Settings {
     /// ScoreInaccuracy: root Errors uniform in `[-SI, +SI]` cp (seed 002).
     pub score_inaccuracy: u32,
+    /// EvalNoise: scale (cp) of the per-position noise added to the static evaluation.
+    pub eval_noise: u32,
     /// MultiPV: candidates searched with exact scores (and reported as `multipv k`).
     pub multipv: u32,
     pub noise_model: NoiseModel,
@@ -76,15 +80,19 @@ pub struct Settings {
     pub limit_strength: bool,
     /// UCI_Elo.
     pub elo: i64,
+    /// Style: the weakening family whose embedded table `UCI_Elo` reads.
+    pub style: Family,
+    /// A `StrengthTable` file replaces the style's embedded table.
     pub strength_table: TableSource,
     table: Arc<EloTable>,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        let table = EloTable::embedded().clone();
+        let table = Family::default().table().clone();
         let mut s = Settings {
             score_inaccuracy: 0,
+            eval_noise: 0,
             multipv: 1,
             noise_model: NoiseModel::None,
             noise_uniform: 0,
@@ -99,6 +107,7 @@ impl Default for Settings {
             random_seed: 0,
             limit_strength: false,
             elo: table.elo_range().0.round() as i64,
+            style: Family::default(),
             strength_table: TableSource::Embedded,
             table: Arc::new(table),
         };
@@ -168,6 +177,7 @@ impl Settings {
         let n = Value::Num;
         match knob {
             Knob::ScoreInaccuracy => n(f64::from(self.score_inaccuracy)),
+            Knob::EvalNoise => n(f64::from(self.eval_noise)),
             Knob::MultiPv => n(f64::from(self.multipv)),
             Knob::NoiseModel => Value::Model(self.noise_model),
             Knob::NoiseUniform => n(f64::from(self.noise_uniform)),
@@ -193,6 +203,7 @@ impl Settings {
         };
         match knob {
             Knob::ScoreInaccuracy => self.score_inaccuracy = x as u32,
+            Knob::EvalNoise => self.eval_noise = x as u32,
             Knob::MultiPv => self.multipv = x as u32,
             Knob::NoiseModel => {}
             Knob::NoiseUniform => self.noise_uniform = x as u32,
@@ -245,7 +256,7 @@ impl Settings {
         } else if n.eq_ignore_ascii_case(STRENGTH_TABLE) {
             if v.is_empty() || v == EMBEDDED_NAME {
                 self.strength_table = TableSource::Embedded;
-                self.table = Arc::new(EloTable::embedded().clone());
+                self.table = Arc::new(self.style.table().clone());
             } else {
                 let path = PathBuf::from(v);
                 let table = EloTable::load(&path).map_err(|source| OptionError::Table {
@@ -254,6 +265,14 @@ impl Settings {
                 })?;
                 self.strength_table = TableSource::Path(path);
                 self.table = Arc::new(table);
+            }
+        } else if n.eq_ignore_ascii_case(STYLE) {
+            let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+            self.style = Family::parse(v)
+                .ok_or_else(|| bad(format!("'{v}' is not one of {}", names.join(", "))))?;
+            // A StrengthTable file, once loaded, stays in use whatever the style.
+            if self.strength_table == TableSource::Embedded {
+                self.table = Arc::new(self.style.table().clone());
             }
         } else {
             return Err(OptionError::Unknown {
@@ -313,6 +332,13 @@ impl Settings {
             },
         });
         decls.push(OptionDecl {
+            name: STYLE,
+            kind: DeclKind::Combo {
+                default: Family::default().name().to_string(),
+                vars: Family::ALL.iter().map(|f| f.name().to_string()).collect(),
+            },
+        });
+        decls.push(OptionDecl {
             name: STRENGTH_TABLE,
             kind: DeclKind::String {
                 default: EMBEDDED_NAME.to_string(),
@@ -344,6 +370,9 @@ impl Settings {
         }
         if self.elo != default.elo {
             parts.push(format!("{UCI_ELO}={}", self.elo));
+        }
+        if self.style != default.style {
+            parts.push(format!("{STYLE}={}", self.style));
         }
         if let TableSource::Path(p) = &self.strength_table {
             parts.push(format!("{STRENGTH_TABLE}={}", p.display()));
@@ -384,17 +413,19 @@ impl Settings {
         s
     }
 
-    /// The `info string` text the engine prints when `UCI_LimitStrength` chose settings.
+    /// The `info string` text the engine prints when `UCI_LimitStrength` chose settings: the
+    /// family, the table, whether its rows are measured, and the row.
     pub fn strength_info(&self) -> Option<String> {
         let row = self.strength_row()?;
         let provisional = if self.table.provisional() {
-            ", provisional"
+            ", provisional: not yet calibrated"
         } else {
             ""
         };
         Some(format!(
-            "UCI_Elo {} (table {}{provisional}): {}",
+            "UCI_Elo {} (Style {}, table {}{provisional}): {}",
             self.elo,
+            self.style,
             self.table.source(),
             row.to_spec()
         ))

@@ -11,7 +11,8 @@ use std::path::Path;
 
 use super::knob::{Kind, Knob, Value};
 
-/// The table embedded at build time.
+/// The table embedded at build time for the default `Style` (blend); the other families' are in
+/// `Family::table_csv` (strength/family.rs).
 pub const EMBEDDED_CSV: &str = include_str!("../../configs/uci_elo_table.csv");
 /// How the embedded table is named in messages and in the `StrengthTable` option.
 pub const EMBEDDED_NAME: &str = "<embedded>";
@@ -87,7 +88,7 @@ fn split_csv_line(line: &str) -> Vec<String> {
 }
 
 impl EloTable {
-    /// The table embedded from `configs/uci_elo_table.csv`.
+    /// The embedded table of the default `Style` (`blend`, from `configs/uci_elo_table.csv`).
     pub fn embedded() -> &'static EloTable {
         static TABLE: std::sync::OnceLock<EloTable> = std::sync::OnceLock::new();
         TABLE.get_or_init(|| {

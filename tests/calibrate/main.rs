@@ -4,6 +4,7 @@
 mod support;
 
 mod e2e;
+mod families;
 mod fit;
 mod paths_lock;
 mod pool;

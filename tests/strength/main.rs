@@ -3,8 +3,10 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod eval_noise;
 mod noise;
 mod options;
 mod search;
 mod seed;
+mod style;
 mod table;

@@ -267,7 +267,7 @@ fn limit_strength_row_overrides_only_its_columns() {
     let info = s.strength_info().unwrap();
     assert!(
         info.starts_with(&format!(
-            "UCI_Elo 1100 (table {}, provisional): ScoreInaccuracy=350,",
+            "UCI_Elo 1100 (Style blend, table {}, provisional: not yet calibrated): ScoreInaccuracy=350,",
             path.display()
         )),
         "{info}"

@@ -16,6 +16,7 @@ use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 use shakmaty::{Board, Chess, Color, Position};
 
 use crate::score::MAX_EVAL;
+use crate::strength::eval_noise;
 
 /// A (middlegame, endgame) pair of centipawn values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -77,11 +78,10 @@ const TEMPO: i32 = 12;
 ///
 /// Dead draws (neither side can mate) score exactly 0.
 pub fn evaluate(pos: &Chess) -> i32 {
-    let board = pos.board();
-    if (board.pawns() | board.rooks_and_queens()).is_empty() && pos.is_insufficient_material() {
+    if is_dead_draw(pos) {
         return 0;
     }
-    let white = evaluate_white(board);
+    let white = evaluate_white(pos.board());
     let stm = if pos.turn() == Color::White {
         white
     } else {
@@ -90,12 +90,23 @@ pub fn evaluate(pos: &Chess) -> i32 {
     (stm + TEMPO).clamp(-MAX_EVAL, MAX_EVAL)
 }
 
+/// Neither side can mate: only kings and minor pieces, and too few of them.
+#[inline]
+pub fn is_dead_draw(pos: &Chess) -> bool {
+    let board = pos.board();
+    (board.pawns() | board.rooks_and_queens()).is_empty() && pos.is_insufficient_material()
+}
+
 /// Evaluations remembered by position key: quiescence evaluates largely the same leaves again in
 /// every iteration of iterative deepening. An entry holds the key's upper 48 bits above the
 /// evaluation; with the lower 16 bits as the index, a hit matches the whole key, so it is as
 /// reliable as a transposition-table hit.
 pub struct EvalCache {
     entries: Vec<u64>,
+    /// `EvalNoise` (cp; 0 = none) and its seed (`strength::eval_noise_seed`): the cached value
+    /// already holds the noise, so it costs one hash per evaluation actually computed.
+    noise_sigma: i32,
+    noise_seed: u64,
 }
 
 const EVAL_CACHE_SIZE: usize = 1 << 16;
@@ -106,12 +117,23 @@ impl Default for EvalCache {
     fn default() -> Self {
         EvalCache {
             entries: vec![0; EVAL_CACHE_SIZE],
+            noise_sigma: 0,
+            noise_seed: 0,
         }
     }
 }
 
 impl EvalCache {
-    /// `evaluate(pos)`, where `key` is the Zobrist key of `pos`.
+    /// A cache whose evaluations carry the noise of `strength::eval_noise` (docs/strength.md).
+    pub fn with_noise(sigma: i32, seed: u64) -> EvalCache {
+        EvalCache {
+            noise_sigma: sigma,
+            noise_seed: seed,
+            ..EvalCache::default()
+        }
+    }
+
+    /// `evaluate(pos)` plus the noise of `key`, where `key` is the Zobrist key of `pos`.
     #[inline]
     pub fn evaluate(&mut self, pos: &Chess, key: u64) -> i32 {
         let entry = &mut self.entries[key as usize & (EVAL_CACHE_SIZE - 1)];
@@ -120,7 +142,11 @@ impl EvalCache {
         if *entry & !EVAL_BITS == tag && *entry != 0 {
             return i32::from(*entry as u16 as i16);
         }
-        let v = evaluate(pos);
+        let mut v = evaluate(pos);
+        // A dead draw stays exactly 0: no noise makes it look won or lost.
+        if self.noise_sigma != 0 && !is_dead_draw(pos) {
+            v = (v + eval_noise(key, self.noise_seed, self.noise_sigma)).clamp(-MAX_EVAL, MAX_EVAL);
+        }
         *entry = tag | u64::from(v as i16 as u16);
         v
     }

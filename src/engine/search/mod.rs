@@ -43,6 +43,10 @@ pub struct SearchParams {
     /// From this root score up (and for mates) Errors no longer change a move's score, so a
     /// weakened engine still converts clear wins (`WinGuard`, see `strength::perturb_root_score`).
     pub win_guard: i32,
+    /// EvalNoise (cp, 0 = none): per-position noise on the static evaluation, drawn from the
+    /// position key and `eval_noise_seed` (`strength::eval_noise`).
+    pub eval_noise: i32,
+    pub eval_noise_seed: u64,
 }
 
 impl Default for SearchParams {
@@ -53,6 +57,8 @@ impl Default for SearchParams {
             score_inaccuracy: 0,
             errors: Vec::new(),
             win_guard: crate::strength::noise::DEFAULT_WIN_GUARD,
+            eval_noise: 0,
+            eval_noise_seed: 0,
         }
     }
 }
@@ -180,7 +186,7 @@ impl Engine {
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             lmr: lmr_table(),
-            eval_cache: EvalCache::default(),
+            eval_cache: EvalCache::with_noise(params.eval_noise, params.eval_noise_seed),
         };
         s.iterate(&game.root, params, on_info)
     }

@@ -5,7 +5,6 @@
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
 use super::Searcher;
-use crate::engine::eval::evaluate;
 use crate::engine::movepick::{
     has_non_pawn_material, is_quiet, see_value, Picker, KILLER, MAX_PLY,
 };
@@ -115,7 +114,11 @@ impl Searcher<'_> {
             return DRAW;
         }
         if ply >= MAX_PLY - 2 {
-            return if in_check { DRAW } else { evaluate(pos) };
+            return if in_check {
+                DRAW
+            } else {
+                self.eval_cache.evaluate(pos, key)
+            };
         }
         // Mate-distance pruning: no line from here beats a mate already found nearer the root.
         alpha = alpha.max(mated_in(ply as i32));
@@ -336,11 +339,11 @@ impl Searcher<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY - 2 {
-            return evaluate(pos);
-        }
         // No table probe here: quiescence nodes are the majority and a probe is a cache miss.
         let key = *self.keys.last().expect("key stack");
+        if ply >= MAX_PLY - 2 {
+            return self.eval_cache.evaluate(pos, key);
+        }
         let mut upper = INFINITE;
         // A recognizer's static score is never worse than its lower bound, so the stand-pat
         // floors the result at the bound here.

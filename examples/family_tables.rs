@@ -1,0 +1,29 @@
+//! Writes the provisional tables of the weakening families not yet calibrated,
+//! `configs/families/<family>.csv`, from their configs (`configs/families/<family>.toml`):
+//!
+//!     cargo run --release --example family_tables
+//!
+//! `blend` is measured (configs/uci_elo_table.csv) and is left alone; a family's calibration
+//! replaces its provisional table with the measured one. `tests/calibrate/families.rs` checks
+//! that the shipped files are what this writes.
+
+use std::path::Path;
+
+use skillcal::calibrate::config::CalibrationConfig;
+use skillcal::calibrate::provisional::provisional_table;
+use skillcal::strength::Family;
+
+fn main() -> anyhow::Result<()> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/families");
+    for family in Family::ALL {
+        if family == Family::Blend {
+            continue;
+        }
+        let origin = format!("configs/families/{family}.toml");
+        let cfg = CalibrationConfig::load(&dir.join(format!("{family}.toml")))?;
+        let out = dir.join(format!("{family}.csv"));
+        std::fs::write(&out, provisional_table(&cfg, &origin)?)?;
+        println!("{}", out.display());
+    }
+    Ok(())
+}

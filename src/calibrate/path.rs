@@ -1,0 +1,132 @@
+//! The strength path's knobs: a UCI option or a `go` limit moved by the strength parameter t, on
+//! a linear, log or log1p scale.
+
+use serde::{Deserialize, Serialize};
+
+use crate::arena::GoLimits as Limits;
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Scale {
+    Linear,
+    Log,
+    /// ln(1 + v / offset): for knobs such as ScoreInaccuracy that start at 0.
+    Log1p,
+}
+
+/// A `go` limit a path can move instead of a UCI option, so an engine without a node-limit
+/// option can still be calibrated along nodes (or depth, or time per move).
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum GoLimit {
+    Nodes,
+    Depth,
+    /// Milliseconds per move (`go movetime`).
+    Movetime,
+}
+
+impl GoLimit {
+    pub fn name(self) -> &'static str {
+        match self {
+            GoLimit::Nodes => "nodes",
+            GoLimit::Depth => "depth",
+            GoLimit::Movetime => "movetime",
+        }
+    }
+
+    /// Whether `limits` already sets this limit.
+    pub fn is_set(self, limits: &Limits) -> bool {
+        match self {
+            GoLimit::Nodes => limits.nodes.is_some(),
+            GoLimit::Depth => limits.depth.is_some(),
+            GoLimit::Movetime => limits.movetime_ms.is_some(),
+        }
+    }
+
+    /// Sets this limit in `limits` to `value` (rounded; at least 1).
+    pub fn set(self, limits: &mut Limits, value: f64) {
+        let v = value.round().max(1.0);
+        match self {
+            GoLimit::Nodes => limits.nodes = Some(v as u64),
+            GoLimit::Depth => limits.depth = Some(v.min(f64::from(u32::MAX)) as u32),
+            GoLimit::Movetime => limits.movetime_ms = Some(v as u64),
+        }
+    }
+}
+
+/// One knob of the strength path: a UCI option (`knob`) or a `go` limit (`limit`), never both.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct KnobPath {
+    /// UCI option name, e.g. `LimitNodes`, `ScoreInaccuracy`, `UCI_Elo`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub knob: String,
+    /// The subject's `go` limit this path moves instead of an option: `nodes`, `depth` or
+    /// `movetime` (milliseconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<GoLimit>,
+    /// Value at t = 0 (weakest).
+    pub from: f64,
+    /// Value at t = 1 (strongest).
+    pub to: f64,
+    #[serde(default = "default_scale")]
+    pub scale: Scale,
+    /// Offset of the `log1p` scale (same unit as the knob).
+    #[serde(default = "default_offset")]
+    pub offset: f64,
+    /// Round values to integers (UCI spin options).
+    #[serde(default = "default_true")]
+    pub integer: bool,
+}
+
+fn default_scale() -> Scale {
+    Scale::Linear
+}
+fn default_offset() -> f64 {
+    10.0
+}
+fn default_true() -> bool {
+    true
+}
+
+impl KnobPath {
+    /// What the path moves, as labels and table columns name it: the option, or `go nodes`.
+    pub fn name(&self) -> String {
+        match self.limit {
+            Some(l) => format!("go {}", l.name()),
+            None => self.knob.clone(),
+        }
+    }
+
+    fn fwd(&self, v: f64) -> f64 {
+        match self.scale {
+            Scale::Linear => v,
+            Scale::Log => v.ln(),
+            Scale::Log1p => (v / self.offset).ln_1p(),
+        }
+    }
+    fn back(&self, u: f64) -> f64 {
+        match self.scale {
+            Scale::Linear => u,
+            Scale::Log => u.exp(),
+            Scale::Log1p => u.exp_m1() * self.offset,
+        }
+    }
+    /// Knob value at strength parameter t (interpolated on the knob's scale), rounded if integer.
+    pub fn value(&self, t: f64) -> f64 {
+        let (a, b) = (self.fwd(self.from), self.fwd(self.to));
+        let v = self.back(a + (b - a) * t.clamp(0.0, 1.0));
+        if self.integer {
+            v.round()
+        } else {
+            (v * 1000.0).round() / 1000.0
+        }
+    }
+    pub fn scale_name(&self) -> &'static str {
+        match self.scale {
+            Scale::Linear => "linear",
+            Scale::Log => "log",
+            Scale::Log1p => "log1p",
+        }
+    }
+}

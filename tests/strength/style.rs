@@ -1,0 +1,98 @@
+//! `Style`: the weakening family whose embedded table `UCI_Elo` reads. Over a real pipe,
+//! `Style gaussian` with `UCI_Elo 1600` plays that family's row (its knobs, its node limit) and
+//! says so, provisional, in `info string` before the search.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use skillcal::strength::{Family, Knob, Settings, Value};
+
+#[test]
+fn style_picks_the_family_table_and_a_bad_style_names_the_option() {
+    let mut s = Settings::default();
+    assert_eq!(s.style, Family::Blend);
+    assert_eq!(s.table(), Family::Blend.table());
+    s.set_option("style", "GAUSSIAN").unwrap();
+    assert_eq!(s.table(), Family::Gaussian.table());
+    assert_eq!(s.to_spec(), "Style=gaussian");
+    assert_eq!(Settings::from_spec("Style=gaussian").unwrap(), s);
+    let err = s.set_option("Style", "wild").unwrap_err().to_string();
+    assert!(err.starts_with("option Style: bad value 'wild': 'wild' is not one of nodes, inaccuracy, gaussian, gbm, evalnoise, blend"), "{err}");
+    assert_eq!(s.style, Family::Gaussian, "a bad value changes nothing");
+    let decl = s
+        .uci_options()
+        .iter()
+        .map(|d| d.to_string())
+        .find(|d| d.contains("name Style"));
+    assert_eq!(
+        decl.as_deref(),
+        Some("option name Style type combo default blend var nodes var inaccuracy var gaussian var gbm var evalnoise var blend")
+    );
+}
+
+#[test]
+fn style_gaussian_at_uci_elo_1600_plays_that_row_over_a_pipe() {
+    let row = Family::Gaussian.table().settings_for_elo(1600.0);
+    let get = |k: Knob| row.values.iter().find(|(x, _)| *x == k).map(|(_, v)| *v);
+    assert_eq!(get(Knob::MultiPv), Some(Value::Num(4.0)));
+    let Some(Value::Num(nodes)) = get(Knob::LimitNodes) else {
+        panic!("no LimitNodes in {row:?}")
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for cmd in [
+        "uci",
+        "setoption name Style value gaussian",
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 1600",
+        "setoption name RandomSeed value 9",
+        "position startpos moves d2d4",
+        "go wtime 60000 btime 60000",
+    ] {
+        writeln!(stdin, "{cmd}").unwrap();
+    }
+    let mut out = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let done = line.starts_with("bestmove");
+        out.push(line);
+        if done {
+            break;
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    child.wait().unwrap();
+    let want = format!(
+        "info string UCI_Elo 1600 (Style gaussian, table <embedded>, provisional: not yet calibrated): {}",
+        row.to_spec()
+    );
+    // printed when the option changed and again before the search
+    let go = out
+        .iter()
+        .position(|l| l.starts_with("info depth"))
+        .expect("a search");
+    assert!(
+        out[..go].iter().filter(|l| **l == want).count() >= 2,
+        "no '{want}' in {out:#?}"
+    );
+    // four exact lines (MultiPV 4), and the row's node limit ends the search
+    assert!(out.iter().any(|l| l.contains(" multipv 4 ")), "{out:#?}");
+    let last_nodes: u64 = out
+        .iter()
+        .rfind(|l| l.starts_with("info depth"))
+        .and_then(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let i = t.iter().position(|&w| w == "nodes")?;
+            t.get(i + 1)?.parse().ok()
+        })
+        .expect("nodes");
+    assert!(
+        last_nodes as f64 <= nodes + 1024.0,
+        "{last_nodes} > {nodes}"
+    );
+    assert!(out.last().unwrap().starts_with("bestmove "));
+}
