@@ -39,6 +39,10 @@ const KNOWN: &[(&str, &str)] = &[
         "sprt.csv",
         "the SPRT's log-likelihood ratio after each opening pair",
     ),
+    (
+        "report.png",
+        "a screenshot of report.html (headless Chromium)",
+    ),
     ("ratings.svg", "plot: the rating list with intervals"),
     ("rating_history.svg", "plot: ratings against games played"),
     ("sprt.svg", "plot: the SPRT's LLR against games"),
