@@ -15,6 +15,7 @@ pub mod figures;
 pub mod files;
 pub mod load;
 pub mod plots;
+pub mod rating_data;
 pub mod rating_plots;
 pub mod rating_report;
 pub mod rating_sections;
@@ -24,7 +25,8 @@ pub mod stats;
 use std::path::{Path, PathBuf};
 
 pub use load::{load, RunData};
-pub use rating_report::{match_report, rating_report, RatingReportOptions, SprtSpec};
+pub use rating_data::{RatingReportOptions, SprtSpec};
+pub use rating_report::{match_report, rating_report};
 
 use crate::rating::{LoadError, RateError};
 use crate::results::ResultsError;

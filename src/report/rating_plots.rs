@@ -6,7 +6,7 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::figures::Figure;
-use super::rating_report::{HistoryRow, RatingData, SprtRow};
+use super::rating_data::{HistoryRow, RatingData, SprtRow};
 use super::ReportError;
 use crate::rating::Ratings;
 

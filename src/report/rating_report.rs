@@ -11,56 +11,16 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::figures::game_figures;
+use super::rating_data::{HistoryRow, RatingData, RatingReportOptions, SprtRow, SprtSpec};
 use super::rating_plots;
 use super::rating_sections;
 use super::stats::{facts_stats, GameFacts};
 use super::{write, ReportError};
 use crate::rating::{
     head_to_head, load_games, pairs_met, rate, Game, HeadToHead, LoadOptions, RateOptions, Ratings,
-    Sprt, SprtResult,
+    SprtResult,
 };
 use crate::results::write_csv;
-
-/// The sequential test a match ran: `first` against `second`.
-#[derive(Clone, Debug)]
-pub struct SprtSpec {
-    pub first: String,
-    pub second: String,
-    pub test: Sprt,
-}
-
-/// What a rating report shows beyond the games.
-#[derive(Clone, Debug)]
-pub struct RatingReportOptions {
-    pub title: String,
-    /// The rating options (anchors, intervals), as `skillcal rate` takes them.
-    pub rate: RateOptions,
-    /// What the numbers are (the anchors' scale); `None` says only how they are anchored.
-    pub scale: Option<String>,
-    pub sprt: Option<SprtSpec>,
-    /// Where the games came from, for the report's first line.
-    pub sources: Vec<String>,
-}
-
-/// One player's rating after the first `games` games.
-#[derive(Clone, Debug, Serialize)]
-pub struct HistoryRow {
-    pub games: usize,
-    pub name: String,
-    pub elo: f64,
-    pub lower: f64,
-    pub upper: f64,
-}
-
-/// The SPRT after the first `games` games (complete opening pairs only count).
-#[derive(Clone, Debug, Serialize)]
-pub struct SprtRow {
-    pub games: usize,
-    pub pairs: u64,
-    pub llr: f64,
-    pub lower_bound: f64,
-    pub upper_bound: f64,
-}
 
 /// One pair's row of pairs.csv.
 #[derive(Clone, Debug, Serialize)]
@@ -89,15 +49,6 @@ struct LosRow {
     player: String,
     opponent: String,
     los: f64,
-}
-
-/// Everything the rating sections show, computed once.
-pub struct RatingData<'a> {
-    pub games: &'a [Game],
-    pub ratings: &'a Ratings,
-    pub pairs: Vec<HeadToHead>,
-    pub history: Vec<HistoryRow>,
-    pub sprt: Option<(SprtSpec, Vec<SprtRow>, SprtResult, HeadToHead)>,
 }
 
 /// Checkpoints of the rating history.

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::document::Document;
 use super::figures::Figure;
 use super::files::files_section;
-use super::rating_report::{RatingData, RatingReportOptions};
+use super::rating_data::{RatingData, RatingReportOptions};
 use super::stats::GameStats;
 use crate::rating::{
     describe, EloScale, HeadToHead, Reference, ScoreStats, SprtState, LOS_MATRIX_MAX,
