@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::error::{config_bail, ArenaError, IoContext, Result};
 use super::time_control::GoLimits;
-use crate::rating::EloScale;
+use crate::rating::{EloScale, RatingSection};
 
 /// Where the default opening book lives, relative to the repository root.
 pub const DEFAULT_BOOK: &str = "configs/books/2moves_v1.epd";
@@ -48,6 +48,8 @@ pub struct MatchConfig {
     pub skillcal_bin: Option<PathBuf>,
     /// Stop early by a sequential test of the first engine against the second.
     pub sprt: Option<SprtConfig>,
+    /// `[rating]`: anchors and the scale's name for reports (says nothing about the games).
+    pub rating: Option<RatingSection>,
 }
 
 /// `[sprt]`: fishtest's generalized SPRT on the opening pairs of a two-engine match, H0: the
@@ -102,6 +104,7 @@ impl Default for MatchConfig {
             summary_every: 50,
             skillcal_bin: None,
             sprt: None,
+            rating: None,
         }
     }
 }
@@ -463,6 +466,9 @@ impl MatchConfig {
         }
         if self.timeouts.handshake_ms == 0 || self.timeouts.stall_ms == 0 {
             config_bail!("timeouts: handshake_ms and stall_ms must be positive");
+        }
+        if let Some(r) = &self.rating {
+            r.check(&self.engine_names()?).map_err(ArenaError::Config)?;
         }
         if let Some(t) = &self.sprt {
             if self.engines.len() != 2 {

@@ -24,6 +24,7 @@ pub fn check_snapshot(dir: &Path, cfg: &MatchConfig) -> Result<()> {
         c.event = String::new();
         // the stopping rule may change between runs: it says nothing about the games
         c.sprt = None;
+        c.rating = None;
         // match.toml stores options as a sorted table: compare them as sets, not in send order
         for e in &mut c.engines {
             e.options.0.sort();

@@ -5,9 +5,11 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 
 use crate::rating::{
-    format_head_to_head, format_table, head_to_head, load_games_report, rate, write_csv, Anchor,
-    EloScale, Intervals, LoadOptions, RateOptions, Sprt, WhiteAdvantage,
+    format_head_to_head, format_los_matrix, format_pairs, format_table, head_to_head,
+    load_games_report, pairs_met, rate, write_csv, Anchor, EloScale, Intervals, LoadOptions,
+    RateOptions, Sprt, WhiteAdvantage,
 };
+use crate::report::{rating_report, RatingReportOptions, SprtSpec};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtScaleArg {
@@ -63,6 +65,19 @@ pub struct RateArgs {
     /// Scale of the SPRT's elo0/elo1.
     #[arg(long, value_enum, default_value = "logistic")]
     pub sprt_scale: SprtScaleArg,
+    /// Print the head-to-head statistics of every pair that met.
+    #[arg(long)]
+    pub all_pairs: bool,
+    /// Print the likelihood-of-superiority matrix (up to 16 rated players).
+    #[arg(long)]
+    pub los: bool,
+    /// Write report.md and report.html (rating list, pairs, LOS matrix, ratings against games
+    /// played, game statistics) into DIR; prints the pairs and the LOS matrix too.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
+    /// Name of the anchors' scale, for the report.
+    #[arg(long, value_name = "NAME")]
+    pub scale: Option<String>,
 }
 
 /// Parses `NAME=ELO` or `NAME=ELO:SD` (the last `=` separates the name).
@@ -206,6 +221,36 @@ pub fn run(args: &RateArgs) -> Result<()> {
             "{}",
             format_head_to_head(&h, args.confidence, sprt.as_ref())
         );
+    }
+    if args.all_pairs || args.report.is_some() {
+        println!();
+        print!(
+            "{}",
+            format_pairs(&pairs_met(&report.games, &ratings), args.confidence)
+        );
+    }
+    if args.los || args.report.is_some() {
+        println!();
+        print!("{}", format_los_matrix(&ratings));
+    }
+    if let Some(dir) = &args.report {
+        let sprt = match (&args.head_to_head, sprt) {
+            (Some(v), Some(test)) => Some(SprtSpec {
+                first: v[0].clone(),
+                second: v[1].clone(),
+                test,
+            }),
+            _ => None,
+        };
+        let o = RatingReportOptions {
+            title: "skillcal rating report".into(),
+            rate: opts.clone(),
+            scale: args.scale.clone(),
+            sprt,
+            sources: args.files.iter().map(|f| f.display().to_string()).collect(),
+        };
+        let html = rating_report(dir, &report.games, &ratings, &o)?;
+        println!("\nwrote {}", html.display());
     }
     Ok(())
 }

@@ -1,18 +1,110 @@
-//! `skillcal report DIR`.
+//! `skillcal report DIR`: a calibration's report, or a match folder's rating report.
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+
+use super::rate::parse_anchor;
+use crate::arena::MatchConfig;
+use crate::rating::{Intervals, RateOptions, Sprt};
+use crate::report::{match_report, RatingReportOptions, SprtSpec};
 
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
-    /// Results directory of a calibration (or verification) run.
+    /// Results directory of a calibration (or verification) run, or of `skillcal match`.
     pub dir: PathBuf,
+    /// Match folders: anchor a player (NAME=ELO or NAME=ELO:SD); replaces the match config's
+    /// `[rating]` anchors. Repeatable.
+    #[arg(long = "anchor", value_name = "NAME=ELO[:SD]")]
+    pub anchors: Vec<String>,
+    /// Match folders: the anchors' scale, named in the report (default: `[rating] scale`).
+    #[arg(long, value_name = "NAME")]
+    pub scale: Option<String>,
+    /// Match folders: read `[rating]` and `[sprt]` from this config instead of DIR/match.toml.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Parametric bootstrap simulations for the intervals; 0 uses the Hessian (as `rate`).
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub bootstrap: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// A match folder holds games.csv and none of a calibration's files.
+fn is_match_folder(dir: &std::path::Path) -> bool {
+    dir.join("games.csv").exists()
+        && !dir.join("summary.toml").exists()
+        && !dir.join("fit_curve.csv").exists()
+        && !dir.join("pool.csv").exists()
 }
 
 /// Writes the report of `DIR` and prints the HTML file's path.
 pub fn run(args: &ReportArgs) -> Result<()> {
-    let path = crate::report::generate(&args.dir)?;
+    let path = if is_match_folder(&args.dir) {
+        match_run(args)?
+    } else {
+        crate::report::generate(&args.dir)?
+    };
     println!("{}", path.display());
     Ok(())
+}
+
+fn match_run(args: &ReportArgs) -> Result<PathBuf> {
+    let cfg_path = args
+        .config
+        .clone()
+        .unwrap_or_else(|| args.dir.join("match.toml"));
+    let cfg = if cfg_path.exists() {
+        Some(MatchConfig::from_file(&cfg_path).with_context(|| cfg_path.display().to_string())?)
+    } else {
+        None
+    };
+    let section = cfg
+        .as_ref()
+        .and_then(|c| c.rating.clone())
+        .unwrap_or_default();
+    let anchors = if args.anchors.is_empty() {
+        section.anchors()
+    } else {
+        args.anchors
+            .iter()
+            .map(|a| parse_anchor(a))
+            .collect::<Result<Vec<_>>>()?
+    };
+    let sprt = match &cfg {
+        Some(c) => match (&c.sprt, c.engine_names()) {
+            (Some(t), Ok(names)) => Some(SprtSpec {
+                first: names[0].clone(),
+                second: names[1].clone(),
+                test: Sprt::new(t.elo0, t.elo1, t.alpha, t.beta, t.model),
+            }),
+            _ => None,
+        },
+        None => None,
+    };
+    let title = cfg
+        .as_ref()
+        .map(|c| c.event.clone())
+        .filter(|e| !e.is_empty())
+        .unwrap_or_else(|| args.dir.display().to_string());
+    let o = RatingReportOptions {
+        title: format!("skillcal rating report: {title}"),
+        rate: RateOptions {
+            anchors,
+            intervals: if args.bootstrap == 0 {
+                Intervals::Hessian
+            } else {
+                Intervals::Bootstrap {
+                    samples: args.bootstrap,
+                    seed: args.seed,
+                }
+            },
+            ..RateOptions::default()
+        },
+        scale: args.scale.clone().or(section.scale),
+        sprt,
+        sources: vec![args.dir.join("games.csv").display().to_string()],
+    };
+    Ok(match_report(&args.dir, &o)?)
 }

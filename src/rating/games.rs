@@ -34,6 +34,10 @@ pub struct Game {
     /// Games with the same `pair` id form an opening pair (same opening, colours swapped); used
     /// for pentanomial statistics. Ids are unique across all loaded files.
     pub pair: Option<u64>,
+    /// Length in plies and how the game ended, when the file says (games.csv's `plies` and
+    /// `termination`, PGN's `PlyCount` or its moves and `Termination`): for game statistics.
+    pub plies: Option<u32>,
+    pub termination: Option<String>,
 }
 
 impl Game {
@@ -43,6 +47,8 @@ impl Game {
             black: black.to_string(),
             result,
             pair: None,
+            plies: None,
+            termination: None,
         }
     }
 
@@ -141,6 +147,7 @@ pub(super) fn read_csv(bytes: &[u8], sink: &mut Sink) -> Result<()> {
         }
     };
     let pair_col = col("pair_id");
+    let (plies_col, term_col) = (col("plies"), col("termination"));
     let mut record = csv::StringRecord::new();
     loop {
         let line_hint = rdr.position().line();
@@ -191,11 +198,14 @@ pub(super) fn read_csv(bytes: &[u8], sink: &mut Sink) -> Result<()> {
             .map(|c| &record[c])
             .filter(|k| !k.is_empty())
             .map(|k| sink.pairs.id(sink.file_index, k));
+        let text = |c: Option<usize>| c.map(|c| &record[c]).filter(|t| !t.is_empty());
         sink.report.games.push(Game {
             white: w.to_string(),
             black: b.to_string(),
             result: res,
             pair,
+            plies: text(plies_col).and_then(|t| t.parse().ok()),
+            termination: text(term_col).map(str::to_string),
         });
     }
     Ok(())

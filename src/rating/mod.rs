@@ -40,21 +40,28 @@ mod intervals;
 mod load;
 pub mod model;
 mod output;
+mod pairs;
 mod pentanomial;
 mod pgn;
 pub mod problem;
 mod rate;
 mod rate_problem;
 mod ratings;
+mod section;
 mod sprt;
 
 pub use games::{Game, GameResult, LoadError, LoadOptions, LoadReport};
 pub use load::{load_games, load_games_report};
-pub use output::{describe, format_head_to_head, format_table, write_csv};
+pub use output::{
+    describe, format_head_to_head, format_los_matrix, format_pairs, format_table, write_csv,
+    LOS_MATRIX_MAX,
+};
+pub use pairs::pairs_met;
 pub use pentanomial::{head_to_head, HeadToHead, Pentanomial, ScoreStats, NELO_PER_T};
 pub use rate::rate;
 pub use rate_problem::RateError;
 pub use ratings::{
     Anchor, Intervals, PlayerRating, RateOptions, Ratings, Reference, WhiteAdvantage,
 };
+pub use section::{AnchorValue, RatingSection};
 pub use sprt::{llr_logistic, llr_normalized, EloScale, Sprt, SprtResult, SprtState};

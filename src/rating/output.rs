@@ -277,3 +277,49 @@ pub fn format_head_to_head(h: &HeadToHead, confidence: f64, sprt: Option<&Sprt>)
     }
     s
 }
+
+/// Players a LOS matrix shows at most (wider ones are unreadable).
+pub const LOS_MATRIX_MAX: usize = 16;
+
+/// The head-to-head report of every pair that met (see [`super::pairs_met`]).
+pub fn format_pairs(pairs: &[HeadToHead], confidence: f64) -> String {
+    pairs
+        .iter()
+        .map(|h| format_head_to_head(h, confidence, None))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The likelihood-of-superiority matrix of the rated players, strongest first: row player over
+/// column player (columns by rank number), percent. Empty beyond [`LOS_MATRIX_MAX`] players.
+pub fn format_los_matrix(r: &Ratings) -> String {
+    let rated: Vec<&str> = r
+        .ranked()
+        .into_iter()
+        .filter(|p| p.elo.is_some())
+        .map(|p| p.name.as_str())
+        .collect();
+    if rated.len() < 2 || rated.len() > LOS_MATRIX_MAX {
+        return String::new();
+    }
+    let width = rated.iter().map(|n| n.chars().count()).max().unwrap_or(4);
+    let mut s = String::from("LOS (%), row player stronger than column player:\n");
+    let _ = write!(s, "{:>4}  {:<width$}", "", "");
+    for k in 1..=rated.len() {
+        let _ = write!(s, "  {k:>5}");
+    }
+    s.push('\n');
+    for (i, a) in rated.iter().enumerate() {
+        let _ = write!(s, "{:>4}  {a:<width$}", i + 1);
+        for b in &rated {
+            match r.los(a, b).filter(|_| a != b) {
+                Some(l) => {
+                    let _ = write!(s, "  {:>5.1}", l * 100.0);
+                }
+                None => s.push_str("      -"),
+            }
+        }
+        s.push('\n');
+    }
+    s
+}

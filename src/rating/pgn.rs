@@ -18,6 +18,10 @@ struct Tags {
     result: Option<String>,
     fen: Option<String>,
     outcome: Option<Outcome>,
+    ply_count: Option<u32>,
+    termination: Option<String>,
+    /// Moves in the main line.
+    sans: u32,
 }
 
 struct TagVisitor;
@@ -38,6 +42,8 @@ impl Visitor for TagVisitor {
             b"Black" => tags.black = Some(value()),
             b"Result" => tags.result = Some(value()),
             b"FEN" => tags.fen = Some(value()),
+            b"PlyCount" => tags.ply_count = value().parse().ok(),
+            b"Termination" => tags.termination = Some(value()).filter(|t| !t.is_empty()),
             _ => {}
         }
         ControlFlow::Continue(())
@@ -45,6 +51,11 @@ impl Visitor for TagVisitor {
 
     fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Tags, Tags> {
         ControlFlow::Continue(tags)
+    }
+
+    fn san(&mut self, movetext: &mut Tags, _san: pgn_reader::SanPlus) -> ControlFlow<Tags> {
+        movetext.sans += 1;
+        ControlFlow::Continue(())
     }
 
     fn begin_variation(&mut self, _movetext: &mut Tags) -> ControlFlow<Tags, Skip> {
@@ -142,6 +153,8 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
             black,
             result,
             pair: None,
+            plies: tags.ply_count.or(Some(tags.sans)),
+            termination: tags.termination.clone(),
         };
         match pending.take() {
             Some(p)

@@ -6,6 +6,9 @@ use std::path::Path;
 
 use super::ReportError;
 
+/// A matrix row: its label and cells (text, shade in [0, 1] or none).
+pub type MatrixRow = (String, Vec<(String, Option<f64>)>);
+
 /// One block of a document.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
@@ -22,6 +25,12 @@ pub enum Block {
     },
     /// Verbatim text (a preformatted block).
     Code(String),
+    /// A table whose cells carry a shade in [0, 1] (HTML colours them from red through white to
+    /// green; Markdown shows the text alone).
+    Matrix {
+        head: Vec<String>,
+        rows: Vec<MatrixRow>,
+    },
 }
 
 /// A titled sequence of blocks.
@@ -54,6 +63,10 @@ impl Document {
         });
     }
 
+    pub fn matrix(&mut self, head: Vec<String>, rows: Vec<MatrixRow>) {
+        self.blocks.push(Block::Matrix { head, rows });
+    }
+
     pub fn code(&mut self, text: &str) {
         self.blocks.push(Block::Code(text.to_string()));
     }
@@ -83,6 +96,15 @@ impl Document {
                 }
                 Block::Code(t) => {
                     let _ = writeln!(md, "```\n{t}```\n");
+                }
+                Block::Matrix { head, rows } => {
+                    let _ = writeln!(md, "| {} |", head.join(" | "));
+                    let _ = writeln!(md, "|{}", " --- |".repeat(head.len()));
+                    for (name, cells) in rows {
+                        let texts: Vec<&str> = cells.iter().map(|c| c.0.as_str()).collect();
+                        let _ = writeln!(md, "| {name} | {} |", texts.join(" | "));
+                    }
+                    md.push('\n');
                 }
             }
         }
@@ -142,6 +164,33 @@ impl Document {
                 Block::Code(t) => {
                     let _ = write!(html, "<pre>{}</pre>", esc(t));
                 }
+                Block::Matrix { head, rows } => {
+                    html.push_str("<table class=\"matrix\"><tr>");
+                    for h in head {
+                        let _ = write!(html, "<th>{}</th>", esc(h));
+                    }
+                    html.push_str("</tr>");
+                    for (name, cells) in rows {
+                        let _ = write!(html, "<tr><th>{}</th>", esc(name));
+                        for (text, shade) in cells {
+                            match shade {
+                                Some(v) => {
+                                    let _ = write!(
+                                        html,
+                                        "<td style=\"background:{}\">{}</td>",
+                                        shade_colour(*v),
+                                        esc(text)
+                                    );
+                                }
+                                None => {
+                                    let _ = write!(html, "<td>{}</td>", esc(text));
+                                }
+                            }
+                        }
+                        html.push_str("</tr>");
+                    }
+                    html.push_str("</table>");
+                }
             }
         }
         html.push_str("</body></html>\n");
@@ -149,7 +198,20 @@ impl Document {
     }
 }
 
-const CSS: &str = "body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}table{border-collapse:collapse;margin:1em 0;font-size:0.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}td:nth-child(2){text-align:left}figure{margin:1.5em 0}figcaption{font-size:0.9em;color:#555}pre{background:#f7f7f7;padding:0.8em;overflow-x:auto}";
+const CSS: &str = "body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}table{border-collapse:collapse;margin:1em 0;font-size:0.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}td:nth-child(2){text-align:left}figure{margin:1.5em 0}figcaption{font-size:0.9em;color:#555}pre{background:#f7f7f7;padding:0.8em;overflow-x:auto}table.matrix th:first-child{text-align:left}";
+
+/// Red (0) through white (0.5) to green (1).
+fn shade_colour(v: f64) -> String {
+    let v = v.clamp(0.0, 1.0);
+    let (r, g, b) = if v < 0.5 {
+        let t = v / 0.5;
+        (230.0 + 25.0 * t, 110.0 + 145.0 * t, 110.0 + 145.0 * t)
+    } else {
+        let t = (v - 0.5) / 0.5;
+        (255.0 - 145.0 * t, 255.0 - 45.0 * t, 255.0 - 145.0 * t)
+    };
+    format!("rgb({:.0},{:.0},{:.0})", r, g, b)
+}
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")

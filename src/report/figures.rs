@@ -58,29 +58,23 @@ pub fn draw(dir: &Path, d: &RunData, stats: &GameStats) -> Result<Vec<Figure>, R
             });
         }
     }
-    let terms = &stats.terminations;
-    let bins = &stats.bins;
     if !d.games.is_empty() {
+        figs.extend(game_figures(dir, stats)?);
+    }
+    Ok(figs)
+}
+
+/// The game-length and termination plots and their CSVs (`terminations.csv`,
+/// `game_lengths.csv`); no length plot when no game's length is known.
+pub fn game_figures(dir: &Path, stats: &GameStats) -> Result<Vec<Figure>, ReportError> {
+    let mut figs = Vec::new();
+    let (terms, bins) = (&stats.terminations, &stats.bins);
+    if stats.mean_plies > 0.0 {
         plots::length_plot(&dir.join("game_length.svg"), bins)?;
         figs.push(Figure {
             file: "game_length.svg".into(),
             caption: "Game length in plies, all games.".into(),
         });
-        plots::terminations_plot(&dir.join("terminations.svg"), terms)?;
-        figs.push(Figure {
-            file: "terminations.svg".into(),
-            caption: "How the games ended.".into(),
-        });
-        let n = d.games.len() as f64;
-        let rows: Vec<TerminationRow> = terms
-            .iter()
-            .map(|(k, c)| TerminationRow {
-                termination: k.clone(),
-                games: *c,
-                share: (*c as f64 / n * 1e4).round() / 1e4,
-            })
-            .collect();
-        write_csv(&dir.join("terminations.csv"), &rows)?;
         let rows: Vec<LengthRow> = bins
             .iter()
             .map(|&(plies_from, plies_to, games)| LengthRow {
@@ -91,7 +85,21 @@ pub fn draw(dir: &Path, d: &RunData, stats: &GameStats) -> Result<Vec<Figure>, R
             .collect();
         write_csv(&dir.join("game_lengths.csv"), &rows)?;
     }
-
+    plots::terminations_plot(&dir.join("terminations.svg"), terms)?;
+    figs.push(Figure {
+        file: "terminations.svg".into(),
+        caption: "How the games ended.".into(),
+    });
+    let n = stats.games.max(1) as f64;
+    let rows: Vec<TerminationRow> = terms
+        .iter()
+        .map(|(k, c)| TerminationRow {
+            termination: k.clone(),
+            games: *c,
+            share: (*c as f64 / n * 1e4).round() / 1e4,
+        })
+        .collect();
+    write_csv(&dir.join("terminations.csv"), &rows)?;
     Ok(figs)
 }
 

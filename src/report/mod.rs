@@ -12,15 +12,23 @@
 
 pub mod document;
 pub mod figures;
+pub mod files;
 pub mod load;
 pub mod plots;
+pub mod rating_data;
+pub mod rating_plots;
+pub mod rating_report;
+pub mod rating_sections;
 pub mod sections;
 pub mod stats;
 
 use std::path::{Path, PathBuf};
 
 pub use load::{load, RunData};
+pub use rating_data::{RatingReportOptions, SprtSpec};
+pub use rating_report::{match_report, rating_report};
 
+use crate::rating::{LoadError, RateError};
 use crate::results::ResultsError;
 
 /// Why a report could not be written.
@@ -40,6 +48,10 @@ pub enum ReportError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error(transparent)]
+    Rate(#[from] RateError),
     #[error("plot {path}: {message}")]
     Plot { path: PathBuf, message: String },
 }

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::document::Document;
 use super::figures::Figure;
+use super::files::files_section;
 use super::load::RunData;
 use super::stats::{verify_stats, GameStats};
 use crate::results::RangeFlag;
@@ -24,15 +25,6 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
         .as_ref()
         .map(|s| s.lowest_anchor)
         .unwrap_or(f64::NAN);
-    let GameStats {
-        white_wins: w,
-        draws: dr,
-        black_wins: l,
-        mean_plies,
-        terminations: terms,
-        ..
-    } = stats;
-    let (w, dr, l, mean_plies) = (*w, *dr, *l, *mean_plies);
     let mut doc = Document::default();
     let name = d
         .summary
@@ -260,21 +252,9 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
     }
     if !d.games.is_empty() {
         doc.section("Games");
-        let n = d.games.len();
-        doc.para(&format!(
-                "{n} games: White won {w}, {dr} draws ({:.1}%), Black won {l}; mean length {mean_plies:.0} plies. Terminations: {}.",
-                100.0 * dr as f64 / n as f64,
-                terms
-                    .iter()
-                    .map(|(k, c)| format!("{k} {c}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        );
+        doc.para(&stats.paragraph());
     }
-    doc.section("Files");
-    doc.para("uci_elo_table.csv (the table), table_details.csv (targets with intervals and flags), fit_curve.csv (curve and band), fit_points.csv (tested settings), pool.csv, games.csv (every game; PGNs in matches/*/), plan.csv (why each match was played), terminations.csv, game_lengths.csv, summary.toml.",
-    );
+    files_section(&mut doc, dir, &["report.md", "report.html"]);
     if let Some(t) = &d.table {
         doc.code(t);
     }

@@ -3,10 +3,12 @@
 
 use std::collections::BTreeMap;
 
+use crate::rating::Game;
 use crate::results::{GameRow, VerifyRow};
 
 /// Game statistics of a run.
 pub struct GameStats {
+    pub games: usize,
     pub white_wins: usize,
     pub draws: usize,
     pub black_wins: usize,
@@ -17,11 +19,43 @@ pub struct GameStats {
     pub bins: Vec<(u32, u32, usize)>,
 }
 
+/// What the statistics need of one game, from any source (games.csv, PGN).
+pub struct GameFacts {
+    pub white_score: Option<f64>,
+    /// 0 when unknown.
+    pub plies: u32,
+    pub termination: String,
+}
+
+impl GameFacts {
+    pub fn of_row(g: &GameRow) -> GameFacts {
+        GameFacts {
+            white_score: g.white_score(),
+            plies: g.plies,
+            termination: g.termination.as_str().to_string(),
+        }
+    }
+
+    pub fn of_game(g: &Game) -> GameFacts {
+        GameFacts {
+            white_score: Some(g.result.white_score()),
+            plies: g.plies.unwrap_or(0),
+            termination: g.termination.clone().unwrap_or_else(|| "unknown".into()),
+        }
+    }
+}
+
 pub fn game_stats(games: &[GameRow]) -> GameStats {
+    let facts: Vec<GameFacts> = games.iter().map(GameFacts::of_row).collect();
+    facts_stats(&facts)
+}
+
+/// The statistics of any games.
+pub fn facts_stats(games: &[GameFacts]) -> GameStats {
     let (mut w, mut d, mut l) = (0, 0, 0);
-    let mut terms: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut terms: BTreeMap<&str, usize> = BTreeMap::new();
     for g in games {
-        match g.white_score() {
+        match g.white_score {
             Some(1.0) => w += 1,
             Some(0.5) => d += 1,
             Some(_) => l += 1,
@@ -49,12 +83,34 @@ pub fn game_stats(games: &[GameRow]) -> GameStats {
         }
     }
     GameStats {
+        games: games.len(),
         white_wins: w,
         draws: d,
         black_wins: l,
         mean_plies: mean,
         terminations: terms,
         bins,
+    }
+}
+
+impl GameStats {
+    /// One paragraph: results by colour, draws, mean length, terminations.
+    pub fn paragraph(&self) -> String {
+        let n = self.games.max(1);
+        format!(
+            "{} games: White won {}, {} draws ({:.1}%), Black won {}; mean length {:.0} plies. Terminations: {}.",
+            self.games,
+            self.white_wins,
+            self.draws,
+            100.0 * self.draws as f64 / n as f64,
+            self.black_wins,
+            self.mean_plies,
+            self.terminations
+                .iter()
+                .map(|(k, c)| format!("{k} {c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     }
 }
 

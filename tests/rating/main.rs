@@ -5,5 +5,6 @@ mod support;
 
 mod basic;
 mod cli;
+mod report;
 mod simulation;
 mod sprt;

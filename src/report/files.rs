@@ -1,0 +1,130 @@
+//! The report's "Files" section: the files the folder holds, each with what it holds.
+
+use std::path::Path;
+
+use super::document::Document;
+
+/// What each file a run folder may hold contains.
+const KNOWN: &[(&str, &str)] = &[
+    ("report.md", "this report (Markdown; plots linked)"),
+    ("report.html", "this report, self-contained (plots inlined)"),
+    (
+        "games.csv",
+        "every finished game: players, settings, opening, result, termination, length, seed",
+    ),
+    ("games.pgn", "every game's moves (PGN)"),
+    (
+        "match.toml",
+        "the match config the games belong to (engines, limits, openings, [sprt], [rating])",
+    ),
+    ("calibrate.toml", "the calibration config of the run"),
+    ("pool.toml", "the pool measurement's config"),
+    (
+        "ratings.csv",
+        "the rating list: Elo, interval, SD, record, anchor (as `skillcal rate --csv`)",
+    ),
+    (
+        "pairs.csv",
+        "every pair that met: W-D-L, pentanomial counts, Elo ±, normalized Elo, LOS",
+    ),
+    (
+        "los.csv",
+        "likelihood of superiority of each rated player over each other",
+    ),
+    (
+        "rating_history.csv",
+        "each player's rating and interval after the first N games",
+    ),
+    (
+        "sprt.csv",
+        "the SPRT's log-likelihood ratio after each opening pair",
+    ),
+    (
+        "report.png",
+        "a screenshot of report.html (headless Chromium)",
+    ),
+    ("ratings.svg", "plot: the rating list with intervals"),
+    ("rating_history.svg", "plot: ratings against games played"),
+    ("sprt.svg", "plot: the SPRT's LLR against games"),
+    (
+        "uci_elo_table.csv",
+        "the UCI_Elo table (target, knob settings, intervals)",
+    ),
+    (
+        "table_details.csv",
+        "the table's targets with intervals and flags",
+    ),
+    ("fit_curve.csv", "the fitted Elo curve and its band"),
+    ("fit_points.csv", "every tested setting rated on its own"),
+    ("pool.csv", "the reference pool's ratings"),
+    ("pool-covariance.csv", "covariance of the pool's ratings"),
+    ("pool-pairs.csv", "the pool's pairwise results"),
+    ("plan.csv", "why each match was played"),
+    (
+        "summary.toml",
+        "the fit's summary (model, coefficients, checks)",
+    ),
+    (
+        "verify.csv",
+        "the verification: each level's measured rating",
+    ),
+    ("terminations.csv", "how the games ended, counts"),
+    ("game_lengths.csv", "game length histogram"),
+    ("game_length.svg", "plot: game lengths"),
+    ("terminations.svg", "plot: terminations"),
+    ("draw_rate.svg", "plot: draw rate of each tested setting"),
+    ("verify.svg", "plot: verification"),
+    ("run.log", "the run's log"),
+    (
+        "matches",
+        "one folder per match (its games.csv, games.pgn, match.toml)",
+    ),
+    ("verify", "the verification run's folder"),
+];
+
+fn describe(name: &str, is_dir: bool) -> String {
+    if let Some((_, d)) = KNOWN.iter().find(|(n, _)| *n == name) {
+        return d.to_string();
+    }
+    if is_dir {
+        return "a folder".into();
+    }
+    match Path::new(name).extension().and_then(|e| e.to_str()) {
+        Some("svg") => "plot".into(),
+        Some("csv") => "table (CSV)".into(),
+        Some("pgn") => "games (PGN)".into(),
+        Some("toml") => "configuration (TOML)".into(),
+        _ => "other file".into(),
+    }
+}
+
+/// Appends the "Files" section: every entry of `dir` (hidden ones left out) and `also` (files
+/// about to be written), sorted, one line each.
+pub fn files_section(doc: &mut Document, dir: &Path, also: &[&str]) {
+    let mut entries: Vec<(String, bool)> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| {
+                    let is_dir = e.path().is_dir();
+                    (e.file_name().to_string_lossy().into_owned(), is_dir)
+                })
+                .filter(|(n, _)| !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    for a in also {
+        if !entries.iter().any(|(n, _)| n == a) {
+            entries.push((a.to_string(), false));
+        }
+    }
+    entries.sort();
+    doc.section("Files");
+    let rows = entries
+        .into_iter()
+        .map(|(n, is_dir)| {
+            let shown = if is_dir { format!("{n}/") } else { n.clone() };
+            vec![shown, describe(&n, is_dir)]
+        })
+        .collect();
+    doc.table(&["file", "holds"], rows);
+}

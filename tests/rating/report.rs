@@ -1,0 +1,197 @@
+//! Rating reports: every number in report.md's rating list, pairs table and LOS matrix equals
+//! what `skillcal rate` prints for the same games and flags; a match folder's report (`skillcal
+//! report DIR`, anchors from its match.toml) equals `rate --report`'s; a fastchess-layout PGN
+//! gets the same report.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn skillcal(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .args(args)
+        .output()
+        .expect("run skillcal");
+    assert!(
+        out.status.success(),
+        "skillcal {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skillcal-report-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Numbers in a text, signs and `%` dropped (`+223.3`, `78.33%` -> `223.3`, `78.33`).
+fn numbers(s: &str) -> Vec<String> {
+    s.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map(|t| t.trim_matches('.'))
+        .filter(|t| !t.is_empty() && t.chars().any(|c| c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The table rows of the report's section `title`, as cells.
+fn table(md: &str, title: &str) -> Vec<Vec<String>> {
+    let start = md
+        .find(&format!("## {title}\n"))
+        .unwrap_or_else(|| panic!("no section {title}"));
+    let body = &md[start + title.len() + 4..];
+    let body = &body[..body.find("\n## ").unwrap_or(body.len())];
+    body.lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| ---"))
+        .skip(1)
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// The rest of a printed row `RANK  NAME  ...` after the name, if it is that row.
+fn after_rank<'a>(line: &'a str, rank: &str, name: &str) -> Option<&'a str> {
+    let rest = line.trim_start().strip_prefix(rank)?;
+    let rest = rest.trim_start().strip_prefix(name)?;
+    rest.starts_with(' ').then_some(rest)
+}
+
+/// Checks every number of the report's rating list, pairs and LOS matrix against `printed`.
+fn check_numbers(md: &str, printed: &str) {
+    let lines: Vec<&str> = printed.lines().collect();
+    let rows = table(md, "Rating list");
+    assert!(!rows.is_empty());
+    for r in &rows {
+        let name = r[1].trim_end_matches(" *");
+        let line = lines
+            .iter()
+            .find_map(|l| after_rank(l, &r[0], name).filter(|_| l.contains('[')))
+            .unwrap_or_else(|| panic!("no rate line for {name}:\n{printed}"));
+        let want = numbers(line);
+        for n in numbers(&r[2..8].join(" ")) {
+            assert!(want.contains(&n), "{name}: {n} not in '{line}'");
+        }
+    }
+    let pairs = table(md, "Pairs");
+    assert!(!pairs.is_empty());
+    for r in &pairs {
+        let at = printed
+            .find(&format!("{}: ", r[0]))
+            .unwrap_or_else(|| panic!("no rate block for {}", r[0]));
+        let block = &printed[at..];
+        let block = &block[..block.find("\n\n").unwrap_or(block.len())];
+        let want = numbers(block);
+        for n in numbers(&r[1..].join(" ")) {
+            assert!(want.contains(&n), "{}: {n} not in\n{block}", r[0]);
+        }
+    }
+    let los = table(md, "Likelihood of superiority");
+    let at = printed.find("LOS (%)").expect("LOS matrix printed");
+    for r in &los {
+        let (rank, name) = r[0].split_once(". ").unwrap();
+        let line = printed[at..]
+            .lines()
+            .find_map(|l| after_rank(l, rank, name))
+            .unwrap_or_else(|| panic!("no LOS line for {name}"));
+        let want = numbers(line);
+        let got: Vec<String> = numbers(&r[1..].join(" "));
+        assert_eq!(got, want, "LOS row {name}");
+    }
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn report_numbers_equal_rate_output_for_a_round_robin() {
+    let games = root().join("results/rr-sf-builtin/games.csv");
+    let out = tmp("rr");
+    let flags = [
+        "--anchor",
+        "sf-skill1=1468:100",
+        "--anchor",
+        "sf-skill3=1742:100",
+    ];
+    let mut args = vec!["rate", games.to_str().unwrap()];
+    args.extend(flags);
+    args.extend(["--report", out.to_str().unwrap()]);
+    let printed = skillcal(&args);
+    let md = read(&out.join("report.md"));
+    check_numbers(&md, &printed);
+    // --all-pairs --los print the same numbers without writing a report.
+    let mut args = vec!["rate", games.to_str().unwrap(), "--all-pairs", "--los"];
+    args.extend(flags);
+    check_numbers(&md, &skillcal(&args));
+    for f in [
+        "report.html",
+        "ratings.svg",
+        "rating_history.svg",
+        "pairs.csv",
+        "los.csv",
+    ] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    // The match folder's report takes the same anchors from its match.toml's [rating].
+    let dir = tmp("rr-dir");
+    std::fs::copy(&games, dir.join("games.csv")).unwrap();
+    std::fs::copy(
+        root().join("results/rr-sf-builtin/match.toml"),
+        dir.join("match.toml"),
+    )
+    .unwrap();
+    skillcal(&["report", dir.to_str().unwrap()]);
+    let dir_md = read(&dir.join("report.md"));
+    for t in ["Rating list", "Pairs", "Likelihood of superiority"] {
+        assert_eq!(table(&dir_md, t), table(&md, t), "{t}");
+    }
+    assert!(dir_md.contains("Scale: Stockfish Skill Level table of PR #4341"));
+    // Files lists what exists, nothing of a calibration's.
+    let files: Vec<String> = table(&dir_md, "Files")
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    assert!(files.contains(&"match.toml".to_string()), "{files:?}");
+    assert!(!files
+        .iter()
+        .any(|f| f == "uci_elo_table.csv" || f == "games.pgn"));
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn fastchess_pgn_gets_the_same_report() {
+    let pgn = root().join("tests/data/rating_fastchess.pgn");
+    let out = tmp("fastchess");
+    let printed = skillcal(&[
+        "rate",
+        pgn.to_str().unwrap(),
+        "--bootstrap",
+        "200",
+        "--report",
+        out.to_str().unwrap(),
+    ]);
+    let md = read(&out.join("report.md"));
+    check_numbers(&md, &printed);
+    let pairs = table(&md, "Pairs");
+    assert_eq!(pairs.len(), 1);
+    assert!(
+        pairs[0][5].starts_with('['),
+        "pentanomial counts: {:?}",
+        pairs[0]
+    );
+    // Lengths from PlyCount, terminations from the Termination tag.
+    assert!(md.contains("4 games:"), "{md}");
+    assert!(md.contains("time forfeit 1"), "{md}");
+    assert!(out.join("game_length.svg").exists());
+    let _ = std::fs::remove_dir_all(&out);
+}
