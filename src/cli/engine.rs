@@ -32,6 +32,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
         depth: args.depth,
         set: args.set,
     })
+    .map_err(Into::into)
 }
 
 pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
@@ -40,4 +41,5 @@ pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
         fen: args.fen,
         divide: args.divide,
     })
+    .map_err(Into::into)
 }

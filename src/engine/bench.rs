@@ -4,6 +4,7 @@
 //! GPL-3.0; positions are data), without its `moves ...` suffixes and Chess960 entries. The list
 //! includes endings, a mate and stalemates, so terminal roots are exercised too.
 
+use super::error::EngineError;
 use std::time::Instant;
 
 use super::position::Game;
@@ -91,19 +92,21 @@ pub fn bench_nodes(
     total
 }
 
-pub fn run(args: &BenchOptions) -> anyhow::Result<()> {
+pub fn run(args: &BenchOptions) -> Result<(), EngineError> {
     let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
     if depth == 0 {
-        anyhow::bail!("bench: depth must be at least 1");
+        return Err(EngineError::Argument(
+            "bench: depth must be at least 1".into(),
+        ));
     }
     let mut settings = Settings::default();
     for s in &args.set {
-        let (name, value) = s
-            .split_once('=')
-            .ok_or_else(|| anyhow::anyhow!("bench --set '{s}': expected NAME=VALUE"))?;
+        let (name, value) = s.split_once('=').ok_or_else(|| {
+            EngineError::Argument(format!("bench --set '{s}': expected NAME=VALUE"))
+        })?;
         settings
             .set_option(name, value)
-            .map_err(|e| anyhow::anyhow!("bench --set '{s}': {e}"))?;
+            .map_err(|e| EngineError::Argument(format!("bench --set '{s}': {e}")))?;
     }
     let start = Instant::now();
     let total = bench_nodes(depth, &settings, |i, fen, nodes| {

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod command;
+pub mod error;
 pub mod eval;
 pub mod limits;
 pub mod movepick;

@@ -1,5 +1,6 @@
 //! `skillcal perft`: legal move tree leaf counts (bulk-counted at the last ply).
 
+use super::error::EngineError;
 use std::time::Instant;
 
 use shakmaty::{Chess, Position};
@@ -36,7 +37,7 @@ pub fn perft(pos: &Chess, depth: u32) -> u64 {
         .sum()
 }
 
-pub fn run(args: &PerftOptions) -> anyhow::Result<()> {
+pub fn run(args: &PerftOptions) -> Result<(), EngineError> {
     let game = match &args.fen {
         Some(fen) => Game::from_fen(fen)?,
         None => Game::default(),

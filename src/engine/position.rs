@@ -5,6 +5,7 @@
 //! a move equals `zobrist_hash(EnPassantMode::Legal)` of the new position; the incremental update
 //! only avoids recomputing the board part.
 
+use super::error::EngineError;
 use shakmaty::{
     fen::Fen,
     uci::UciMove,
@@ -119,14 +120,20 @@ impl Game {
     }
 
     /// Parses a FEN (standard chess, legal position).
-    pub fn from_fen(fen: &str) -> anyhow::Result<Game> {
+    pub fn from_fen(fen: &str) -> Result<Game, EngineError> {
         let parsed: Fen = fen
             .trim()
             .parse()
-            .map_err(|e| anyhow::anyhow!("invalid FEN {fen:?}: {e}"))?;
-        let pos: Chess = parsed
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| anyhow::anyhow!("illegal position in FEN {fen:?}: {e}"))?;
+            .map_err(|e: shakmaty::fen::ParseFenError| EngineError::InvalidFen {
+                fen: fen.to_string(),
+                reason: e.to_string(),
+            })?;
+        let pos: Chess = parsed.into_position(CastlingMode::Standard).map_err(|e| {
+            EngineError::IllegalPosition {
+                fen: fen.to_string(),
+                reason: e.to_string(),
+            }
+        })?;
         Ok(Game::new(pos))
     }
 
@@ -139,7 +146,7 @@ impl Game {
     }
 
     /// Plays a move given in UCI notation (`e2e4`, `e7e8q`, `e1g1`), checking legality.
-    pub fn push_uci(&mut self, text: &str) -> anyhow::Result<()> {
+    pub fn push_uci(&mut self, text: &str) -> Result<(), EngineError> {
         let m = parse_uci_move(&self.root, text)?;
         self.push(m);
         Ok(())
@@ -147,12 +154,18 @@ impl Game {
 }
 
 /// Parses a UCI move and checks that it is legal in `pos`.
-pub fn parse_uci_move(pos: &Chess, text: &str) -> anyhow::Result<Move> {
-    let uci: UciMove = text
-        .parse()
-        .map_err(|e| anyhow::anyhow!("invalid move {text:?}: {e}"))?;
-    uci.to_move(pos)
-        .map_err(|e| anyhow::anyhow!("illegal move {text:?}: {e}"))
+pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, EngineError> {
+    let uci: UciMove =
+        text.parse().map_err(
+            |e: shakmaty::uci::ParseUciMoveError| EngineError::InvalidMove {
+                text: text.to_string(),
+                reason: e.to_string(),
+            },
+        )?;
+    uci.to_move(pos).map_err(|e| EngineError::IllegalMove {
+        text: text.to_string(),
+        reason: e.to_string(),
+    })
 }
 
 /// A move in UCI notation (`e1g1` for castling, as UCI GUIs expect).

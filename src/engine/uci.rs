@@ -471,7 +471,7 @@ impl Uci {
 
 /// Runs the protocol on stdin/stdout until `quit` or end of input. Input need not be UTF-8
 /// (invalid bytes are replaced) and never ends the loop.
-pub fn run_stdio() -> anyhow::Result<()> {
+pub fn run_stdio() -> std::io::Result<()> {
     let mut uci = Uci::new();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();

@@ -297,6 +297,21 @@ fn clap_only_in_the_cli() {
     assert!(users.is_empty(), "clap used below the CLI: {users:?}");
 }
 
+/// The library reports typed errors (thiserror); anyhow is the CLI's.
+#[test]
+fn anyhow_only_in_the_cli() {
+    let s = sources();
+    let users: Vec<String> = s
+        .files
+        .iter()
+        .filter(|(_, top, file, text)| {
+            !is_cli(top, file) && (text.contains("anyhow::") || text.contains("use anyhow"))
+        })
+        .map(|(p, ..)| p.display().to_string())
+        .collect();
+    assert!(users.is_empty(), "anyhow used below the CLI: {users:?}");
+}
+
 #[test]
 fn no_file_over_600_lines_without_a_reason() {
     let s = sources();
