@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use super::error::{config_err, CalibrateError, Result};
 
 use super::config::{fmt_num, CalibrationConfig};
-use super::table::fixed_knobs;
+use super::table::{fixed_knobs, path_comments};
 
 /// Rows of a provisional table: t = 0, 0.1, ..., 1.
 pub const ROWS: usize = 11;
@@ -37,16 +37,7 @@ pub fn provisional_table(cfg: &CalibrationConfig, origin: &str) -> Result<String
         fmt_num(g0),
         fmt_num(g1)
     );
-    for k in &cfg.path {
-        let _ = writeln!(
-            s,
-            "# path: {} from {} (t=0) to {} (t=1), {} scale",
-            k.name(),
-            fmt_num(k.from),
-            fmt_num(k.to),
-            k.scale_name()
-        );
-    }
+    s.push_str(&path_comments(cfg));
     let fixed = fixed_knobs(cfg);
     // Writing CSV into memory cannot fail short of a bug.
     let mem =

@@ -41,6 +41,22 @@ pub fn invert_targets(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<Tar
         .collect()
 }
 
+/// One `# path: ...` comment line per knob of the strength path (the table files' header).
+pub fn path_comments(cfg: &CalibrationConfig) -> String {
+    let mut s = String::new();
+    for k in &cfg.path {
+        let _ = writeln!(
+            s,
+            "# path: {} from {} (t=0) to {} (t=1), {} scale",
+            k.name(),
+            fmt_num(k.from),
+            fmt_num(k.to),
+            k.scale_name()
+        );
+    }
+    s
+}
+
 /// The table text in the engine's format.
 pub fn table_csv(
     cfg: &CalibrationConfig,
@@ -61,16 +77,7 @@ pub fn table_csv(
         model_formula(fit.model),
         fit.theta.iter().map(|x| x.round()).collect::<Vec<_>>()
     );
-    for k in &cfg.path {
-        let _ = writeln!(
-            s,
-            "# path: {} from {} (t=0) to {} (t=1), {} scale",
-            k.name(),
-            fmt_num(k.from),
-            fmt_num(k.to),
-            k.scale_name()
-        );
-    }
+    s.push_str(&path_comments(cfg));
     for r in rows {
         let mut flags = Vec::new();
         if r.extrapolated {

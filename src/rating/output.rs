@@ -293,12 +293,7 @@ pub fn format_pairs(pairs: &[HeadToHead], confidence: f64) -> String {
 /// The likelihood-of-superiority matrix of the rated players, strongest first: row player over
 /// column player (columns by rank number), percent. Empty beyond [`LOS_MATRIX_MAX`] players.
 pub fn format_los_matrix(r: &Ratings) -> String {
-    let rated: Vec<&str> = r
-        .ranked()
-        .into_iter()
-        .filter(|p| p.elo.is_some())
-        .map(|p| p.name.as_str())
-        .collect();
+    let rated = r.rated_names();
     if rated.len() < 2 || rated.len() > LOS_MATRIX_MAX {
         return String::new();
     }

@@ -188,4 +188,13 @@ impl Ratings {
         });
         v
     }
+
+    /// Names of the rated (connected) players, strongest first.
+    pub fn rated_names(&self) -> Vec<&str> {
+        self.ranked()
+            .into_iter()
+            .filter(|p| p.elo.is_some())
+            .map(|p| p.name.as_str())
+            .collect()
+    }
 }

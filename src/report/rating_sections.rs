@@ -229,12 +229,7 @@ fn pairs_section(doc: &mut Document, d: &RatingData, conf: f64) {
 
 fn los_section(doc: &mut Document, d: &RatingData) {
     let r = d.ratings;
-    let rated: Vec<&str> = r
-        .ranked()
-        .into_iter()
-        .filter(|p| p.elo.is_some())
-        .map(|p| p.name.as_str())
-        .collect();
+    let rated = r.rated_names();
     if rated.len() < 2 {
         return;
     }
