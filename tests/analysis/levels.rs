@@ -262,3 +262,80 @@ fn malformed_analysis_csv_names_file_and_line() {
     assert!(e.contains("analysis.csv:3:"), "{e}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+const RUN_PGN: &str = r#"[Event "t"]
+[White "skillcal_t0.0000"]
+[Black "sf-skill0"]
+[Result "0-1"]
+[GameId "1"]
+
+1. f3 e5 2. g4 Qh4# 0-1
+
+[Event "t"]
+[White "sf-skill0"]
+[Black "skillcal_t1.0000"]
+[Result "1/2-1/2"]
+[GameId "2"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1/2-1/2
+"#;
+
+#[test]
+fn analyse_on_a_calibration_folder_writes_levels_csv() {
+    // The built-in engine as the reference at a few hundred nodes: the join is under test, not
+    // the judgements.
+    let d = tmp("cli");
+    std::fs::write(d.join("fit_points.csv"), POINTS).unwrap();
+    std::fs::write(d.join("pool.csv"), POOL).unwrap();
+    std::fs::remove_dir_all(d.join("analysis")).unwrap();
+    std::fs::create_dir_all(d.join("matches/b000-01")).unwrap();
+    std::fs::write(d.join("matches/b000-01/games.pgn"), RUN_PGN).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .arg("analyse")
+        .arg(&d)
+        .arg("--out")
+        .arg(d.join("analysis"))
+        .args(["--engine", "builtin", "--limit", "nodes=300"])
+        .args(["--bootstrap", "20", "--concurrency", "1", "--quiet"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("2 tested settings, 1 pool members"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Spearman's rho"), "{stdout}");
+    let rows: Vec<LevelRow> = read_csv(&d.join("analysis/levels.csv")).unwrap();
+    let got: Vec<(LevelKind, &str, Option<f64>, f64, u32, u32)> = rows
+        .iter()
+        .map(|r| (r.kind, r.name.as_str(), r.t, r.elo, r.games, r.moves))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                LevelKind::Subject,
+                "skillcal_t0.0000",
+                Some(0.0),
+                1000.0,
+                1,
+                2
+            ),
+            (
+                LevelKind::Subject,
+                "skillcal_t1.0000",
+                Some(1.0),
+                1400.0,
+                1,
+                3
+            ),
+            (LevelKind::Pool, "sf-skill0", None, 1320.0, 2, 5),
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
