@@ -25,6 +25,8 @@ pub struct RunData {
     pub verify: Vec<VerifyRow>,
     pub games: Vec<GameRow>,
     pub table: Option<String>,
+    /// How each level plays, when the run has `analysis/analysis.csv`.
+    pub levels: Option<super::levels::Levels>,
 }
 
 /// Reads every result file `dir` holds (missing ones give empty data).
@@ -57,5 +59,6 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
         verify,
         games: read_opt(&dir.join("games.csv"))?,
         table: std::fs::read_to_string(&table_path).ok(),
+        levels: super::levels::load_levels(dir)?,
     })
 }

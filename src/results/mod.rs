@@ -13,14 +13,17 @@
 //! | `table_details.csv` | [`TargetRow`] (range as [`RangeFlag`]) |
 //! | `verify.csv` | [`VerifyRow`] |
 //! | `summary.toml` | [`Summary`] |
+//! | `analysis/analysis.csv`, `analysis/levels.csv` | [`AnalysisRow`], [`LevelRow`] (how each level plays) |
 
 mod csvfile;
 mod games;
+mod levels;
 mod rows;
 mod summary;
 
 pub use csvfile::{append_csv, read_csv, read_csv_or_empty, write_csv};
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
+pub use levels::{AnalysisRow, LevelElo, LevelKind, LevelRow};
 pub use rows::{
     CurveRow, LengthRow, PlanRow, PointRow, PoolMemberRow, PoolPairRow, PoolPlanRow, PoolRow,
     RangeFlag, TargetRow, TerminationRow, VerifyRow,
