@@ -289,6 +289,16 @@ fn tc_summary(rows: &[TcCheckRow]) -> String {
             r.level, r.tc, r.measured, r.lower, r.upper, r.games
         );
     }
+    // pass/fail reads the point estimate; say when the games cannot tell either way
+    if rows
+        .iter()
+        .any(|r| matches!((r.diff_lower, r.diff_upper), (Some(lo), Some(hi)) if hi - lo > 2.0 * tc_check::TOLERANCE))
+    {
+        s += &format!(
+            "note: a difference's 95% interval is wider than ±{:.0}: more games (--games) to tell\n",
+            tc_check::TOLERANCE
+        );
+    }
     s += &match tc_check_pass(rows) {
         Some(true) => format!(
             "time-control check: pass (every level within ±{:.0} Elo)\n",
