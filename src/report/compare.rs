@@ -148,7 +148,7 @@ fn document(
     }
     if !tgt_rows.is_empty() {
         doc.section("At each target");
-        doc.para("Each family's knob settings for the target, the nodes a move they search at most (path: the family's path moves LimitNodes; fixed: the subject's LimitNodes option in the run's calibrate.toml; unbounded: nothing limits them), and the Elo the setting plays at by the fitted curve with its 95% interval.");
+        doc.para("Each family's knob settings for the target, the nodes a move they search at most (path: the family's path moves LimitNodes; fixed: the subject's LimitNodes option in the run's calibrate.toml; unbounded: nothing limits them) with the node limit's 95% interval when the path moves it (uci_elo_table.csv), and the Elo the setting plays at by the fitted curve with its 95% interval.");
         let rows = tgt_rows
             .iter()
             .map(|r| {
@@ -163,9 +163,12 @@ fn document(
                     f0(r.target),
                     r.family.clone(),
                     r.knobs.replace(';', ", "),
-                    match r.nodes {
-                        Some(n) => format!("{n:.0} ({})", r.nodes_source),
-                        None => r.nodes_source.clone(),
+                    match (r.nodes, r.nodes_lower, r.nodes_upper) {
+                        (Some(n), Some(lo), Some(hi)) => {
+                            format!("{n:.0} [{lo:.0}, {hi:.0}] ({})", r.nodes_source)
+                        }
+                        (Some(n), _, _) => format!("{n:.0} ({})", r.nodes_source),
+                        _ => r.nodes_source.clone(),
                     },
                     format!("{} [{}, {}]", f0(r.elo), f0(r.elo_lower), f0(r.elo_upper)),
                     flags.join(", "),
@@ -177,7 +180,7 @@ fn document(
                 "target",
                 "family",
                 "settings",
-                "nodes a move",
+                "nodes a move (95%)",
                 "plays at (95%)",
                 "flags",
             ],

@@ -1,6 +1,7 @@
 //! The comparison page's data: each family's run folder read once, and the rows of
 //! `compare_targets.csv` and `compare_families.csv` computed from it.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::plots::knob_value;
@@ -39,9 +40,28 @@ pub struct Family {
     pub verify: Vec<VerifyRow>,
     pub tc_check: Vec<TcCheckRow>,
     pub nodes: NodeCost,
+    /// uci_elo_table.csv's rows by column name (its interval columns give the node limit's).
+    pub table: Vec<HashMap<String, String>>,
 }
 
 impl Family {
+    /// The 95% interval of the path's node limit at `target`, from the table's interval columns.
+    pub fn nodes_interval(&self, target: f64) -> (Option<f64>, Option<f64>) {
+        let NodeCost::Path(k) = &self.nodes else {
+            return (None, None);
+        };
+        let row = self.table.iter().find(|r| {
+            r.get("elo")
+                .and_then(|e| e.trim().parse::<f64>().ok())
+                .is_some_and(|e| (e - target).abs() < 0.5)
+        });
+        let get = |suffix: &str| {
+            row.and_then(|r| r.get(&format!("{k}_{suffix}")))
+                .and_then(|v| v.trim().parse().ok())
+        };
+        (get("lower"), get("upper"))
+    }
+
     pub fn has_fit(&self) -> bool {
         self.summary.is_some() && !self.curve.is_empty()
     }
@@ -175,6 +195,7 @@ pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportErro
         curve: data::read_csv_or_empty(&dir.join("fit_curve.csv"))?,
         points: data::read_csv_or_empty(&dir.join("fit_points.csv"))?,
         targets: data::read_csv_or_empty(&dir.join("table_details.csv"))?,
+        table: data::read_csv_or_empty(&dir.join("uci_elo_table.csv"))?,
         verify,
         tc_check,
         nodes,
@@ -236,12 +257,15 @@ pub fn target_rows(families: &[Family]) -> Vec<CompareTargetRow> {
                 continue;
             };
             let (nodes, source) = f.nodes_at(&t.knobs);
+            let (nodes_lower, nodes_upper) = f.nodes_interval(target);
             rows.push(CompareTargetRow {
                 target,
                 family: f.label.clone(),
                 knobs: t.knobs.clone(),
                 nodes,
                 nodes_source: source,
+                nodes_lower,
+                nodes_upper,
                 elo: t.elo,
                 elo_lower: t.elo_lower,
                 elo_upper: t.elo_upper,

@@ -43,6 +43,10 @@ pub struct CompareTargetRow {
     /// Where `nodes` comes from: `path` (the path moves LimitNodes), `fixed` (the subject's
     /// LimitNodes option), `go nodes` (the subject's go limit) or `unbounded`.
     pub nodes_source: String,
+    /// The node limit's 95% interval (the table's `LimitNodes_lower/_upper`) when the path
+    /// moves it.
+    pub nodes_lower: Option<f64>,
+    pub nodes_upper: Option<f64>,
     /// Elo the setting plays at by the fitted curve, with its 95% interval.
     pub elo: f64,
     pub elo_lower: f64,

@@ -112,6 +112,8 @@ fn compare_two_families_writes_rows_plot_and_marks_a_failed_tc_check() {
         let r = at(1400.0, fam);
         assert_eq!(r.knobs, "LimitNodes=1209;ScoreInaccuracy=43");
         assert_eq!((r.nodes, r.nodes_source.as_str()), (Some(1209.0), "path"));
+        // uci_elo_table.csv's 1400 row: LimitNodes_lower 929, LimitNodes_upper 1572
+        assert_eq!((r.nodes_lower, r.nodes_upper), (Some(929.0), Some(1572.0)));
         assert!(r.elo_lower < 1400.0 && 1400.0 < r.elo_upper);
     }
     assert!(targets.iter().all(|r| r.family != "fresh"));
@@ -161,6 +163,7 @@ fn compare_two_families_writes_rows_plot_and_marks_a_failed_tc_check() {
     assert!(targets
         .iter()
         .all(|r| r.family == "sigma" && r.nodes == Some(65536.0) && r.nodes_source == "fixed"));
+    assert!(targets.iter().all(|r| r.nodes_lower.is_none()));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
