@@ -8,7 +8,7 @@ pub struct AnalyseArgs {
     /// PGN files, or run folders in which every games.pgn below is read.
     games: Vec<std::path::PathBuf>,
     /// Output folder: analysis.csv, moves.csv, analysis.md, eval-cache.csv (human.csv,
-    /// matching.csv with --human).
+    /// matching.csv with --human; levels.csv when the input is one calibration folder).
     #[arg(long)]
     out: std::path::PathBuf,
     /// Reference engine: PROGRAM[:Name=Value,...] or builtin[:...]; Threads=1 and Hash=16 unless set.
@@ -80,5 +80,21 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
         r.games, r.moves, r.human_games, r.positions, r.engine_evaluations, r.match_evaluations
     );
     println!("wrote {}", opts.out.join("analysis.md").display());
+    // One calibration folder: its levels table at once (`skillcal report RUN` rewrites it from
+    // RUN/analysis).
+    if let [run] = a.games.as_slice() {
+        if run.join("fit_points.csv").is_file() {
+            if let Some(l) = crate::report::levels::levels_in(run, &opts.out)? {
+                let path = crate::report::levels::write_levels(&opts.out, &l)?;
+                println!(
+                    "wrote {} ({} tested settings, {} pool members)",
+                    path.display(),
+                    l.subjects.len(),
+                    l.pool.len()
+                );
+                println!("{}", crate::report::level_section::trend_sentence(&l));
+            }
+        }
+    }
     Ok(())
 }

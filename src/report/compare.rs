@@ -193,6 +193,7 @@ fn document(
 }
 
 /// Per-level play-analysis figures of each family (move quality by level, from `skillcal
-/// analyse`): left empty here on purpose; they are being built separately and go in this
-/// function, after the targets and before the Files section.
+/// analyse`; a run's [`super::levels::load_levels`]): left empty here on purpose; they are
+/// being built separately and go in this function, after the targets and before the Files
+/// section.
 pub fn play_analysis_section(_doc: &mut Document, _families: &[Family]) {}

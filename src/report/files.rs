@@ -105,6 +105,34 @@ const KNOWN: &[(&str, &str)] = &[
         "compare_curves.svg",
         "plot: every family's Elo curve against t",
     ),
+    (
+        "analysis",
+        "how each level plays: `skillcal analyse RUN --out RUN/analysis`",
+    ),
+    (
+        "analysis/analysis.csv",
+        "every player's move-quality figures with 95% intervals",
+    ),
+    (
+        "analysis/levels.csv",
+        "each tested setting's (and pool member's) Elo beside its move-quality figures",
+    ),
+    ("analysis/moves.csv", "every analysed move, judged"),
+    ("analysis/analysis.md", "the analysis as Markdown"),
+    (
+        "analysis/eval-cache.csv",
+        "the reference engine's evaluations (cache)",
+    ),
+    ("levels_acpl.svg", "plot: ACPL against Elo"),
+    (
+        "levels_errors.svg",
+        "plot: inaccuracy, mistake and blunder rates against Elo",
+    ),
+    (
+        "levels_blunder_state.svg",
+        "plot: blunder rates when losing and when equal against Elo",
+    ),
+    ("levels_top1.svg", "plot: top-1 agreement against Elo"),
 ];
 
 fn describe(name: &str, is_dir: bool) -> String {
@@ -137,6 +165,15 @@ pub fn files_section(doc: &mut Document, dir: &Path, also: &[&str]) {
                 .collect()
         })
         .unwrap_or_default();
+    // The analysis folder's files, one line each, as the report's levels come from them.
+    if let Ok(rd) = std::fs::read_dir(dir.join("analysis")) {
+        for e in rd.filter_map(|e| e.ok()) {
+            let n = e.file_name().to_string_lossy().into_owned();
+            if !n.starts_with('.') {
+                entries.push((format!("analysis/{n}"), e.path().is_dir()));
+            }
+        }
+    }
     for a in also {
         if !entries.iter().any(|(n, _)| n == a) {
             entries.push((a.to_string(), false));

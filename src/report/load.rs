@@ -28,6 +28,8 @@ pub struct RunData {
     pub table: Option<String>,
     /// The time-control check (DIR/tc-check/tc_check.csv or DIR/tc_check.csv).
     pub tc_check: Vec<TcCheckRow>,
+    /// How each level plays, when the run has `analysis/analysis.csv`.
+    pub levels: Option<super::levels::Levels>,
 }
 
 /// Reads every result file `dir` holds (missing ones give empty data).
@@ -71,5 +73,6 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
         games: read_opt(&dir.join("games.csv"))?,
         table: std::fs::read_to_string(&table_path).ok(),
         tc_check,
+        levels: super::levels::load_levels(dir)?,
     })
 }

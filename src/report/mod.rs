@@ -16,6 +16,9 @@ pub mod compare_plot;
 pub mod document;
 pub mod figures;
 pub mod files;
+pub mod level_plots;
+pub mod level_section;
+pub mod levels;
 pub mod load;
 pub mod plots;
 pub mod rating_data;
@@ -29,6 +32,7 @@ pub mod tc_section;
 use std::path::{Path, PathBuf};
 
 pub use compare::compare;
+pub use levels::{load_levels, Levels};
 pub use load::{load, RunData};
 pub use rating_data::{RatingReportOptions, SprtSpec};
 pub use rating_report::{match_report, rating_report};
@@ -68,12 +72,16 @@ fn write(path: &Path, text: &str) -> Result<(), ReportError> {
     })
 }
 
-/// Writes report.md, report.html, the SVG plots and the game-statistics CSVs; returns the HTML
-/// path.
+/// Writes report.md, report.html, the SVG plots and the game-statistics CSVs (and, for an
+/// analysed run, analysis/levels.csv); returns the HTML path.
 pub fn generate(dir: &Path) -> Result<PathBuf, ReportError> {
     let d = load(dir)?;
     let stats = stats::game_stats(&d.games);
     let figs = figures::draw(dir, &d, &stats)?;
+    if let Some(l) = &d.levels {
+        levels::write_levels(&dir.join(levels::ANALYSIS_DIR), l)?;
+        level_plots::draw(dir, l)?;
+    }
     let doc = sections::document(dir, &d, &figs, &stats);
     write(&dir.join("report.md"), &doc.to_markdown())?;
     let out = dir.join("report.html");

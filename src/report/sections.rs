@@ -255,6 +255,9 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
         doc.section("Games");
         doc.para(&stats.paragraph());
     }
+    if let Some(l) = &d.levels {
+        super::level_section::levels_section(&mut doc, l);
+    }
     files_section(&mut doc, dir, &["report.md", "report.html"]);
     if let Some(t) = &d.table {
         doc.code(t);

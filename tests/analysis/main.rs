@@ -7,3 +7,4 @@ mod e2e;
 mod formulas;
 mod human;
 mod inputs;
+mod levels;

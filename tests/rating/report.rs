@@ -195,3 +195,90 @@ fn fastchess_pgn_gets_the_same_report() {
     assert!(out.join("game_length.svg").exists());
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The numbers of a line after `marker` (the line's tail).
+fn line_numbers(text: &str, marker: &str) -> Vec<String> {
+    let at = text
+        .find(marker)
+        .unwrap_or_else(|| panic!("'{marker}' not in\n{text}"));
+    numbers(text[at..].lines().next().unwrap())
+}
+
+#[test]
+fn sprt_section_equals_rate_sprt_output() {
+    let games = root().join("results/rr-sf-builtin/games.csv");
+    let out = tmp("sprt");
+    let printed = skillcal(&[
+        "rate",
+        games.to_str().unwrap(),
+        "--head-to-head",
+        "sf-skill1",
+        "sf-skill3",
+        "--sprt",
+        "0,50",
+        "--report",
+        out.to_str().unwrap(),
+    ]);
+    let md = read(&out.join("report.md"));
+    let start = md.find("## SPRT\n").expect("an SPRT section");
+    let section = &md[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+    // elo0, elo1, alpha, beta, LLR and its bounds as `rate --sprt` prints them ...
+    let want = line_numbers(&printed, "SPRT (");
+    let got = line_numbers(section, "elo0");
+    assert_eq!(&got[..want.len()], &want[..], "{section}\n{printed}");
+    assert!(printed.contains("-> continue") && section.contains("-> continue"));
+    // ... after the pairs and pentanomial counts it prints.
+    let pairs = &got[want.len()];
+    assert!(
+        printed.contains(&format!("; {pairs} opening pairs")),
+        "{pairs} pairs\n{printed}"
+    );
+    let counts = line_numbers(&printed, "pentanomial [LL");
+    assert_eq!(
+        &got[want.len() + 1..want.len() + 6],
+        &counts[..],
+        "pentanomial"
+    );
+    // The course ends at the final LLR, and its plot exists.
+    let csv = read(&out.join("sprt.csv"));
+    let last = csv.lines().last().unwrap();
+    let llr: f64 = printed
+        .split("LLR ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let course_llr: f64 = last.split(',').nth(2).unwrap().parse().unwrap();
+    assert!((course_llr - llr).abs() < 5e-4, "{last} vs {llr}");
+    assert!(out.join("sprt.svg").exists());
+    // A match folder whose match.toml ran the same test (its first two engines) gets the same
+    // SPRT line from `skillcal report DIR`.
+    let dir = tmp("sprt-dir");
+    let csv = read(&games);
+    let kept: Vec<&str> = csv
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| *i == 0 || (l.contains(",sf-skill1,") && l.contains(",sf-skill3,")))
+        .map(|(_, l)| l)
+        .collect();
+    std::fs::write(dir.join("games.csv"), kept.join("\n") + "\n").unwrap();
+    let toml = read(&root().join("results/rr-sf-builtin/match.toml"));
+    let engines: Vec<&str> = toml.split("[[engines]]").collect();
+    let rest = &toml[toml.find("\n[limits]").expect("global limits")..];
+    let two = format!(
+        "{}[[engines]]{}[[engines]]{}{rest}\n[sprt]\nelo0 = 0\nelo1 = 50\n",
+        engines[0], engines[1], engines[2]
+    );
+    assert!(two.contains("\"sf-skill1\"") && two.contains("\"sf-skill3\""));
+    std::fs::write(dir.join("match.toml"), two).unwrap();
+    skillcal(&["report", dir.to_str().unwrap()]);
+    let dir_md = read(&dir.join("report.md"));
+    let dir_got = line_numbers(&dir_md, "elo0");
+    assert_eq!(dir_got[..want.len() + 6], got[..want.len() + 6], "{dir_md}");
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,169 @@
+//! The report's "How each level plays" section: the levels table, the ACPL trend check and the
+//! plots of [`super::level_plots`].
+
+use super::document::Document;
+use super::level_plots::LEVEL_FIGURES;
+use super::levels::{Levels, RHO_MAX};
+use crate::results::LevelRow;
+
+fn num(v: Option<f64>, digits: usize) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{x:.digits$}"),
+        _ => "–".into(),
+    }
+}
+
+/// `value [lower, upper]`, rates shown as percentages.
+fn est(v: Option<f64>, lo: Option<f64>, hi: Option<f64>, scale: f64, digits: usize) -> String {
+    let s = |x: Option<f64>| num(x.map(|x| x * scale), digits);
+    match (lo, hi) {
+        (Some(_), Some(_)) => format!("{} [{}, {}]", s(v), s(lo), s(hi)),
+        _ => s(v),
+    }
+}
+
+/// The figure cells shared by both tables.
+fn figure_cells(r: &LevelRow) -> Vec<String> {
+    vec![
+        r.games.to_string(),
+        r.moves.to_string(),
+        est(r.acpl, r.acpl_lower, r.acpl_upper, 1.0, 1),
+        est(
+            r.inaccuracy_rate,
+            r.inaccuracy_rate_lower,
+            r.inaccuracy_rate_upper,
+            100.0,
+            1,
+        ),
+        est(
+            r.mistake_rate,
+            r.mistake_rate_lower,
+            r.mistake_rate_upper,
+            100.0,
+            1,
+        ),
+        est(
+            r.blunder_rate,
+            r.blunder_rate_lower,
+            r.blunder_rate_upper,
+            100.0,
+            1,
+        ),
+        format!(
+            "{} / {} ({})",
+            num(r.blunder_rate_losing.map(|x| x * 100.0), 1),
+            num(r.blunder_rate_equal.map(|x| x * 100.0), 1),
+            num(r.losing_equal_ratio, 2)
+        ),
+        est(r.top1, r.top1_lower, r.top1_upper, 100.0, 1),
+    ]
+}
+
+const FIGURE_HEAD: [&str; 8] = [
+    "games",
+    "moves",
+    "ACPL (95%)",
+    "inaccuracies %",
+    "mistakes %",
+    "blunders %",
+    "blunders % losing / equal (ratio)",
+    "top-1 % (95%)",
+];
+
+/// The sentence on ACPL against Elo.
+pub fn trend_sentence(l: &Levels) -> String {
+    let t = &l.trend;
+    let Some(rho) = t.rho else {
+        return format!(
+            "ACPL against Elo: Spearman's rho undefined over {} tested settings with an ACPL (it needs two or more, with different values).",
+            t.settings
+        );
+    };
+    let measured = t
+        .rho_measured
+        .map(|m| format!(" (against each setting's own measured Elo: {m:.3})"))
+        .unwrap_or_default();
+    let verdict = if t.passes() {
+        format!("ACPL falls as Elo rises (rho <= {RHO_MAX})")
+    } else {
+        format!("ACPL does not fall steadily as Elo rises (rho > {RHO_MAX})")
+    };
+    let mut s = format!(
+        "ACPL against the curve's Elo: Spearman's rho = {rho:.3} over {} tested settings{measured}: {verdict}.",
+        t.settings
+    );
+    if !t.rises.is_empty() {
+        let where_: Vec<String> = t
+            .rises
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} ({:.1}) to {} ({:.1})",
+                    r.lower, r.lower_acpl, r.higher, r.higher_acpl
+                )
+            })
+            .collect();
+        s.push_str(&format!(
+            " ACPL rises with Elo from {}.",
+            where_.join("; from ")
+        ));
+    }
+    s
+}
+
+/// Appends the section (nothing when no tested setting or pool member was analysed).
+pub fn levels_section(doc: &mut Document, l: &Levels) {
+    if l.subjects.is_empty() && l.pool.is_empty() {
+        return;
+    }
+    doc.section("How each level plays");
+    doc.para("Every move of the run's games judged by the reference engine (`skillcal analyse RUN --out RUN/analysis`, Lichess's formulas, see docs/analysis.md), per tested setting: Elo by the fitted curve at its t (95% band) and its own measured rating (95% interval), the move-quality figures with 95% bootstrap intervals over games. Blunder rates by state are per move made in a losing or an equal position. All rows: analysis/levels.csv.");
+    if !l.subjects.is_empty() {
+        let mut head = vec!["setting", "t", "Elo (curve)", "measured Elo"];
+        head.extend(FIGURE_HEAD);
+        let rows = l
+            .subjects
+            .iter()
+            .map(|r| {
+                let mut row = vec![
+                    r.knobs.replace(';', ", "),
+                    num(r.t, 3),
+                    est(Some(r.elo), r.elo_lower, r.elo_upper, 1.0, 0),
+                    est(r.elo_measured, r.measured_lower, r.measured_upper, 1.0, 0),
+                ];
+                row.extend(figure_cells(r));
+                row
+            })
+            .collect();
+        doc.table(&head, rows);
+        doc.para(&trend_sentence(l));
+    }
+    if !l.unanalysed.is_empty() {
+        doc.para(&format!(
+            "Tested settings without analysed games: {}.",
+            l.unanalysed.join(", ")
+        ));
+    }
+    if !l.pool.is_empty() {
+        doc.para("Pool members, as reference points (Elo from pool.csv):");
+        let mut head = vec!["player", "settings", "Elo"];
+        head.extend(FIGURE_HEAD);
+        let rows = l
+            .pool
+            .iter()
+            .map(|r| {
+                let mut row = vec![
+                    r.name.clone(),
+                    r.knobs.replace(';', ", "),
+                    est(Some(r.elo), r.elo_lower, r.elo_upper, 1.0, 0),
+                ];
+                row.extend(figure_cells(r));
+                row
+            })
+            .collect();
+        doc.table(&head, rows);
+    }
+    for (file, caption) in LEVEL_FIGURES {
+        doc.figure(file, caption);
+    }
+}
