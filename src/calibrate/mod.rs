@@ -9,7 +9,7 @@
 //! - [`analysis`]: the fits of all games so far;
 //! - [`fit`]: the curve as a rating problem, and its inversion;
 //! - [`plan`]: what to play next; [`table`]: the UCI_Elo table; [`outputs`]: the result files and the [`Outcome`];
-//! - [`verify`]: fresh games at UCI_Elo levels against the pool.
+//! - [`verify`]: fresh games at UCI_Elo levels against the pool; [`tc_check`]: the same levels at two clocks.
 
 pub mod analysis;
 pub mod arena_glue;
@@ -27,6 +27,7 @@ pub mod rundir;
 pub mod runner;
 pub mod sim;
 pub mod table;
+pub mod tc_check;
 pub mod verify;
 
 pub use analysis::{analyse, Analysis};

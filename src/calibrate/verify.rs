@@ -8,6 +8,7 @@ use super::error::{CalibrateError, Result};
 use super::fit::{self, Role};
 use super::runner::{EngineSpec, GameRunner};
 use super::{match_seed, match_spec, pool_engine};
+use crate::rating::problem::Cell;
 use crate::results::{self as data, GameRow, VerifyRow};
 
 pub const VERIFY_PREFIX: &str = "skillcal_elo";
@@ -99,67 +100,17 @@ pub fn verify(
     let matches = out.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     guard_table(table, out)?;
-    let anchors: Vec<(usize, f64)> = cfg
-        .pool
-        .members
-        .iter()
-        .enumerate()
-        .filter_map(|(j, m)| m.elo.map(|e| (j, e)))
-        .collect();
     let mut all: Vec<GameRow> = Vec::new();
     for (i, &level) in levels.iter().enumerate() {
-        let mut near = anchors.clone();
-        near.sort_by(|a, b| (a.1 - level).abs().total_cmp(&(b.1 - level).abs()));
-        near.truncate(cfg.verify.opponents_per_level.max(1));
-        let mut engines = vec![level_engine(cfg, table, level)];
-        engines.extend(near.iter().map(|(j, _)| pool_engine(cfg, *j)));
-        let spec = match_spec(cfg, engines, games, match_seed(cfg.seed ^ 0x5eed, 1000, i));
         let d = out
             .join("matches")
             .join(format!("v{:02}-{level:.0}", i + 1));
-        super::rundir::write_match_spec(&d, &spec)?;
-        if super::games_in(&d)?.len() < spec.planned_games() {
-            eprintln!(
-                "verify: UCI_Elo {level:.0} against {} pool members",
-                near.len()
-            );
-            runner.run(&spec, &d)?;
-        }
-        all.extend(super::games_in(&d)?);
+        let engine = level_engine(cfg, table, level);
+        let seed = match_seed(cfg.seed ^ 0x5eed, 1000, i);
+        all.extend(play_level(cfg, engine, level, &d, games, seed, runner)?);
     }
-    let mut names: Vec<String> = cfg.pool.members.iter().map(|m| m.name.clone()).collect();
-    let mut roles: Vec<Role> = cfg
-        .pool
-        .members
-        .iter()
-        .map(|m| match m.elo {
-            Some(mean) => Role::Anchored {
-                mean,
-                sd: m.sd.unwrap_or(cfg.pool.anchor_sd),
-            },
-            None => Role::Free,
-        })
-        .collect();
-    let first = names.len();
-    for &l in levels {
-        names.push(level_name(l));
-        roles.push(Role::Free);
-    }
-    let index = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.clone(), i))
-        .collect();
-    let (tallies, stats) = fit::tally_games(&all, &index)?;
-    // The measured pool's own games (pool.file) place the members; the run-pool variant below
-    // takes the members from a calibration's fit, which counted them already.
-    let evidence = super::players::pool_evidence(cfg, &index);
-    let f = fit::fit_with(
-        &roles,
-        &tallies,
-        &evidence,
-        super::config::ModelKind::Linear,
-    )?;
+    let names: Vec<String> = levels.iter().map(|&l| level_name(l)).collect();
+    let (roles, first, f, stats, tallies) = rate_levels(cfg, &names, &all)?;
     let on_run_pool = match run_pool_roles(cfg, table, &roles)? {
         Some(r) => Some(fit::fit(&r, &tallies, super::config::ModelKind::Linear)?),
         None => None,
@@ -189,6 +140,98 @@ pub fn verify(
         })
         .collect();
     data::write_csv(&out.join("verify.csv"), &rows)?;
+    merge_games(out)?;
+    Ok(rows)
+}
+
+/// The fit of [`rate_levels`]: the roles, the first level's index, the fit, each player's
+/// tally, and the cells.
+pub(super) type LevelFit = (
+    Vec<Role>,
+    usize,
+    fit::CurveFit,
+    Vec<fit::PlayerStats>,
+    Vec<Cell>,
+);
+
+/// Plays (or resumes) `engine` at `level` against the pool members nearest to it into `dir`;
+/// returns the match's games.
+pub(super) fn play_level(
+    cfg: &CalibrationConfig,
+    engine: EngineSpec,
+    level: f64,
+    dir: &Path,
+    games: usize,
+    seed: u64,
+    runner: &dyn GameRunner,
+) -> Result<Vec<GameRow>> {
+    let mut near: Vec<(usize, f64)> = cfg
+        .pool
+        .members
+        .iter()
+        .enumerate()
+        .filter_map(|(j, m)| m.elo.map(|e| (j, e)))
+        .collect();
+    near.sort_by(|a, b| (a.1 - level).abs().total_cmp(&(b.1 - level).abs()));
+    near.truncate(cfg.verify.opponents_per_level.max(1));
+    let name = engine.name.clone();
+    let mut engines = vec![engine];
+    engines.extend(near.iter().map(|(j, _)| pool_engine(cfg, *j)));
+    let spec = match_spec(cfg, engines, games, seed);
+    super::rundir::write_match_spec(dir, &spec)?;
+    if super::games_in(dir)?.len() < spec.planned_games() {
+        eprintln!("{name} against {} pool members", near.len());
+        runner.run(&spec, dir)?;
+    }
+    super::games_in(dir)
+}
+
+/// Rates the players `names` (each free) from `all` with the pool soft-anchored as in
+/// calibration and placed by its own games (pool.file); the named players follow the pool's.
+pub(super) fn rate_levels(
+    cfg: &CalibrationConfig,
+    names: &[String],
+    all: &[GameRow],
+) -> Result<LevelFit> {
+    let mut players: Vec<String> = cfg.pool.members.iter().map(|m| m.name.clone()).collect();
+    let mut roles: Vec<Role> = cfg
+        .pool
+        .members
+        .iter()
+        .map(|m| match m.elo {
+            Some(mean) => Role::Anchored {
+                mean,
+                sd: m.sd.unwrap_or(cfg.pool.anchor_sd),
+            },
+            None => Role::Free,
+        })
+        .collect();
+    let first = players.len();
+    for n in names {
+        players.push(n.clone());
+        roles.push(Role::Free);
+    }
+    let index = players
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), i))
+        .collect();
+    let (tallies, stats) = fit::tally_games(all, &index)?;
+    // The measured pool's own games (pool.file) place the members; the run-pool variant of
+    // verify takes the members from a calibration's fit, which counted them already.
+    let evidence = super::players::pool_evidence(cfg, &index);
+    let f = fit::fit_with(
+        &roles,
+        &tallies,
+        &evidence,
+        super::config::ModelKind::Linear,
+    )?;
+    Ok((roles, first, f, stats, tallies))
+}
+
+/// Merges every match's games into `out/games.csv`.
+pub(super) fn merge_games(out: &Path) -> Result<()> {
+    let matches = out.join("matches");
     let mut parts: Vec<PathBuf> = std::fs::read_dir(&matches)
         .map_err(|e| CalibrateError::io("list", &matches, e))?
         .filter_map(|e| e.ok().map(|e| e.path().join("games.csv")))
@@ -196,7 +239,7 @@ pub fn verify(
     parts.sort();
     let parts: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
     data::merge_games_csv(&parts, &out.join("games.csv"))?;
-    Ok(rows)
+    Ok(())
 }
 
 /// When the table lies in a calibration run's directory: the pool members at the run's own
@@ -228,7 +271,7 @@ fn run_pool_roles(
 /// A verification directory holds the games of one table: the engines name the table by path,
 /// so a rerun after the table changed would otherwise resume the old table's games. The first
 /// run keeps a copy (`verified-table.csv`); later runs go on only if the rows (comments aside) match it.
-fn guard_table(table: &Path, out: &Path) -> Result<()> {
+pub(super) fn guard_table(table: &Path, out: &Path) -> Result<()> {
     let read = |p: &Path| -> Result<(String, Vec<String>)> {
         let text = std::fs::read_to_string(p).map_err(|e| CalibrateError::io("read", p, e))?;
         let rows = text

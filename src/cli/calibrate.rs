@@ -1,4 +1,4 @@
-//! `skillcal calibrate`, `skillcal pool` and `skillcal verify`: arguments and the orchestration around the
+//! `skillcal calibrate`, `skillcal pool`, `skillcal verify` and `skillcal tc-check`: arguments and the orchestration around the
 //! library (the report after a run, installing the table).
 
 use std::path::{Path, PathBuf};
@@ -8,10 +8,10 @@ use anyhow::{bail, Context, Result};
 use crate::calibrate::arena_glue::ArenaRunner;
 use crate::calibrate::config::CalibrationConfig;
 use crate::calibrate::pool::{default_dir, measure, PoolOptions, PoolRunConfig};
-use crate::calibrate::{self, verify, Options};
+use crate::calibrate::{self, tc_check, verify, Options};
 use crate::report;
 use crate::report::stats::{anchored_rms, verify_stats};
-use crate::results::VerifyRow;
+use crate::results::{tc_check_pass, TcCheckRow, VerifyRow};
 
 #[derive(clap::Args, Debug)]
 pub struct CalibrateArgs {
@@ -214,4 +214,101 @@ fn print_summary(rows: &[VerifyRow], low: f64) {
             "on the calibration run's own pool ratings (not independent of it): RMS {rms:.0} Elo"
         );
     }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TcCheckArgs {
+    /// UCI_Elo table whose levels are played (as verify plays them).
+    pub table: PathBuf,
+    /// Calibration config giving the pool, openings, limits and seed.
+    #[arg(long, default_value = "configs/default.toml")]
+    pub config: PathBuf,
+    /// Output directory (writes tc_check.csv and the games); default: `tc-check/` beside the
+    /// table, so that `skillcal report` on the calibration's directory shows the check.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// UCI_Elo levels, comma separated (default: the table rows nearest 1400 and 2000).
+    #[arg(long, value_delimiter = ',')]
+    pub levels: Vec<f64>,
+    /// Time controls of the subject, `base+inc` seconds, comma separated; the first is the
+    /// reference the others are compared with.
+    #[arg(long, value_delimiter = ',', default_values_t = tc_check::DEFAULT_TCS.map(String::from))]
+    pub tcs: Vec<String>,
+    /// Games against each opponent at each clock (even; default: the config's verify games).
+    #[arg(long)]
+    pub games: Option<usize>,
+}
+
+/// `skillcal tc-check`: plays the levels at each clock, prints the differences, refreshes the
+/// calibration's report when the check sits in its directory.
+pub fn run_tc_check(args: &TcCheckArgs) -> Result<()> {
+    let cfg = CalibrationConfig::load(&args.config)?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        args.table
+            .parent()
+            .map(|p| p.join("tc-check"))
+            .unwrap_or_else(|| PathBuf::from("tc-check"))
+    });
+    let levels = if args.levels.is_empty() {
+        tc_check::default_levels(&args.table)?
+    } else {
+        args.levels.clone()
+    };
+    let games = args.games.unwrap_or(cfg.verify.games_per_opponent);
+    if games < 2 || !games.is_multiple_of(2) {
+        bail!("--games: must be even and at least 2");
+    }
+    let _lock = crate::arena::lock_dir(&out)?;
+    let runner = ArenaRunner::new(&out);
+    let rows = tc_check::tc_check(&cfg, &args.table, &out, &levels, &args.tcs, games, &runner)?;
+    print!("{}", tc_summary(&rows));
+    eprintln!("written: {}", out.join("tc_check.csv").display());
+    if let Some(parent) = out.parent() {
+        if out.file_name().is_some_and(|n| n == "tc-check") && parent.join("summary.toml").exists()
+        {
+            let report = report::generate(parent)?;
+            eprintln!("report: {}", report.display());
+        }
+    }
+    Ok(())
+}
+
+/// The check's table as printed: each level at each clock, then the verdict.
+fn tc_summary(rows: &[TcCheckRow]) -> String {
+    let mut s = String::from("level  tc          measured  95% interval      games  diff (95%)\n");
+    for r in rows {
+        let diff = match (r.diff, r.diff_lower, r.diff_upper, r.pass) {
+            (Some(d), Some(lo), Some(hi), Some(p)) => format!(
+                "{d:+.0} [{lo:+.0}, {hi:+.0}] {}",
+                if p { "pass" } else { "FAIL" }
+            ),
+            _ => "(reference)".into(),
+        };
+        s += &format!(
+            "{:>5.0}  {:<10}  {:>8.0}  [{:>6.0}, {:>6.0}]  {:>5}  {diff}\n",
+            r.level, r.tc, r.measured, r.lower, r.upper, r.games
+        );
+    }
+    // pass/fail reads the point estimate; say when the games cannot tell either way
+    if rows
+        .iter()
+        .any(|r| matches!((r.diff_lower, r.diff_upper), (Some(lo), Some(hi)) if hi - lo > 2.0 * tc_check::TOLERANCE))
+    {
+        s += &format!(
+            "note: a difference's 95% interval is wider than ±{:.0}: more games (--games) to tell\n",
+            tc_check::TOLERANCE
+        );
+    }
+    s += &match tc_check_pass(rows) {
+        Some(true) => format!(
+            "time-control check: pass (every level within ±{:.0} Elo)\n",
+            tc_check::TOLERANCE
+        ),
+        Some(false) => format!(
+            "time-control check: FAIL (a level moved by more than ±{:.0} Elo with the clock)\n",
+            tc_check::TOLERANCE
+        ),
+        None => "time-control check: no difference measured\n".into(),
+    };
+    s
 }

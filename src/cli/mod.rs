@@ -8,6 +8,7 @@
 mod analyse;
 mod arena;
 mod calibrate;
+mod compare;
 mod engine;
 mod rate;
 mod report;
@@ -41,6 +42,11 @@ enum Command {
     Pool(calibrate::PoolArgs),
     /// Play fresh games at several UCI_Elo levels and compare measured with target strength.
     Verify(calibrate::VerifyArgs),
+    /// Play UCI_Elo levels at two clocks (10+0.1 and 60+0.6) and check they rate within ±50.
+    TcCheck(calibrate::TcCheckArgs),
+    /// Compare calibrated families: every curve on one plot, settings and node cost at each
+    /// target, budget, covered range, verification and time-control check.
+    Compare(compare::CompareArgs),
     /// Write report.md / report.html with plots for a results directory.
     Report(report::ReportArgs),
     /// How each player plays: every position judged by a reference engine (centipawn loss,
@@ -60,6 +66,8 @@ pub fn main() -> ExitCode {
         Some(Command::Calibrate(args)) => calibrate::run(&args),
         Some(Command::Pool(args)) => calibrate::run_pool(&args),
         Some(Command::Verify(args)) => calibrate::run_verify(&args),
+        Some(Command::TcCheck(args)) => calibrate::run_tc_check(&args),
+        Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Report(args)) => report::run(&args),
         Some(Command::Analyse(args)) => analyse::run(&args),
     };

@@ -81,6 +81,31 @@ const KNOWN: &[(&str, &str)] = &[
     ),
     ("verify", "the verification run's folder"),
     (
+        "tc-check",
+        "the time-control check's folder (`skillcal tc-check`): tc_check.csv, games",
+    ),
+    (
+        "tc_check.csv",
+        "the time-control check: each level's rating at each clock, the difference, pass/fail",
+    ),
+    (
+        "compare.md",
+        "the comparison of families (Markdown; plots linked)",
+    ),
+    ("compare.html", "the comparison of families, self-contained"),
+    (
+        "compare_targets.csv",
+        "each family's settings, node cost and interval at each target",
+    ),
+    (
+        "compare_families.csv",
+        "each family's games, budget, covered range, verify RMS, time-control check",
+    ),
+    (
+        "compare_curves.svg",
+        "plot: every family's Elo curve against t",
+    ),
+    (
         "analysis",
         "how each level plays: `skillcal analyse RUN --out RUN/analysis`",
     ),

@@ -4,7 +4,8 @@ use std::path::Path;
 
 use super::ReportError;
 use crate::results::{
-    self as data, CurveRow, GameRow, PointRow, PoolRow, ResultsError, Summary, TargetRow, VerifyRow,
+    self as data, CurveRow, GameRow, PointRow, PoolRow, ResultsError, Summary, TargetRow,
+    TcCheckRow, VerifyRow,
 };
 
 fn read_opt<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, ResultsError> {
@@ -25,6 +26,8 @@ pub struct RunData {
     pub verify: Vec<VerifyRow>,
     pub games: Vec<GameRow>,
     pub table: Option<String>,
+    /// The time-control check (DIR/tc-check/tc_check.csv or DIR/tc_check.csv).
+    pub tc_check: Vec<TcCheckRow>,
     /// How each level plays, when the run has `analysis/analysis.csv`.
     pub levels: Option<super::levels::Levels>,
 }
@@ -49,6 +52,16 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
         Some(p) => data::read_csv(&p)?,
         None => Vec::new(),
     };
+    let tc_path = [
+        dir.join("tc_check.csv"),
+        dir.join("tc-check").join("tc_check.csv"),
+    ]
+    .into_iter()
+    .find(|p| p.exists());
+    let tc_check = match tc_path {
+        Some(p) => data::read_csv(&p)?,
+        None => Vec::new(),
+    };
     let table_path = dir.join("uci_elo_table.csv");
     Ok(RunData {
         summary,
@@ -59,6 +72,7 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
         verify,
         games: read_opt(&dir.join("games.csv"))?,
         table: std::fs::read_to_string(&table_path).ok(),
+        tc_check,
         levels: super::levels::load_levels(dir)?,
     })
 }

@@ -10,6 +10,9 @@
 //! [`plots`], [`sections`] builds the one [`document::Document`], which renders itself to
 //! Markdown and to HTML.
 
+pub mod compare;
+pub mod compare_data;
+pub mod compare_plot;
 pub mod document;
 pub mod figures;
 pub mod files;
@@ -24,9 +27,11 @@ pub mod rating_report;
 pub mod rating_sections;
 pub mod sections;
 pub mod stats;
+pub mod tc_section;
 
 use std::path::{Path, PathBuf};
 
+pub use compare::compare;
 pub use levels::{load_levels, Levels};
 pub use load::{load, RunData};
 pub use rating_data::{RatingReportOptions, SprtSpec};

@@ -186,6 +186,7 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             );
         }
     }
+    super::tc_section::tc_check_section(&mut doc, &d.tc_check);
     // pool
     if !d.pool.is_empty() {
         doc.section("Reference pool");

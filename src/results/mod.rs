@@ -13,14 +13,18 @@
 //! | `table_details.csv` | [`TargetRow`] (range as [`RangeFlag`]) |
 //! | `verify.csv` | [`VerifyRow`] |
 //! | `summary.toml` | [`Summary`] |
+//! | `tc-check/tc_check.csv` | [`TcCheckRow`] |
+//! | `compare_targets.csv`, `compare_families.csv` | [`CompareTargetRow`], [`CompareFamilyRow`] |
 //! | `analysis/analysis.csv`, `analysis/levels.csv` | [`AnalysisRow`], [`LevelRow`] (how each level plays) |
 
+mod compare;
 mod csvfile;
 mod games;
 mod levels;
 mod rows;
 mod summary;
 
+pub use compare::{tc_check_pass, CompareFamilyRow, CompareTargetRow, TcCheckRow};
 pub use csvfile::{append_csv, read_csv, read_csv_or_empty, write_csv};
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
 pub use levels::{AnalysisRow, LevelElo, LevelKind, LevelRow};

@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod compare;
 mod e2e;
 mod families;
 mod fit;
@@ -10,3 +11,4 @@ mod paths_lock;
 mod pool;
 mod refit_full;
 mod sim;
+mod tc_check;

@@ -1,0 +1,137 @@
+//! `skillcal tc-check TABLE`: the same UCI_Elo levels played at two (or more) clocks. Every
+//! family is node-bounded, so a level should rate the same at 10+0.1 as at 60+0.6 unless the
+//! clock cuts its node-limited searches short; a level whose ratings differ by more than
+//! [`TOLERANCE`] fails the check.
+
+use std::path::Path;
+
+use super::config::CalibrationConfig;
+use super::error::{CalibrateError, Result};
+use super::fit::Z95;
+use super::match_seed;
+use super::runner::GameRunner;
+use super::verify::{self, level_engine, level_name};
+use crate::arena::TimeControl;
+use crate::results::{self as data, GameRow, TcCheckRow};
+
+/// How far apart (Elo) a level's ratings at two clocks may be and still pass.
+pub const TOLERANCE: f64 = 50.0;
+
+/// The clocks checked by default: a fast one and one six times slower.
+pub const DEFAULT_TCS: [&str; 2] = ["10+0.1", "60+0.6"];
+
+/// The player's name at level `level` playing on clock `tc` (one player per level and clock).
+pub fn tc_player(level: f64, tc: &str) -> String {
+    format!("{}@{tc}", level_name(level))
+}
+
+/// The table rows nearest 1400 and 2000 (the middle and top of the usual range), once each.
+pub fn default_levels(table: &Path) -> Result<Vec<f64>> {
+    let elos = verify::table_elos(table)?;
+    if elos.is_empty() {
+        return Err(CalibrateError::file(table, "the table has no rows"));
+    }
+    let mut out: Vec<f64> = Vec::new();
+    for want in [1400.0, 2000.0] {
+        let near = elos
+            .iter()
+            .copied()
+            .min_by(|a: &f64, b: &f64| (a - want).abs().total_cmp(&(b - want).abs()))
+            .unwrap_or(want);
+        if !out.contains(&near) {
+            out.push(near);
+        }
+    }
+    Ok(out)
+}
+
+/// A match folder's name for a clock: `/` (of `moves/base+inc`) is no file name character.
+fn tc_dir(tc: &str) -> String {
+    tc.replace('/', "_")
+}
+
+/// Plays every level at every clock against its pool opponents (the clock replaces the subject's
+/// own limits' `tc`; opponents keep theirs), rates all (level, clock) players in one fit, and
+/// writes `out/tc_check.csv`. Resumes like verify; the same openings at each clock.
+pub fn tc_check(
+    cfg: &CalibrationConfig,
+    table: &Path,
+    out: &Path,
+    levels: &[f64],
+    tcs: &[String],
+    games: usize,
+    runner: &dyn GameRunner,
+) -> Result<Vec<TcCheckRow>> {
+    if !table.exists() {
+        return Err(CalibrateError::file(table, "the table does not exist"));
+    }
+    if tcs.len() < 2 {
+        return Err(CalibrateError::Config(
+            "--tcs: give at least two time controls to compare".into(),
+        ));
+    }
+    for (i, tc) in tcs.iter().enumerate() {
+        TimeControl::parse(tc).map_err(|e| CalibrateError::Config(format!("--tcs: {e}")))?;
+        if tcs[..i].contains(tc) {
+            return Err(CalibrateError::Config(format!("--tcs: {tc} given twice")));
+        }
+    }
+    if levels.is_empty() {
+        return Err(CalibrateError::Config("--levels: no level to check".into()));
+    }
+    let matches = out.join("matches");
+    std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
+    verify::guard_table(table, out)?;
+    let mut all: Vec<GameRow> = Vec::new();
+    let mut names = Vec::new();
+    for tc in tcs {
+        for (i, &level) in levels.iter().enumerate() {
+            let mut engine = level_engine(cfg, table, level);
+            engine.name = tc_player(level, tc);
+            engine.limits.tc = Some(tc.clone());
+            let d = matches.join(format!("{}-{level:.0}", tc_dir(tc)));
+            // the seed depends on the level alone: each clock plays the same openings
+            let seed = match_seed(cfg.seed ^ 0x7c_c0c4, 2000, i);
+            all.extend(verify::play_level(
+                cfg, engine, level, &d, games, seed, runner,
+            )?);
+            names.push(tc_player(level, tc));
+        }
+    }
+    let (_, first, f, stats, _) = verify::rate_levels(cfg, &names, &all)?;
+    let n = f.cov.nrows();
+    let mut rows = Vec::new();
+    for (k, tc) in tcs.iter().enumerate() {
+        for (i, &level) in levels.iter().enumerate() {
+            let at = first + k * levels.len() + i;
+            let reference = first + i;
+            let (p, s) = (&f.players[at], &stats[at]);
+            // the difference's SD from the joint covariance: both ratings lean on the same pool
+            let diff = (k > 0).then(|| {
+                let v = f.ratings[at].dense(n) - f.ratings[reference].dense(n);
+                let sd = v.dot(&(&f.cov * &v)).max(0.0).sqrt();
+                (p.elo - f.players[reference].elo, sd)
+            });
+            rows.push(TcCheckRow {
+                level,
+                tc: tc.clone(),
+                measured: p.elo,
+                lower: p.lower(),
+                upper: p.upper(),
+                games: s.games,
+                score: if s.games > 0 {
+                    s.score / f64::from(s.games)
+                } else {
+                    f64::NAN
+                },
+                diff: diff.map(|d| d.0),
+                diff_lower: diff.map(|(d, sd)| d - Z95 * sd),
+                diff_upper: diff.map(|(d, sd)| d + Z95 * sd),
+                pass: diff.map(|d| d.0.abs() <= TOLERANCE),
+            });
+        }
+    }
+    data::write_csv(&out.join("tc_check.csv"), &rows)?;
+    verify::merge_games(out)?;
+    Ok(rows)
+}

@@ -1,0 +1,53 @@
+//! `skillcal compare DIR... --out DIR`: the weakening families' calibrations side by side.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+
+use crate::report;
+
+#[derive(clap::Args, Debug)]
+pub struct CompareArgs {
+    /// Calibration run folders (`skillcal calibrate --out`), one per family.
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Output folder: compare.md, compare.html, compare_targets.csv, compare_families.csv and
+    /// compare_curves.svg.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// A family's label (default: its run's config name, else its folder's name). Repeatable.
+    #[arg(long = "name", value_name = "LABEL=DIR")]
+    pub names: Vec<String>,
+}
+
+/// `skillcal compare`: writes the comparison page and its files.
+pub fn run(args: &CompareArgs) -> Result<()> {
+    let mut labels: Vec<(PathBuf, String)> = Vec::new();
+    for n in &args.names {
+        let Some((label, dir)) = n.split_once('=') else {
+            bail!("--name {n}: expected LABEL=DIR");
+        };
+        if label.trim().is_empty() {
+            bail!("--name {n}: empty label");
+        }
+        let dir = PathBuf::from(dir);
+        if !args.dirs.contains(&dir) {
+            bail!(
+                "--name {n}: {} is not one of the folders compared",
+                dir.display()
+            );
+        }
+        labels.push((dir, label.trim().to_string()));
+    }
+    let dirs: Vec<(PathBuf, Option<String>)> = args
+        .dirs
+        .iter()
+        .map(|d| {
+            let label = labels.iter().find(|(p, _)| p == d).map(|(_, l)| l.clone());
+            (d.clone(), label)
+        })
+        .collect();
+    let html = report::compare(&dirs, &args.out)?;
+    eprintln!("comparison: {}", html.display());
+    Ok(())
+}

@@ -1,0 +1,199 @@
+//! `skillcal compare DIR...`: the weakening families side by side, from their calibration run
+//! folders: one plot of every curve, each family's settings and node cost at each target, and
+//! per family its budget, covered range, verification and time-control check. Written as
+//! compare.md and self-contained compare.html (the report's document model) with CSVs and SVG.
+
+use std::path::{Path, PathBuf};
+
+use super::compare_data::{family_row, load_family, target_rows, Family};
+use super::compare_plot::curves_plot;
+use super::document::Document;
+use super::files::files_section;
+use super::{write, ReportError};
+use crate::results::{self as data, CompareFamilyRow, CompareTargetRow};
+
+/// The plot's file name in the output folder.
+pub const CURVES_SVG: &str = "compare_curves.svg";
+
+/// Writes the comparison of the run folders `dirs` (each with an optional label) into `out`;
+/// returns the HTML page's path.
+pub fn compare(dirs: &[(PathBuf, Option<String>)], out: &Path) -> Result<PathBuf, ReportError> {
+    let mut families = Vec::new();
+    for (dir, label) in dirs {
+        let f = load_family(dir, label.as_deref())?;
+        if let Some(other) = families.iter().find(|o: &&Family| o.label == f.label) {
+            return Err(ReportError::Results(data::ResultsError::Invalid {
+                path: dir.clone(),
+                message: format!(
+                    "its label `{}` is also {}'s: name one with --name LABEL=DIR",
+                    f.label,
+                    other.dir.display()
+                ),
+            }));
+        }
+        families.push(f);
+    }
+    std::fs::create_dir_all(out).map_err(|source| ReportError::Write {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    let fam_rows: Vec<CompareFamilyRow> = families.iter().map(family_row).collect();
+    let tgt_rows = target_rows(&families);
+    data::write_csv(&out.join("compare_families.csv"), &fam_rows)?;
+    data::write_csv(&out.join("compare_targets.csv"), &tgt_rows)?;
+    let plotted = curves_plot(&out.join(CURVES_SVG), &families)?;
+    let doc = document(out, &families, &fam_rows, &tgt_rows, plotted);
+    write(&out.join("compare.md"), &doc.to_markdown())?;
+    let html = out.join("compare.html");
+    write(&html, &doc.to_html(out)?)?;
+    Ok(html)
+}
+
+fn f0(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.0}")
+    } else {
+        "–".into()
+    }
+}
+
+fn span(a: Option<f64>, b: Option<f64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) => format!("{a:.0}–{b:.0}"),
+        _ => "none".into(),
+    }
+}
+
+fn document(
+    out: &Path,
+    families: &[Family],
+    fam_rows: &[CompareFamilyRow],
+    tgt_rows: &[CompareTargetRow],
+    plotted: bool,
+) -> Document {
+    let mut doc = Document {
+        title: format!(
+            "skillcal comparison: {}",
+            families
+                .iter()
+                .map(|f| f.label.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        ..Document::default()
+    };
+    let mut scales: Vec<&str> = families
+        .iter()
+        .filter_map(|f| f.summary.as_ref().map(|s| s.scale.as_str()))
+        .collect();
+    scales.dedup();
+    let scale = match scales.as_slice() {
+        [] => "no family has a fit yet".to_string(),
+        [one] => one.to_string(),
+        _ => format!(
+            "the families differ, so their Elo are not comparable: {}",
+            families
+                .iter()
+                .filter_map(|f| f
+                    .summary
+                    .as_ref()
+                    .map(|s| format!("{}: {}", f.label, s.scale)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    };
+    doc.para(&format!("Scale: {scale}"));
+    doc.section("Families");
+    let rows = fam_rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.family.clone(),
+                r.status.clone(),
+                r.games.map(|g| g.to_string()).unwrap_or_default(),
+                r.budget.map(|g| g.to_string()).unwrap_or_default(),
+                span(r.covered75_from, r.covered75_to),
+                span(r.covered50_from, r.covered50_to),
+                r.verify_rms
+                    .map(f0)
+                    .unwrap_or_else(|| "not verified".into()),
+                match r.tc_pass {
+                    Some(true) => "pass".into(),
+                    Some(false) => "FAIL (marked)".into(),
+                    None => "not checked".into(),
+                },
+            ]
+        })
+        .collect();
+    doc.table(
+        &[
+            "family",
+            "fit",
+            "games",
+            "budget",
+            "targets within ±75",
+            "targets within ±50",
+            "verify RMS",
+            "time-control check",
+        ],
+        rows,
+    );
+    doc.para("Targets within ±75 / ±50: the lowest and highest in-range table target whose 95% interval is that narrow (table_details.csv). Verify RMS: measured − target over the verified levels in the anchored range (verify/verify.csv). Time-control check: every level rated within ±50 Elo at 10+0.1 and 60+0.6 (tc-check/tc_check.csv); a family that fails is marked FAIL.");
+    if plotted {
+        doc.section("Elo against t");
+        doc.figure(
+            CURVES_SVG,
+            &format!("Each family's fitted curve with its 95% band (fit_curve.csv) and its tested settings rated on their own (fit_points.csv). Scale: {scale}"),
+        );
+    }
+    if !tgt_rows.is_empty() {
+        doc.section("At each target");
+        doc.para("Each family's knob settings for the target, the nodes a move they search at most (path: the family's path moves LimitNodes; fixed: the subject's LimitNodes option in the run's calibrate.toml; unbounded: nothing limits them) with the node limit's 95% interval when the path moves it (uci_elo_table.csv), and the Elo the setting plays at by the fitted curve with its 95% interval.");
+        let rows = tgt_rows
+            .iter()
+            .map(|r| {
+                let mut flags = Vec::new();
+                if r.extrapolated {
+                    flags.push("extrapolated".to_string());
+                }
+                if r.range != "ok" {
+                    flags.push(format!("beyond range ({})", r.range));
+                }
+                vec![
+                    f0(r.target),
+                    r.family.clone(),
+                    r.knobs.replace(';', ", "),
+                    match (r.nodes, r.nodes_lower, r.nodes_upper) {
+                        (Some(n), Some(lo), Some(hi)) => {
+                            format!("{n:.0} [{lo:.0}, {hi:.0}] ({})", r.nodes_source)
+                        }
+                        (Some(n), _, _) => format!("{n:.0} ({})", r.nodes_source),
+                        _ => r.nodes_source.clone(),
+                    },
+                    format!("{} [{}, {}]", f0(r.elo), f0(r.elo_lower), f0(r.elo_upper)),
+                    flags.join(", "),
+                ]
+            })
+            .collect();
+        doc.table(
+            &[
+                "target",
+                "family",
+                "settings",
+                "nodes a move (95%)",
+                "plays at (95%)",
+                "flags",
+            ],
+            rows,
+        );
+    }
+    play_analysis_section(&mut doc, families);
+    files_section(&mut doc, out, &["compare.md", "compare.html"]);
+    doc
+}
+
+/// Per-level play-analysis figures of each family (move quality by level, from `skillcal
+/// analyse`; a run's [`super::levels::load_levels`]): left empty here on purpose; they are
+/// being built separately and go in this function, after the targets and before the Files
+/// section.
+pub fn play_analysis_section(_doc: &mut Document, _families: &[Family]) {}

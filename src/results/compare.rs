@@ -1,0 +1,76 @@
+//! The rows of the time-control check (`tc-check/tc_check.csv`) and of the comparison page
+//! (`compare_targets.csv`, `compare_families.csv`).
+
+use serde::{Deserialize, Serialize};
+
+/// One UCI_Elo level at one time control (`tc_check.csv`). The difference columns compare the
+/// level's rating here with its rating at the level's first (reference) time control, so they
+/// are empty on the reference row.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct TcCheckRow {
+    pub level: f64,
+    /// The subject's clock, `base+inc` in seconds.
+    pub tc: String,
+    pub measured: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub games: u32,
+    pub score: f64,
+    /// measured − the reference time control's measured, with its 95% interval (the two
+    /// ratings' covariance counted: they share the pool).
+    pub diff: Option<f64>,
+    pub diff_lower: Option<f64>,
+    pub diff_upper: Option<f64>,
+    /// |diff| within the check's tolerance (±50 Elo).
+    pub pass: Option<bool>,
+}
+
+/// Whether every level of a time-control check passed (`None`: no row holds a difference).
+pub fn tc_check_pass(rows: &[TcCheckRow]) -> Option<bool> {
+    let passes: Vec<bool> = rows.iter().filter_map(|r| r.pass).collect();
+    (!passes.is_empty()).then(|| passes.iter().all(|p| *p))
+}
+
+/// One family at one target of the comparison (`compare_targets.csv`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CompareTargetRow {
+    pub target: f64,
+    pub family: String,
+    /// The family's knob settings at the target, as `Name=Value;Name=Value`.
+    pub knobs: String,
+    /// Nodes a move the setting searches at most; empty when nothing bounds them.
+    pub nodes: Option<f64>,
+    /// Where `nodes` comes from: `path` (the path moves LimitNodes), `fixed` (the subject's
+    /// LimitNodes option), `go nodes` (the subject's go limit) or `unbounded`.
+    pub nodes_source: String,
+    /// The node limit's 95% interval (the table's `LimitNodes_lower/_upper`) when the path
+    /// moves it.
+    pub nodes_lower: Option<f64>,
+    pub nodes_upper: Option<f64>,
+    /// Elo the setting plays at by the fitted curve, with its 95% interval.
+    pub elo: f64,
+    pub elo_lower: f64,
+    pub elo_upper: f64,
+    pub range: String,
+    pub extrapolated: bool,
+}
+
+/// One family of the comparison (`compare_families.csv`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CompareFamilyRow {
+    pub family: String,
+    pub dir: String,
+    /// `fit` or `no fit yet`.
+    pub status: String,
+    pub games: Option<u64>,
+    pub budget: Option<u64>,
+    /// Lowest and highest in-range target whose interval is within ±75 (and ±50) Elo.
+    pub covered75_from: Option<f64>,
+    pub covered75_to: Option<f64>,
+    pub covered50_from: Option<f64>,
+    pub covered50_to: Option<f64>,
+    /// RMS of measured − target over the verified levels in the anchored range.
+    pub verify_rms: Option<f64>,
+    /// The time-control check: every level passed; empty when none was run.
+    pub tc_pass: Option<bool>,
+}

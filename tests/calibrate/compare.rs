@@ -1,0 +1,220 @@
+//! `skillcal compare`: results/full beside a copy of itself under another label gives both
+//! families' rows, the plot and a page; a copy whose time-control check failed is marked; a
+//! folder without a fit is listed as such; a malformed file is an error naming it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use skillcal::results::{read_csv, write_csv, CompareFamilyRow, CompareTargetRow, TcCheckRow};
+
+use crate::support::arena::{temp_dir, SKILLCAL};
+
+/// The files of results/full the comparison reads (the games are not needed).
+fn copy_full(to: &Path) {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/full");
+    std::fs::create_dir_all(to.join("verify")).unwrap();
+    for f in [
+        "summary.toml",
+        "fit_curve.csv",
+        "fit_points.csv",
+        "table_details.csv",
+        "calibrate.toml",
+        "uci_elo_table.csv",
+        "pool.csv",
+        "verify/verify.csv",
+    ] {
+        std::fs::copy(full.join(f), to.join(f)).unwrap();
+    }
+}
+
+fn skillcal(args: &[&str]) -> (bool, String) {
+    let out = Command::new(SKILLCAL)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tc_row(tc: &str, diff: Option<f64>) -> TcCheckRow {
+    TcCheckRow {
+        level: 2000.0,
+        tc: tc.into(),
+        measured: 2000.0 + diff.unwrap_or(0.0),
+        lower: 1950.0,
+        upper: 2050.0,
+        games: 40,
+        score: 0.5,
+        diff,
+        diff_lower: diff.map(|d| d - 40.0),
+        diff_upper: diff.map(|d| d + 40.0),
+        pass: diff.map(|d| d.abs() <= 50.0),
+    }
+}
+
+#[test]
+fn compare_two_families_writes_rows_plot_and_marks_a_failed_tc_check() {
+    let full = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results/full");
+    let dir = temp_dir("compare");
+    let copy = dir.join("copy");
+    copy_full(&copy);
+    // the copy's time-control check failed at 2000
+    std::fs::create_dir_all(copy.join("tc-check")).unwrap();
+    write_csv(
+        &copy.join("tc-check/tc_check.csv"),
+        &[tc_row("10+0.1", None), tc_row("60+0.6", Some(-120.0))],
+    )
+    .unwrap();
+    // a folder whose calibration has not fitted yet
+    let fresh = dir.join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    let out = dir.join("cmp");
+    let name = format!("renamed={}", copy.display());
+    let (ok, stderr) = skillcal(&[
+        "compare",
+        full.to_str().unwrap(),
+        copy.to_str().unwrap(),
+        fresh.to_str().unwrap(),
+        "--name",
+        &name,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+
+    let fams: Vec<CompareFamilyRow> = read_csv(&out.join("compare_families.csv")).unwrap();
+    let labels: Vec<&str> = fams.iter().map(|f| f.family.as_str()).collect();
+    assert_eq!(labels, ["full", "renamed", "fresh"]);
+    assert_eq!(fams[0].games, Some(3940));
+    assert_eq!(fams[0].tc_pass, None);
+    assert_eq!(fams[1].tc_pass, Some(false));
+    assert_eq!(fams[2].status, "no fit yet");
+    // results/full's table_details.csv: ±50 reached from 1400 up, beyond range at 2300
+    assert_eq!(
+        (fams[0].covered50_from, fams[0].covered50_to),
+        (Some(1400.0), Some(2200.0))
+    );
+    let rms = fams[0].verify_rms.unwrap();
+    assert!(rms > 0.0 && rms < 200.0, "{rms}");
+
+    // each target has both fitted families, the node cost read from the path's LimitNodes
+    let targets: Vec<CompareTargetRow> = read_csv(&out.join("compare_targets.csv")).unwrap();
+    let at = |t: f64, fam: &str| {
+        targets
+            .iter()
+            .find(|r| r.target == t && r.family == fam)
+            .unwrap_or_else(|| panic!("no row {t} {fam}"))
+    };
+    for fam in ["full", "renamed"] {
+        let r = at(1400.0, fam);
+        assert_eq!(r.knobs, "LimitNodes=1209;ScoreInaccuracy=43");
+        assert_eq!((r.nodes, r.nodes_source.as_str()), (Some(1209.0), "path"));
+        // uci_elo_table.csv's 1400 row: LimitNodes_lower 929, LimitNodes_upper 1572
+        assert_eq!((r.nodes_lower, r.nodes_upper), (Some(929.0), Some(1572.0)));
+        assert!(r.elo_lower < 1400.0 && 1400.0 < r.elo_upper);
+    }
+    assert!(targets.iter().all(|r| r.family != "fresh"));
+    assert_eq!(targets.len(), 2 * 17, "17 targets from 800 to 2400");
+
+    // the plot holds both families, and the page inlines it and marks the failure
+    let svg = std::fs::read_to_string(out.join("compare_curves.svg")).unwrap();
+    assert!(svg.contains("full (curve") && svg.contains("renamed (curve"));
+    let html = std::fs::read_to_string(out.join("compare.html")).unwrap();
+    assert!(html.contains("<svg") && html.contains("FAIL (marked)"));
+    assert!(html.contains("no fit yet") && html.contains("Stockfish 15.1 Skill Levels"));
+    let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
+    assert!(md.contains("![compare_curves.svg](compare_curves.svg)"));
+    assert!(
+        md.contains("compare_targets.csv"),
+        "the Files section lists the CSV"
+    );
+
+    // a family with a fixed LimitNodes says so
+    let fixed = dir.join("fixed");
+    copy_full(&fixed);
+    let cfg = std::fs::read_to_string(fixed.join("calibrate.toml")).unwrap();
+    std::fs::write(
+        fixed.join("calibrate.toml"),
+        cfg.replace(
+            "Hash = 16\nThreads = 1",
+            "Hash = 16\nThreads = 1\nLimitNodes = 65536",
+        ),
+    )
+    .unwrap();
+    let mut summary = std::fs::read_to_string(fixed.join("summary.toml")).unwrap();
+    summary = summary.replace("name = \"LimitNodes\"", "name = \"NoiseSigma\"");
+    std::fs::write(
+        fixed.join("summary.toml"),
+        summary.replacen("name = \"full\"", "name = \"sigma\"", 1),
+    )
+    .unwrap();
+    let out2 = dir.join("cmp2");
+    let (ok, stderr) = skillcal(&[
+        "compare",
+        fixed.to_str().unwrap(),
+        "--out",
+        out2.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let targets: Vec<CompareTargetRow> = read_csv(&out2.join("compare_targets.csv")).unwrap();
+    assert!(targets
+        .iter()
+        .all(|r| r.family == "sigma" && r.nodes == Some(65536.0) && r.nodes_source == "fixed"));
+    assert!(targets.iter().all(|r| r.nodes_lower.is_none()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn compare_names_a_malformed_file_and_a_label_given_twice() {
+    let dir = temp_dir("compare-bad");
+    let bad = dir.join("bad");
+    copy_full(&bad);
+    std::fs::write(
+        bad.join("fit_curve.csv"),
+        "t,knobs,elo,lower,upper\n0.0,x,not-a-number,1,2\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (ok, stderr) = skillcal(&[
+        "compare",
+        bad.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("error:") && stderr.contains("fit_curve.csv"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+
+    // two folders with the same config name need a label
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    copy_full(&a);
+    copy_full(&b);
+    let (ok, stderr) = skillcal(&[
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--name") && stderr.contains(b.to_str().unwrap()),
+        "{stderr}"
+    );
+    // a missing folder is named too
+    let gone = dir.join("gone");
+    let (ok, stderr) = skillcal(&[
+        "compare",
+        gone.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok && stderr.contains("gone"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,215 @@
+//! `skillcal tc-check`: the same UCI_Elo levels at two clocks. On simulated games with a known
+//! clock effect it passes the level the clock leaves alone and fails the one it cuts short; on
+//! a tiny real run (the built-in engine against Stockfish over pipes) it plays both clocks,
+//! writes tc_check.csv and its summary, and resumes without replaying.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use skillcal::calibrate::runner::EngineSpec;
+use skillcal::calibrate::sim::SimRunner;
+use skillcal::calibrate::tc_check::{default_levels, tc_check, DEFAULT_TCS};
+use skillcal::report;
+use skillcal::results::{read_csv, tc_check_pass, TcCheckRow};
+
+use crate::support::arena::{temp_dir, SKILLCAL, STOCKFISH};
+use crate::support::calibrate::{config, ANCHORS};
+
+#[test]
+fn sim_tc_check_fails_the_level_the_fast_clock_cuts_short() {
+    let cfg = config(100, 50.0, "linear");
+    let dir = temp_dir("tc-sim");
+    let table = dir.join("table.csv");
+    std::fs::write(
+        &table,
+        "elo,LimitNodes\n1000,100\n1400,800\n2000,20000\n2500,60000\n",
+    )
+    .unwrap();
+    assert_eq!(default_levels(&table).unwrap(), vec![1400.0, 2000.0]);
+    // at 10+0.1 the 2000 level cannot finish its searches and plays 200 Elo weaker
+    let runner = SimRunner {
+        truth: Box::new(|e: &EngineSpec| {
+            if let Some(l) = e.option("UCI_Elo") {
+                let l: f64 = l.parse().unwrap();
+                let fast = e.limits.tc.as_deref() == Some("10+0.1");
+                return if fast && l >= 2000.0 { l - 200.0 } else { l };
+            }
+            let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
+            ANCHORS[i]
+        }),
+        draw_rate: 0.3,
+    };
+    let tcs: Vec<String> = DEFAULT_TCS.iter().map(|s| s.to_string()).collect();
+    let out = dir.join("tc-check");
+    let rows = tc_check(&cfg, &table, &out, &[1400.0, 2000.0], &tcs, 400, &runner).unwrap();
+    assert_eq!(rows.len(), 4);
+    // the reference clock's rows carry no difference; the others do, with an interval around it
+    for r in &rows {
+        assert_eq!(r.diff.is_none(), r.tc == "10+0.1", "{r:?}");
+        assert_eq!(r.games, 800, "{r:?}");
+    }
+    let at = |level: f64| {
+        rows.iter()
+            .find(|r| r.level == level && r.tc == "60+0.6")
+            .unwrap()
+    };
+    let (low, high) = (at(1400.0), at(2000.0));
+    assert_eq!(low.pass, Some(true), "{low:?}");
+    assert_eq!(high.pass, Some(false), "{high:?}");
+    let d = high.diff.unwrap();
+    assert!((d - 200.0).abs() < 60.0, "{high:?}");
+    assert!(high.diff_lower.unwrap() < d && d < high.diff_upper.unwrap());
+    assert_eq!(tc_check_pass(&rows), Some(false));
+    // the file holds what was returned, and a calibration's report beside it shows the check
+    let back: Vec<TcCheckRow> = read_csv(&out.join("tc_check.csv")).unwrap();
+    assert_eq!(back, rows);
+    let html = std::fs::read_to_string(report::generate(&dir).unwrap()).unwrap();
+    assert!(html.contains("Time-control check") && html.contains("FAIL"));
+    assert!(
+        html.contains("tc-check/"),
+        "the Files section lists the folder"
+    );
+    // one clock is no check; a bad clock is named
+    let err = tc_check(&cfg, &table, &out, &[1400.0], &tcs[..1], 2, &runner).unwrap_err();
+    assert!(err.to_string().contains("--tcs"), "{err}");
+    let bad = vec!["10+0.1".to_string(), "fast".to_string()];
+    let err = tc_check(&cfg, &table, &out, &[1400.0], &bad, 2, &runner).unwrap_err();
+    assert!(err.to_string().contains("fast"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn real_config(dir: &Path) -> std::path::PathBuf {
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/books/2moves_v1.epd");
+    let text = format!(
+        r#"
+name = "tc"
+seed = 5
+concurrency = 2
+budget = 10
+precision = 100
+targets = {{ from = 1200, to = 1600, step = 200 }}
+
+[subject]
+command = "builtin"
+options = {{ Hash = 4, Threads = 1 }}
+limits = {{ tc = "120+1" }}
+
+[[path]]
+knob = "LimitNodes"
+from = 16
+to = 1024
+scale = "log"
+
+[pool]
+command = "{STOCKFISH}"
+options = {{ Hash = 4, Threads = 1 }}
+limits = {{ nodes = 1000 }}
+anchor_sd = 50
+scale = "test scale"
+
+[[pool.member]]
+name = "sf-skill0"
+elo = 1320
+options = {{ "Skill Level" = 0 }}
+
+[[pool.member]]
+name = "sf-skill2"
+elo = 1608
+options = {{ "Skill Level" = 2 }}
+
+[openings]
+file = "{}"
+order = "random"
+
+[adjudication]
+resign = {{ score_cp = 600, moves = 3 }}
+max_plies = 160
+
+[verify]
+games_per_opponent = 2
+opponents_per_level = 2
+"#,
+        book.display()
+    );
+    let path = dir.join("tc.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn skillcal(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(SKILLCAL)
+        .args(args)
+        .env("SKILLCAL_BIN", SKILLCAL)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn real_tc_check_plays_both_clocks_writes_the_csv_and_resumes() {
+    assert!(Path::new(STOCKFISH).exists(), "{STOCKFISH} missing");
+    let dir = temp_dir("tc-real");
+    let cfg = real_config(&dir);
+    let table = dir.join("uci_elo_table.csv");
+    std::fs::write(&table, "# tiny\nelo,LimitNodes\n1200,32\n1600,256\n").unwrap();
+    let args = [
+        "tc-check",
+        table.to_str().unwrap(),
+        "--config",
+        cfg.to_str().unwrap(),
+        "--levels",
+        "1400",
+    ];
+    let (ok, stdout, stderr) = skillcal(&args);
+    assert!(ok, "{stderr}");
+    // default folder beside the table; one row per clock, 2 games against each of 2 members
+    let out = dir.join("tc-check");
+    let rows: Vec<TcCheckRow> = read_csv(&out.join("tc_check.csv")).unwrap();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(
+        (rows[0].tc.as_str(), rows[1].tc.as_str()),
+        ("10+0.1", "60+0.6")
+    );
+    assert!(
+        rows.iter().all(|r| r.level == 1400.0 && r.games == 4),
+        "{rows:?}"
+    );
+    assert!(rows[0].diff.is_none() && rows[0].pass.is_none());
+    let d = rows[1].diff.unwrap();
+    assert_eq!(rows[1].pass, Some(d.abs() <= 50.0));
+    assert!((d - (rows[1].measured - rows[0].measured)).abs() < 1e-6);
+    assert!(
+        stdout.contains("10+0.1") && stdout.contains("time-control check:"),
+        "{stdout}"
+    );
+    // the subject played on the given clocks, every game finished on the board or by rule
+    for tc in ["10+0.1", "60+0.6"] {
+        let spec = std::fs::read_dir(out.join("matches").join(format!("{tc}-1400")))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().extension().is_some_and(|x| x == "toml"))
+            .map(|e| std::fs::read_to_string(e.path()).unwrap())
+            .collect::<String>();
+        assert!(spec.contains(&format!("tc = \"{tc}\"")), "{tc}: {spec}");
+    }
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 9, "8 games and the header");
+    for bad in ["crash", "stall", "illegal_move", "time_forfeit"] {
+        assert!(
+            !games.contains(&format!(",{bad},")),
+            "a game ended by {bad}"
+        );
+    }
+    // a rerun resumes: nothing new is played and the file is the same
+    let (ok, _, stderr) = skillcal(&args);
+    assert!(ok, "{stderr}");
+    assert!(!stderr.contains("against"), "a game was replayed: {stderr}");
+    let again: Vec<TcCheckRow> = read_csv(&out.join("tc_check.csv")).unwrap();
+    assert_eq!(again, rows);
+    let _ = std::fs::remove_dir_all(&dir);
+}
