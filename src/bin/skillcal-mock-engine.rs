@@ -281,7 +281,9 @@ fn append_line(path: &str, line: &str) {
         .append(true)
         .open(path)
     {
-        let _ = writeln!(f, "{line}");
+        // one write per line: engines of a concurrent run append to the same log, and an
+        // O_APPEND write of a whole line is not interleaved with another's
+        let _ = f.write_all(format!("{line}\n").as_bytes());
     }
 }
 
