@@ -47,7 +47,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             (d.clone(), label)
         })
         .collect();
-    let html = report::compare(&dirs, &args.out)?;
+    let html = report::compare(&dirs, &args.out, &report::CompareOptions::default())?;
     eprintln!("comparison: {}", html.display());
     Ok(())
 }

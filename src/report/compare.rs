@@ -6,18 +6,39 @@
 use std::path::{Path, PathBuf};
 
 use super::compare_data::{family_row, load_family, target_rows, Family};
+use super::compare_play::{load_play, play_section, write_play, Play, PLAY_TARGETS};
 use super::compare_plot::curves_plot;
 use super::document::Document;
 use super::files::files_section;
+use super::levels::Levels;
 use super::{write, ReportError};
 use crate::results::{self as data, CompareFamilyRow, CompareTargetRow};
 
 /// The plot's file name in the output folder.
 pub const CURVES_SVG: &str = "compare_curves.svg";
 
+/// The comparison's options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompareOptions {
+    /// The Elo at which the play-analysis table shows how each family plays.
+    pub play_targets: Vec<f64>,
+}
+
+impl Default for CompareOptions {
+    fn default() -> Self {
+        CompareOptions {
+            play_targets: PLAY_TARGETS.to_vec(),
+        }
+    }
+}
+
 /// Writes the comparison of the run folders `dirs` (each with an optional label) into `out`;
 /// returns the HTML page's path.
-pub fn compare(dirs: &[(PathBuf, Option<String>)], out: &Path) -> Result<PathBuf, ReportError> {
+pub fn compare(
+    dirs: &[(PathBuf, Option<String>)],
+    out: &Path,
+    options: &CompareOptions,
+) -> Result<PathBuf, ReportError> {
     let mut families = Vec::new();
     for (dir, label) in dirs {
         let f = load_family(dir, label.as_deref())?;
@@ -33,6 +54,7 @@ pub fn compare(dirs: &[(PathBuf, Option<String>)], out: &Path) -> Result<PathBuf
         }
         families.push(f);
     }
+    let levels = load_play(&families)?;
     std::fs::create_dir_all(out).map_err(|source| ReportError::Write {
         path: out.to_path_buf(),
         source,
@@ -42,7 +64,13 @@ pub fn compare(dirs: &[(PathBuf, Option<String>)], out: &Path) -> Result<PathBuf
     data::write_csv(&out.join("compare_families.csv"), &fam_rows)?;
     data::write_csv(&out.join("compare_targets.csv"), &tgt_rows)?;
     let plotted = curves_plot(&out.join(CURVES_SVG), &families)?;
-    let doc = document(out, &families, &fam_rows, &tgt_rows, plotted);
+    let play = write_play(out, &families, &levels, &options.play_targets)?;
+    let analysis = Analysis {
+        levels: &levels,
+        play: &play,
+        targets: &options.play_targets,
+    };
+    let doc = document(out, &families, &fam_rows, &tgt_rows, plotted, &analysis);
     write(&out.join("compare.md"), &doc.to_markdown())?;
     let html = out.join("compare.html");
     write(&html, &doc.to_html(out)?)?;
@@ -70,6 +98,7 @@ fn document(
     fam_rows: &[CompareFamilyRow],
     tgt_rows: &[CompareTargetRow],
     plotted: bool,
+    analysis: &Analysis,
 ) -> Document {
     let mut doc = Document {
         title: format!(
@@ -187,13 +216,28 @@ fn document(
             rows,
         );
     }
-    play_analysis_section(&mut doc, families);
+    play_analysis_section(&mut doc, families, analysis);
     files_section(&mut doc, out, &["compare.md", "compare.html"]);
     doc
 }
 
+/// Each family's levels (None: not analysed), the section's rows and plots, the table's
+/// targets.
+pub struct Analysis<'a> {
+    pub levels: &'a [Option<Levels>],
+    pub play: &'a Play,
+    pub targets: &'a [f64],
+}
+
 /// Per-level play-analysis figures of each family (move quality by level, from `skillcal
-/// analyse`; a run's [`super::levels::load_levels`]): left empty here on purpose; they are
-/// being built separately and go in this function, after the targets and before the Files
+/// analyse`; a run's [`super::levels::load_levels`]), after the targets and before the Files
 /// section.
-pub fn play_analysis_section(_doc: &mut Document, _families: &[Family]) {}
+pub fn play_analysis_section(doc: &mut Document, families: &[Family], analysis: &Analysis) {
+    play_section(
+        doc,
+        families,
+        analysis.levels,
+        analysis.play,
+        analysis.targets,
+    );
+}

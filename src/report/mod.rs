@@ -12,6 +12,8 @@
 
 pub mod compare;
 pub mod compare_data;
+pub mod compare_play;
+pub mod compare_play_plot;
 pub mod compare_plot;
 pub mod document;
 pub mod figures;
@@ -31,7 +33,7 @@ pub mod tc_section;
 
 use std::path::{Path, PathBuf};
 
-pub use compare::compare;
+pub use compare::{compare, CompareOptions};
 pub use levels::{load_levels, Levels};
 pub use load::{load, RunData};
 pub use rating_data::{RatingReportOptions, SprtSpec};

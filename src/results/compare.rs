@@ -74,3 +74,22 @@ pub struct CompareFamilyRow {
     /// The time-control check: every level passed; empty when none was run.
     pub tc_pass: Option<bool>,
 }
+
+/// How one family plays at one target Elo (`compare_play.csv`): its analysed tested settings'
+/// figures interpolated linearly in the curve's Elo between the two settings that bracket the
+/// target. Outside the analysed settings' Elo range `in_range` is false and every figure empty
+/// (never extrapolated); a figure is empty too when either bracketing setting lacks it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ComparePlayRow {
+    pub family: String,
+    pub target: f64,
+    /// The family's analysed tested settings the figures come from.
+    pub settings: u32,
+    pub in_range: bool,
+    pub acpl: Option<f64>,
+    pub blunder_rate: Option<f64>,
+    /// Blunder rate in losing positions over that in equal ones.
+    pub losing_equal_ratio: Option<f64>,
+    /// Share of moves that are the reference engine's first choice.
+    pub top1: Option<f64>,
+}

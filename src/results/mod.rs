@@ -14,7 +14,7 @@
 //! | `verify.csv` | [`VerifyRow`] |
 //! | `summary.toml` | [`Summary`] |
 //! | `tc-check/tc_check.csv` | [`TcCheckRow`] |
-//! | `compare_targets.csv`, `compare_families.csv` | [`CompareTargetRow`], [`CompareFamilyRow`] |
+//! | `compare_targets.csv`, `compare_families.csv`, `compare_play.csv` | [`CompareTargetRow`], [`CompareFamilyRow`], [`ComparePlayRow`] |
 //! | `analysis/analysis.csv`, `analysis/levels.csv` | [`AnalysisRow`], [`LevelRow`] (how each level plays) |
 
 mod compare;
@@ -24,7 +24,7 @@ mod levels;
 mod rows;
 mod summary;
 
-pub use compare::{tc_check_pass, CompareFamilyRow, CompareTargetRow, TcCheckRow};
+pub use compare::{tc_check_pass, CompareFamilyRow, ComparePlayRow, CompareTargetRow, TcCheckRow};
 pub use csvfile::{append_csv, read_csv, read_csv_or_empty, write_csv};
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
 pub use levels::{AnalysisRow, LevelElo, LevelKind, LevelRow};

@@ -1,0 +1,102 @@
+//! The comparison's play-analysis plots: one figure of the analysed tested settings against
+//! their Elo, one series per family, each point with its 95% interval bar.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::ReportError;
+
+/// One family's points: (Elo, value, lower, upper).
+pub struct Series {
+    pub label: String,
+    pub points: Vec<(f64, f64, f64, f64)>,
+}
+
+fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {
+    ReportError::Plot {
+        path: path.to_path_buf(),
+        message: format!("{e:?}"),
+    }
+}
+
+fn range(v: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = v
+        .filter(|x| x.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
+            (l.min(x), h.max(x))
+        });
+    let pad = ((hi - lo) * 0.05).max(1e-3);
+    (lo - pad, hi + pad)
+}
+
+/// Draws `series` (values multiplied by `scale` on the axis) into `path`; returns whether any
+/// point was drawn.
+pub fn level_plot(
+    path: &Path,
+    caption: &str,
+    y_desc: &str,
+    scale: f64,
+    series: &[Series],
+) -> Result<bool, ReportError> {
+    if series.iter().all(|s| s.points.is_empty()) {
+        return Ok(false);
+    }
+    let all = || series.iter().flat_map(|s| s.points.iter());
+    let (xlo, xhi) = range(all().map(|p| p.0));
+    let (ylo, yhi) = range(all().flat_map(|p| [p.2 * scale, p.3 * scale]));
+    let root = SVGBackend::new(path, (860, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(path, e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(caption, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(48)
+        .y_label_area_size(64)
+        .build_cartesian_2d(xlo..xhi, ylo..yhi)
+        .map_err(|e| err(path, e))?;
+    chart
+        .configure_mesh()
+        .x_desc("Elo of the tested setting (fitted curve)")
+        .y_desc(y_desc)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(|e| err(path, e))?;
+    for (i, s) in series.iter().enumerate() {
+        let colour = Palette99::pick(i).to_rgba();
+        let mut pts = s.points.clone();
+        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|p| (p.0, p.1 * scale)),
+                colour.stroke_width(2),
+            ))
+            .map_err(|e| err(path, e))?
+            .label(format!("{} (tested settings, 95% interval)", s.label))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+            });
+        chart
+            .draw_series(
+                pts.iter().map(|p| {
+                    PathElement::new(vec![(p.0, p.2 * scale), (p.0, p.3 * scale)], colour)
+                }),
+            )
+            .map_err(|e| err(path, e))?;
+        chart
+            .draw_series(
+                pts.iter()
+                    .map(|p| Circle::new((p.0, p.1 * scale), 3, colour.filled())),
+            )
+            .map_err(|e| err(path, e))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .draw()
+        .map_err(|e| err(path, e))?;
+    root.present().map_err(|e| err(path, e))?;
+    Ok(true)
+}
