@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use skillcal::results::{read_csv, write_csv, CompareFamilyRow, CompareTargetRow, TcCheckRow};
+use skillcal::results::{
+    read_csv, write_csv, CompareFamilyRow, ComparePlayRow, CompareTargetRow, TcCheckRow,
+};
 
 use crate::support::arena::{temp_dir, SKILLCAL};
 
@@ -216,5 +218,178 @@ fn compare_names_a_malformed_file_and_a_label_given_twice() {
         out.to_str().unwrap(),
     ]);
     assert!(!ok && stderr.contains("gone"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const ANALYSIS_HEAD: &str = "player,settings,games,moves,inaccuracies,acpl,acpl_lower,acpl_upper,accuracy,accuracy_lower,accuracy_upper,inaccuracy_rate,inaccuracy_rate_lower,inaccuracy_rate_upper,mistake_rate,mistake_rate_lower,mistake_rate_upper,blunder_rate,blunder_rate_lower,blunder_rate_upper,blunder_rate_equal,blunder_rate_equal_lower,blunder_rate_equal_upper,blunder_rate_losing,blunder_rate_losing_lower,blunder_rate_losing_upper,top1,top1_lower,top1_upper";
+
+/// A copy of results/full whose tested settings are replaced by hand-made ones at curve Elo
+/// `elos` (t evenly from 0 to 1), analysed with (acpl, blunder rate, equal, losing, top1) each.
+fn analysed_run(to: &Path, elos: &[f64], figures: &[(f64, f64, f64, f64, f64)]) {
+    copy_full(to);
+    let n = elos.len() - 1;
+    let mut points = String::from(
+        "name,t,knobs,games,score,draw_rate,elo,lower,upper,isotonic,curve,residual,z\n",
+    );
+    let mut analysis = format!("{ANALYSIS_HEAD}\n");
+    for (i, (elo, (acpl, b, eq, lose, top1))) in elos.iter().zip(figures).enumerate() {
+        let t = i as f64 / n as f64;
+        let name = format!("skillcal_t{t:.4}");
+        points.push_str(&format!(
+            "{name},{t},LimitNodes={i},100,0.5,0.1,{elo},{},{},{elo},{elo},0,0\n",
+            elo - 100.0,
+            elo + 100.0
+        ));
+        analysis.push_str(&format!(
+            "{name},LimitNodes={i},100,4000,100,{acpl},{},{},80,75,85,0.1,0.08,0.12,0.05,0.04,0.06,{b},{},{},{eq},{},{},{lose},{},{},{top1},{},{}\n",
+            acpl - 5.0,
+            acpl + 5.0,
+            b * 0.8,
+            b * 1.2,
+            eq * 0.8,
+            eq * 1.2,
+            lose * 0.8,
+            lose * 1.2,
+            top1 - 0.05,
+            top1 + 0.05
+        ));
+    }
+    std::fs::write(to.join("fit_points.csv"), points).unwrap();
+    std::fs::create_dir_all(to.join("analysis")).unwrap();
+    std::fs::write(to.join("analysis/analysis.csv"), analysis).unwrap();
+}
+
+fn near(a: Option<f64>, b: f64) -> bool {
+    a.is_some_and(|a| (a - b).abs() < 1e-9)
+}
+
+#[test]
+fn compare_play_analysis_interpolates_between_tested_settings() {
+    let dir = temp_dir("compare-play");
+    let (a, b, c) = (dir.join("a"), dir.join("b"), dir.join("c"));
+    // a: Elo 1000, 1400, 1800; ACPL 100, 60, 40; blunders 10%, 6%, 2%; losing/equal 3, 1.5, 1;
+    // top-1 30%, 40%, 50%
+    analysed_run(
+        &a,
+        &[1000.0, 1400.0, 1800.0],
+        &[
+            (100.0, 0.10, 0.05, 0.15, 0.30),
+            (60.0, 0.06, 0.04, 0.06, 0.40),
+            (40.0, 0.02, 0.02, 0.02, 0.50),
+        ],
+    );
+    // b: Elo 1400, 2200; ACPL 70, 40; blunders 5%, 2%; losing/equal 2, 1; top-1 40%, 55%
+    analysed_run(
+        &b,
+        &[1400.0, 2200.0],
+        &[
+            (70.0, 0.05, 0.02, 0.04, 0.40),
+            (40.0, 0.02, 0.01, 0.01, 0.55),
+        ],
+    );
+    // c: not analysed
+    copy_full(&c);
+    let out = dir.join("cmp");
+    let names: Vec<String> = [("a", &a), ("b", &b), ("c", &c)]
+        .iter()
+        .flat_map(|(l, d)| ["--name".to_string(), format!("{l}={}", d.display())])
+        .collect();
+    let mut args = vec![
+        "compare".to_string(),
+        a.display().to_string(),
+        b.display().to_string(),
+        c.display().to_string(),
+        "--out".to_string(),
+        out.display().to_string(),
+    ];
+    args.extend(names);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (ok, stderr) = skillcal(&args);
+    assert!(ok, "{stderr}");
+
+    let rows: Vec<ComparePlayRow> = read_csv(&out.join("compare_play.csv")).unwrap();
+    let got: Vec<(&str, f64)> = rows.iter().map(|r| (r.family.as_str(), r.target)).collect();
+    assert_eq!(
+        got,
+        [
+            ("a", 1200.0),
+            ("a", 1600.0),
+            ("a", 2000.0),
+            ("b", 1200.0),
+            ("b", 1600.0),
+            ("b", 2000.0)
+        ],
+        "c is not analysed"
+    );
+    let figs = |r: &ComparePlayRow| (r.acpl, r.blunder_rate, r.losing_equal_ratio, r.top1);
+    // a at 1200: halfway between 1000 and 1400
+    let r = &rows[0];
+    assert!(r.in_range && r.settings == 3);
+    assert!(near(r.acpl, 80.0) && near(r.blunder_rate, 0.08));
+    assert!(
+        near(r.losing_equal_ratio, 2.25) && near(r.top1, 0.35),
+        "{r:?}"
+    );
+    // a at 1600: halfway between 1400 and 1800
+    let r = &rows[1];
+    assert!(near(r.acpl, 50.0) && near(r.blunder_rate, 0.04));
+    assert!(
+        near(r.losing_equal_ratio, 1.25) && near(r.top1, 0.45),
+        "{r:?}"
+    );
+    // a at 2000 and b at 1200: outside the analysed settings' range, never extrapolated
+    for r in [&rows[2], &rows[3]] {
+        assert!(!r.in_range, "{r:?}");
+        assert_eq!(figs(r), (None, None, None, None));
+    }
+    // b at 1600: a quarter of the way from 1400 to 2200; at 2000 three quarters
+    let r = &rows[4];
+    assert!(r.in_range && r.settings == 2);
+    assert!(near(r.acpl, 62.5) && near(r.blunder_rate, 0.0425));
+    assert!(
+        near(r.losing_equal_ratio, 1.75) && near(r.top1, 0.4375),
+        "{r:?}"
+    );
+    let r = &rows[5];
+    assert!(near(r.acpl, 47.5) && near(r.blunder_rate, 0.0275));
+    assert!(
+        near(r.losing_equal_ratio, 1.25) && near(r.top1, 0.5125),
+        "{r:?}"
+    );
+
+    let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
+    assert!(
+        md.contains("How each family plays at 1200, 1600 and 2000"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| a | 1200 | 80.0 | 8.0% | 2.25 | 35.0% |"),
+        "{md}"
+    );
+    assert!(md.contains("| a | 2000 | — | — | — | — |"), "{md}");
+    assert!(
+        md.contains("interpolated linearly") && md.contains("a 3, b 2"),
+        "{md}"
+    );
+    assert!(md.contains("Not analysed: c."), "{md}");
+    assert!(md.contains("a: Spearman's rho of ACPL against Elo = -1.000 over 3"));
+    assert!(md.contains("b: Spearman's rho of ACPL against Elo = -1.000 over 2"));
+    for svg in ["compare_acpl.svg", "compare_blunders.svg"] {
+        let text = std::fs::read_to_string(out.join(svg)).unwrap();
+        assert!(text.contains("<svg") && text.contains("a (tested") && text.contains("b (tested"));
+        assert!(!text.contains("c (tested"));
+        assert!(md.contains(&format!("![{svg}]({svg})")), "{md}");
+    }
+
+    // a malformed analysis is an error naming its file
+    std::fs::write(
+        b.join("analysis/analysis.csv"),
+        format!("{ANALYSIS_HEAD}\nskillcal_t0.0000,x,1,1,1,not-a-number\n"),
+    )
+    .unwrap();
+    let (ok, stderr) = skillcal(&args);
+    assert!(!ok);
+    assert!(stderr.contains("analysis.csv"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
