@@ -11,8 +11,9 @@ pub struct CompareArgs {
     /// Calibration run folders (`skillcal calibrate --out`), one per family.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Output folder: compare.md, compare.html, compare_targets.csv, compare_families.csv and
-    /// compare_curves.svg.
+    /// Output folder: compare.md, compare.html, compare_targets.csv, compare_families.csv,
+    /// compare_curves.svg, and for analysed families compare_play.csv, compare_acpl.svg and
+    /// compare_blunders.svg.
     #[arg(long)]
     pub out: PathBuf,
     /// A family's label (default: its run's config name, else its folder's name). Repeatable.
