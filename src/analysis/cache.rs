@@ -1,6 +1,9 @@
 //! The evaluation cache, `eval-cache.csv`: one row per (position FEN without move counters,
-//! engine identity, limit), appended and flushed as each answer arrives, so a killed run keeps
-//! every finished evaluation and a rerun (or an overlapping file) asks the engine nothing twice.
+//! line, engine identity, limit), appended and flushed as each answer arrives, so a killed run
+//! keeps every finished evaluation and a rerun (or an overlapping file) asks the engine nothing
+//! twice. The line is empty for a position searched on its own (after `ucinewgame`) and names
+//! the sequence of positions searched before it otherwise (`pool::line_digest`): a game's
+//! positions are searched in order in one process, so an answer depends on that sequence.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -17,6 +20,9 @@ use super::lichess::Score;
 #[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct CacheRow {
     pub fen: String,
+    /// Empty, or the digest of the positions searched before this one since `ucinewgame`.
+    #[serde(default)]
+    pub line: String,
     pub engine: String,
     pub limit: String,
     /// Centipawns from the side to move (empty for a mate score).
@@ -27,7 +33,20 @@ pub struct CacheRow {
     pub depth: u32,
 }
 
-type Key = (String, String, String);
+type Key = (String, String, String, String);
+
+const HEADER: &str = "fen,line,engine,limit,cp,mate,best,depth\n";
+
+/// One row as a CSV line.
+fn encode(path: &Path, row: &CacheRow) -> Result<Vec<u8>> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    w.serialize(row)
+        .map_err(|e| AnalysisError::file(path, format!("cannot encode a row: {e}")))?;
+    w.into_inner()
+        .map_err(|e| AnalysisError::file(path, format!("cannot encode a row: {e}")))
+}
 
 /// The open cache: what is known, and the file new answers are appended to.
 pub struct EvalCache {
@@ -37,7 +56,9 @@ pub struct EvalCache {
 }
 
 impl EvalCache {
-    /// Opens (or creates) the cache file; a torn last line from a killed run is dropped.
+    /// Opens (or creates) the cache file; a torn last line from a killed run is dropped, and a
+    /// file from before the `line` column is rewritten with it (its answers, each searched on
+    /// its own, stay valid as such).
     pub fn open(path: &Path) -> Result<EvalCache> {
         let mut file = OpenOptions::new()
             .read(true)
@@ -53,35 +74,43 @@ impl EvalCache {
             Some(i) => &text[..=i],
             None => "",
         };
-        if complete.len() != text.len() {
-            file.set_len(complete.len() as u64).map_err(write)?;
-            file.seek(std::io::SeekFrom::End(0)).map_err(write)?;
-        }
-        let mut map = HashMap::new();
-        if complete.trim().is_empty() {
-            file.set_len(0).map_err(write)?;
-            file.write_all(b"fen,engine,limit,cp,mate,best,depth\n")
-                .and_then(|_| file.flush())
-                .map_err(write)?;
-        } else {
+        let mut rows = Vec::new();
+        if !complete.trim().is_empty() {
             let mut rdr = csv::Reader::from_reader(complete.as_bytes());
             for (i, row) in rdr.deserialize::<CacheRow>().enumerate() {
-                let row =
-                    row.map_err(|e| AnalysisError::file(path, format!("row {}: {e}", i + 2)))?;
-                let score = match (row.mate, row.cp) {
-                    (Some(m), _) => Score::Mate(m),
-                    (None, Some(c)) => Score::Cp(c),
-                    (None, None) => continue,
-                };
-                map.insert(
-                    (row.fen, row.engine, row.limit),
-                    Eval {
-                        score,
-                        best: row.best,
-                        depth: row.depth,
-                    },
+                rows.push(
+                    row.map_err(|e| AnalysisError::file(path, format!("row {}: {e}", i + 2)))?,
                 );
             }
+        }
+        let current = complete.starts_with(HEADER);
+        if !current || complete.len() != text.len() {
+            // Rewrite: header, then every complete row.
+            let mut bytes = HEADER.as_bytes().to_vec();
+            for row in &rows {
+                bytes.extend(encode(path, row)?);
+            }
+            file.set_len(0).map_err(write)?;
+            file.seek(std::io::SeekFrom::End(0)).map_err(write)?;
+            file.write_all(&bytes)
+                .and_then(|_| file.flush())
+                .map_err(write)?;
+        }
+        let mut map = HashMap::new();
+        for row in rows {
+            let score = match (row.mate, row.cp) {
+                (Some(m), _) => Score::Mate(m),
+                (None, Some(c)) => Score::Cp(c),
+                (None, None) => continue,
+            };
+            map.insert(
+                (row.fen, row.line, row.engine, row.limit),
+                Eval {
+                    score,
+                    best: row.best,
+                    depth: row.depth,
+                },
+            );
         }
         Ok(EvalCache {
             map,
@@ -90,9 +119,19 @@ impl EvalCache {
         })
     }
 
+    /// The answer for `fen` searched on its own.
     pub fn get(&self, fen: &str, engine: &str, limit: &str) -> Option<&Eval> {
-        self.map
-            .get(&(fen.to_string(), engine.to_string(), limit.to_string()))
+        self.get_in_line(fen, "", engine, limit)
+    }
+
+    /// The answer for `fen` searched after the positions `line` names.
+    pub fn get_in_line(&self, fen: &str, line: &str, engine: &str, limit: &str) -> Option<&Eval> {
+        self.map.get(&(
+            fen.to_string(),
+            line.to_string(),
+            engine.to_string(),
+            limit.to_string(),
+        ))
     }
 
     pub fn len(&self) -> usize {
@@ -103,14 +142,27 @@ impl EvalCache {
         self.map.is_empty()
     }
 
-    /// Records an answer and appends it to the file at once.
+    /// Records the answer for `fen` searched on its own and appends it to the file at once.
     pub fn insert(&mut self, fen: &str, engine: &str, limit: &str, eval: Eval) -> Result<()> {
+        self.insert_in_line(fen, "", engine, limit, eval)
+    }
+
+    /// Records the answer for `fen` searched after `line` and appends it to the file at once.
+    pub fn insert_in_line(
+        &mut self,
+        fen: &str,
+        line: &str,
+        engine: &str,
+        limit: &str,
+        eval: Eval,
+    ) -> Result<()> {
         let (cp, mate) = match eval.score {
             Score::Cp(c) => (Some(c), None),
             Score::Mate(m) => (None, Some(m)),
         };
         let row = CacheRow {
             fen: fen.to_string(),
+            line: line.to_string(),
             engine: engine.to_string(),
             limit: limit.to_string(),
             cp,
@@ -118,19 +170,13 @@ impl EvalCache {
             best: eval.best.clone(),
             depth: eval.depth,
         };
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(Vec::new());
-        w.serialize(&row)
-            .map_err(|e| AnalysisError::file(&self.path, format!("cannot encode a row: {e}")))?;
-        let bytes = w
-            .into_inner()
-            .map_err(|e| AnalysisError::file(&self.path, format!("cannot encode a row: {e}")))?;
+        let bytes = encode(&self.path, &row)?;
         self.file
             .write_all(&bytes)
             .and_then(|_| self.file.flush())
             .map_err(|e| AnalysisError::io("write", &self.path, e))?;
-        self.map.insert((row.fen, row.engine, row.limit), eval);
+        self.map
+            .insert((row.fen, row.line, row.engine, row.limit), eval);
         Ok(())
     }
 }

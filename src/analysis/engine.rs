@@ -1,8 +1,9 @@
 //! The one place that talks to an engine: a small synchronous UCI driver (std::process, one
 //! blocking process per worker thread). What the engine says is read by the arena's UCI parser
 //! (`arena::parse_info`, `arena::parse_bestmove`), and programs are found as the arena finds
-//! them (`arena::find_program`). Each position is searched after `ucinewgame`, so with one
-//! thread and a node limit the answer depends on the position alone, whichever process gets it.
+//! them (`arena::find_program`). With one thread and a node limit an answer depends only on what
+//! the process searched since its last `ucinewgame`: `evaluate` sends one before each position,
+//! `new_game` + `search` search a game's positions in order after one.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -235,12 +236,25 @@ impl UciEngine {
         }
     }
 
-    /// Searches `fen` with the configured limit; the score of the last `info` line with one
-    /// (exact or bound, first PV only) and the `bestmove`.
+    /// Searches `fen` on its own, after `ucinewgame`.
     pub fn evaluate(&mut self, fen: &str) -> Result<Eval> {
+        self.new_game()?;
+        self.search(fen)
+    }
+
+    /// `ucinewgame`: clears the hash table and the search's history tables. In Stockfish 15.1
+    /// that cost about a quarter of a 20,000-node search here (docs/analysis.md), which is why a
+    /// game's positions share one.
+    pub fn new_game(&mut self) -> Result<()> {
         self.send("ucinewgame")?;
         self.send("isready")?;
-        self.wait_for("readyok")?;
+        self.wait_for("readyok")
+    }
+
+    /// Searches `fen` with the configured limit, keeping what earlier searches left in the
+    /// tables; the score of the last `info` line with one (exact or bound, first PV only) and
+    /// the `bestmove`.
+    pub fn search(&mut self, fen: &str) -> Result<Eval> {
         self.send(&format!("position fen {fen}"))?;
         let go = self.limit.go();
         self.send(&go)?;

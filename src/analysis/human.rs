@@ -49,15 +49,15 @@ fn elo_of(g: &GameMoves, c: Color) -> Option<u32> {
     }
 }
 
-/// Per band, one sample per game: the moves of that game's players in the band, and their
+/// Per band, one sample per game (`evals`: each game's answers by key): the moves of that game's players in the band, and their
 /// game accuracies.
 pub fn band_samples(
     games: &[GameMoves],
-    evals: &HashMap<String, Eval>,
+    evals: &[HashMap<String, Eval>],
     width: u32,
 ) -> Result<BTreeMap<Band, Vec<Sample>>> {
     let mut out: BTreeMap<Band, Vec<Sample>> = BTreeMap::new();
-    for g in games {
+    for (g, evals) in games.iter().zip(evals) {
         let (moves, wa, ba) = judge_game(g, evals)
             .ok_or_else(|| AnalysisError::Other("an evaluation is missing".into()))?;
         let mut per: BTreeMap<Band, Sample> = BTreeMap::new();

@@ -131,7 +131,7 @@ pub struct AnalyseResult {
     /// Games read from the human file.
     pub human_games: usize,
     pub moves: usize,
-    /// Distinct positions that needed the reference engine.
+    /// Positions that needed the reference engine (distinct within each game).
     pub positions: usize,
     /// Positions the reference engine actually searched (0 when all were cached).
     pub engine_evaluations: usize,
@@ -162,30 +162,34 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
         None => Vec::new(),
     };
 
-    // Every distinct position that needs the engine, once.
-    let mut positions: BTreeMap<String, String> = BTreeMap::new();
-    for g in games.iter().chain(human_games.iter()) {
-        for p in g.positions.iter().filter(|p| needs_engine(p)) {
-            positions
-                .entry(position_key(p))
-                .or_insert_with(|| full_fen(p));
-        }
-    }
-    let evaluated = pool::evaluate_all(
+    // Each game's positions that need the engine, in the order played.
+    let sequences: Vec<Vec<(String, String)>> = games
+        .iter()
+        .chain(human_games.iter())
+        .map(|g| {
+            g.positions
+                .iter()
+                .filter(|p| needs_engine(p))
+                .map(|p| (position_key(p), full_fen(p)))
+                .collect()
+        })
+        .collect();
+    let (mut evals, engine_evaluations) = pool::evaluate_games(
         &opts.engine,
-        &positions,
+        &sequences,
         opts.concurrency,
         &mut cache,
         "reference engine",
         opts.quiet,
     )?;
-    let evals = evaluated.evals;
+    let positions: usize = evals.iter().map(|e| e.len()).sum();
+    let human_evals = evals.split_off(games.len());
 
     // Engine games: one sample per (game, player).
     let mut all_moves: Vec<MoveEval> = Vec::new();
     let mut by_player: BTreeMap<String, (String, Vec<Sample>)> = BTreeMap::new();
-    for g in &games {
-        let (moves, wa, ba) = judge_game(g, &evals)
+    for (g, evals) in games.iter().zip(&evals) {
+        let (moves, wa, ba) = judge_game(g, evals)
             .ok_or_else(|| AnalysisError::Other("an evaluation is missing".into()))?;
         for (name, settings, acc) in [
             (&g.white, &g.white_settings, wa),
@@ -221,14 +225,14 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
         games: games.len(),
         human_games: human_games.len(),
         moves: all_moves.len(),
-        positions: positions.len(),
-        engine_evaluations: evaluated.engine_evaluations,
+        positions,
+        engine_evaluations,
         players,
         ..AnalyseResult::default()
     };
 
     if !human_games.is_empty() {
-        let bands = human::band_samples(&human_games, &evals, opts.band)?;
+        let bands = human::band_samples(&human_games, &human_evals, opts.band)?;
         result.human_bands = bands
             .iter()
             .map(|(b, samples)| group_figures(b.label(), String::new(), samples, opts))

@@ -1,12 +1,16 @@
-//! Evaluates many positions with N engine processes in parallel: positions are deduplicated by
-//! key, cached answers are not asked again, each worker thread owns one process and takes the
-//! next position from a shared queue; the main thread appends every answer to the cache as it
-//! arrives and shows progress with an ETA.
+//! Evaluates positions with N engine processes in parallel. Work comes in jobs: a job is one
+//! `ucinewgame` followed by its positions searched in order by one process (a single position
+//! when positions are searched on their own, a game's positions otherwise). Cached answers are
+//! not asked again; each worker thread owns one process and takes the next job from a shared
+//! queue; the main thread appends every answer to the cache as it arrives and shows progress
+//! with an ETA.
 
 use std::collections::{BTreeMap, HashMap};
+use std::hash::Hasher;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
+use fnv::FnvHasher;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::cache::EvalCache;
@@ -19,8 +23,31 @@ pub struct Evaluated {
     pub engine_evaluations: usize,
 }
 
-/// Evaluates every position in `positions` (key -> full FEN) with `cfg`, using and filling
-/// `cache`; `concurrency` engine processes at most.
+/// One position of a job: its key, the FEN sent, and its line (the cache's name for what the
+/// process searched before it in the same job; empty for a job of one position).
+#[derive(Clone)]
+struct Item {
+    key: String,
+    fen: String,
+    line: String,
+}
+
+/// The line of each position of a sequence searched in order after one `ucinewgame`: an FNV-1a
+/// digest (stable across builds and platforms) of the keys before it, so equal game prefixes
+/// share their answers and nothing else does. Never empty, unlike a position searched alone.
+pub fn line_digest<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut h = FnvHasher::default();
+    let mut out = Vec::new();
+    for key in keys {
+        out.push(format!("{:016x}", h.finish()));
+        h.write(key.as_bytes());
+        h.write_u8(b'\n');
+    }
+    out
+}
+
+/// Evaluates every position in `positions` (key -> full FEN) on its own (after `ucinewgame`),
+/// with `cfg`, using and filling `cache`; `concurrency` engine processes at most.
 pub fn evaluate_all(
     cfg: &EngineConfig,
     positions: &BTreeMap<String, String>,
@@ -29,24 +56,89 @@ pub fn evaluate_all(
     label: &str,
     quiet: bool,
 ) -> Result<Evaluated> {
+    let jobs: Vec<Vec<Item>> = positions
+        .iter()
+        .map(|(key, fen)| {
+            vec![Item {
+                key: key.clone(),
+                fen: fen.clone(),
+                line: String::new(),
+            }]
+        })
+        .collect();
+    let (answers, engine_evaluations) = run_jobs(cfg, jobs, concurrency, cache, label, quiet)?;
+    Ok(Evaluated {
+        evals: answers.into_iter().flatten().collect(),
+        engine_evaluations,
+    })
+}
+
+/// Evaluates each game's positions (key, full FEN; in the order played) in order in one
+/// process after one `ucinewgame`, the way a person's analysis board does it: the hash table
+/// carries from a position to the next, and the clearing, which costs about a quarter of a
+/// 20,000-node search here (docs/analysis.md), happens once a game. A position repeated within a game is searched once, the first
+/// time. An answer depends on the game's positions up to it, so it replays whichever process
+/// gets the game, and a game is taken from the cache only when all its answers are there.
+/// Returns each game's answers by key, and how many searches the engine did.
+pub fn evaluate_games(
+    cfg: &EngineConfig,
+    games: &[Vec<(String, String)>],
+    concurrency: usize,
+    cache: &mut EvalCache,
+    label: &str,
+    quiet: bool,
+) -> Result<(Vec<HashMap<String, Eval>>, usize)> {
+    let jobs: Vec<Vec<Item>> = games
+        .iter()
+        .map(|positions| {
+            let mut seen = std::collections::HashSet::new();
+            let distinct: Vec<&(String, String)> =
+                positions.iter().filter(|(k, _)| seen.insert(k)).collect();
+            let lines = line_digest(distinct.iter().map(|(k, _)| k.as_str()));
+            distinct
+                .into_iter()
+                .zip(lines)
+                .map(|((key, fen), line)| Item {
+                    key: key.clone(),
+                    fen: fen.clone(),
+                    line,
+                })
+                .collect()
+        })
+        .collect();
+    run_jobs(cfg, jobs, concurrency, cache, label, quiet)
+}
+
+/// Runs the jobs not wholly in the cache; every job's answers by key, and the searches done.
+fn run_jobs(
+    cfg: &EngineConfig,
+    jobs: Vec<Vec<Item>>,
+    concurrency: usize,
+    cache: &mut EvalCache,
+    label: &str,
+    quiet: bool,
+) -> Result<(Vec<HashMap<String, Eval>>, usize)> {
     let identity = cfg.identity();
     let limit = cfg.limit.to_string();
-    let mut evals = HashMap::new();
-    let mut todo: Vec<(String, String)> = Vec::new();
-    for (key, fen) in positions {
-        match cache.get(key, &identity, &limit) {
-            Some(e) => {
-                evals.insert(key.clone(), e.clone());
-            }
-            None => todo.push((key.clone(), fen.clone())),
+    let mut answers: Vec<HashMap<String, Eval>> = vec![HashMap::new(); jobs.len()];
+    let mut todo: Vec<(usize, Vec<Item>)> = Vec::new();
+    for (j, items) in jobs.into_iter().enumerate() {
+        let cached: Option<HashMap<String, Eval>> = items
+            .iter()
+            .map(|it| {
+                cache
+                    .get_in_line(&it.key, &it.line, &identity, &limit)
+                    .map(|e| (it.key.clone(), e.clone()))
+            })
+            .collect();
+        match cached {
+            Some(found) => answers[j] = found,
+            None => todo.push((j, items)),
         }
     }
-    let total = todo.len();
+    let total: usize = todo.iter().map(|(_, items)| items.len()).sum();
     if total == 0 {
-        return Ok(Evaluated {
-            evals,
-            engine_evaluations: 0,
-        });
+        return Ok((answers, 0));
     }
     let bar = if quiet {
         ProgressBar::hidden()
@@ -59,10 +151,10 @@ pub fn evaluate_all(
             .progress_chars("=> "),
     );
     bar.set_message(label.to_string());
+    let workers = concurrency.max(1).min(todo.len());
     todo.reverse();
     let queue = Arc::new(Mutex::new(todo));
-    let (tx, rx) = mpsc::channel::<Result<(String, Eval)>>();
-    let workers = concurrency.max(1).min(total);
+    let (tx, rx) = mpsc::channel::<Result<(usize, Item, Eval)>>();
     let mut handles = Vec::new();
     for _ in 0..workers {
         let queue = Arc::clone(&queue);
@@ -78,11 +170,17 @@ pub fn evaluate_all(
             };
             loop {
                 let job = queue.lock().expect("queue").pop();
-                let Some((key, fen)) = job else { break };
-                let res = engine.evaluate(&fen).map(|e| (key, e));
-                let failed = res.is_err();
-                if tx.send(res).is_err() || failed {
+                let Some((j, items)) = job else { break };
+                if let Err(e) = engine.new_game() {
+                    let _ = tx.send(Err(e));
                     break;
+                }
+                for it in items {
+                    let res = engine.search(&it.fen).map(|e| (j, it, e));
+                    let failed = res.is_err();
+                    if tx.send(res).is_err() || failed {
+                        return;
+                    }
                 }
             }
         }));
@@ -92,9 +190,14 @@ pub fn evaluate_all(
     let mut error = None;
     for msg in rx {
         match msg {
-            Ok((key, eval)) => {
-                cache.insert(&key, &identity, &limit, eval.clone())?;
-                evals.insert(key, eval);
+            Ok((j, it, eval)) => {
+                if cache
+                    .get_in_line(&it.key, &it.line, &identity, &limit)
+                    .is_none()
+                {
+                    cache.insert_in_line(&it.key, &it.line, &identity, &limit, eval.clone())?;
+                }
+                answers[j].insert(it.key, eval);
                 done += 1;
                 bar.inc(1);
             }
@@ -115,8 +218,5 @@ pub fn evaluate_all(
             "evaluation stopped after {done} of {total} positions (kept in the cache)"
         )));
     }
-    Ok(Evaluated {
-        evals,
-        engine_evaluations: done,
-    })
+    Ok((answers, done))
 }

@@ -29,8 +29,9 @@ const PGN: &str = r#"[Event "t"]
 const CSV: &str = "game_id,white,black,white_settings,black_settings\n\
 1,alpha,beta,Skill Level=3,\n2,beta,alpha,,Skill Level=3\n";
 
-fn stockfish() -> Option<PathBuf> {
-    find_program("stockfish").ok()
+fn stockfish() -> PathBuf {
+    find_program("stockfish")
+        .expect("Stockfish 15.1 on PATH or in /usr/games (apt-get install stockfish)")
 }
 
 fn options(input: &Path, out: &Path, sf: PathBuf) -> AnalyseOptions {
@@ -61,10 +62,7 @@ fn column(path: &Path, name: &str) -> usize {
 
 #[test]
 fn analyses_two_games_then_reuses_the_cache() {
-    let Some(sf) = stockfish() else {
-        eprintln!("skipped: Stockfish not found");
-        return;
-    };
+    let sf = stockfish();
     let dir = std::env::temp_dir().join(format!("skillcal-analysis-e2e-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let run_dir = dir.join("run/matches/a");
@@ -79,7 +77,7 @@ fn analyses_two_games_then_reuses_the_cache() {
     // Book moves are not analysed: 5 + 4 moves.
     assert_eq!(first.moves, 9);
     // Positions before each move and after the last (6 + 5), minus the final checkmate
-    // (decided by the rules).
+    // (decided by the rules); each game's searched in order after one ucinewgame.
     assert_eq!(first.positions, 10);
     assert_eq!(first.engine_evaluations, 10);
 
@@ -137,5 +135,66 @@ fn analyses_two_games_then_reuses_the_cache() {
     let third = run(&o).unwrap();
     assert_eq!(third.games, 2);
     assert_eq!(third.engine_evaluations, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The rows of moves.csv for one game, without the game column (its id names the file).
+fn game_rows(path: &Path, game: &str) -> Vec<Vec<String>> {
+    let g = column(path, "game");
+    rows(path)
+        .into_iter()
+        .filter(|r| r[g].ends_with(game))
+        .map(|r| {
+            r.iter()
+                .enumerate()
+                .filter(|(i, _)| *i != g)
+                .map(|(_, v)| v.to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_games_answers_do_not_depend_on_its_company_or_the_process_count() {
+    // Each game's positions share one process and its tables, so an answer depends on the game
+    // up to it; the same game alone with one process, or beside another with two, or
+    // after the other, reads the same.
+    let sf = stockfish();
+    let dir = std::env::temp_dir().join(format!("skillcal-analysis-line-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let both = dir.join("both.pgn");
+    std::fs::write(&both, PGN).unwrap();
+    let (first, second) = PGN.split_at(PGN.rfind("[Event").unwrap());
+    let alone = dir.join("alone.pgn");
+    std::fs::write(&alone, first).unwrap();
+    let swapped = dir.join("swapped.pgn");
+    std::fs::write(&swapped, format!("{second}\n{first}")).unwrap();
+
+    let mut o = options(&alone, &dir.join("alone"), sf.clone());
+    o.concurrency = 1;
+    run(&o).unwrap();
+    let reference = game_rows(&dir.join("alone/moves.csv"), "#1");
+    assert_eq!(reference.len(), 5);
+    for (input, out, n) in [(&both, "both", 2), (&swapped, "swapped", 1)] {
+        let mut o = options(input, &dir.join(out), sf.clone());
+        o.concurrency = n;
+        run(&o).unwrap();
+        let game = if out == "swapped" { "#2" } else { "#1" };
+        assert_eq!(
+            game_rows(&dir.join(out).join("moves.csv"), game),
+            reference,
+            "{out}"
+        );
+    }
+    // The cache names each answer's line: the game's first position after ucinewgame gets the
+    // digest of nothing, the next ones differ.
+    let cache = dir.join("alone/eval-cache.csv");
+    let line = column(&cache, "line");
+    let lines: Vec<String> = rows(&cache).iter().map(|r| r[line].to_string()).collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0], "cbf29ce484222325");
+    let distinct: std::collections::BTreeSet<&String> = lines.iter().collect();
+    assert_eq!(distinct.len(), 5);
     let _ = std::fs::remove_dir_all(&dir);
 }

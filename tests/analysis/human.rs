@@ -9,10 +9,8 @@ use skillcal::analysis::{run, AnalyseOptions};
 
 #[test]
 fn bands_and_move_matching_on_the_fixture() {
-    let Ok(sf) = find_program("stockfish") else {
-        eprintln!("skipped: Stockfish not found");
-        return;
-    };
+    let sf = find_program("stockfish")
+        .expect("Stockfish 15.1 on PATH or in /usr/games (apt-get install stockfish)");
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/human_fixture.pgn");
     let out = std::env::temp_dir().join(format!("skillcal-analysis-human-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);

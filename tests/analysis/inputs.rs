@@ -1,5 +1,6 @@
 //! Inputs and the cache without an engine: `[%clk]` parsing, position keys, book moves skipped,
-//! and an eval-cache.csv torn by a kill (the torn line is dropped, the rest kept, appends work).
+//! and an eval-cache.csv torn by a kill (the torn line is dropped, the rest kept, appends work; a file from before the line column
+//! gains it).
 
 use skillcal::analysis::cache::EvalCache;
 use skillcal::analysis::engine::{Eval, Limit};
@@ -73,6 +74,13 @@ fn torn_cache_line_is_dropped() {
     c.insert("8/8/8/8/8/8/8/K4k2 w - -", "sf", "nodes=1", e.clone())
         .unwrap();
     drop(c);
+    // The file from before the line column was rewritten with it; its answers kept.
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.starts_with("fen,line,engine,limit,cp,mate,best,depth\n"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 4, "{text}");
     let c = EvalCache::open(&path).unwrap();
     assert_eq!(c.len(), 3);
     assert_eq!(c.get("8/8/8/8/8/8/8/K4k2 w - -", "sf", "nodes=1"), Some(&e));
