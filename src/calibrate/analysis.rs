@@ -28,7 +28,7 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
         let mut model = cfg.fit.model;
         loop {
             match fit::fit_with(&players.roles, &tallies, &evidence, model) {
-                Ok(f) if !f.monotone() && model.simpler().is_some() => {
+                Ok(f) if !f.monotone(cfg.plan.t_min) && model.simpler().is_some() => {
                     let next = model.simpler().expect("checked");
                     notes.push(format!(
                         "the {} curve is not increasing on the whole path; the {} form is used",
@@ -58,7 +58,7 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
         None
     };
     if let Some(c) = &curve {
-        if !c.monotone() {
+        if !c.monotone(cfg.plan.t_min) {
             notes.push("the fitted curve is not increasing: no table can be inverted yet".into());
         }
     }

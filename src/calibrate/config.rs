@@ -29,7 +29,7 @@ pub struct CalibrationConfig {
     /// Target Elo grid: `{ from, to, step }` or a list.
     pub targets: Targets,
     pub subject: EngineConfig,
-    /// Knobs driven by the strength parameter t in [0, 1] (t = 1 strongest).
+    /// Knobs driven by the strength parameter t in [plan.t_min, 1] (t = 1 strongest).
     pub path: Vec<KnobPath>,
     #[serde(default)]
     pub fit: FitConfig,
@@ -100,10 +100,10 @@ pub enum ModelKind {
     /// Elo = a + b t.
     #[default]
     Linear,
-    /// Elo = a + b t + c t^2 (kept only if monotone on [0, 1]; else the linear form is used).
+    /// Elo = a + b t + c t^2 (kept only if monotone on [t_min, 1]; else the linear form is used).
     Quadratic,
     /// Elo = a + b t + c t^2 + d t^3: an S-shaped path (flat at the weak end, steep in the
-    /// middle, flat near the ceiling). Kept only if monotone on [0, 1]; else the quadratic, then
+    /// middle, flat near the ceiling). Kept only if monotone on [t_min, 1]; else the quadratic, then
     /// the linear form.
     Cubic,
 }
@@ -151,6 +151,10 @@ pub struct PlanConfig {
     pub guess: Option<[f64; 2]>,
     /// t is quantized to multiples of 1/grid so that settings repeat.
     pub grid: u32,
+    /// Lower end of t's domain, in (-1, 0]: below 0 the path extends on its knobs' scales, so a
+    /// run whose weakest end plays too strong gains weaker settings and keeps its games.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub t_min: f64,
     /// Games per (setting, opponent) pairing; even, so each opening is played with both colours.
     pub games_per_pairing: usize,
     /// Opponents per setting: the nearest by current estimate before a curve exists, then those
@@ -168,12 +172,18 @@ pub struct PlanConfig {
     pub pool_games: usize,
 }
 
+// A run's `calibrate.toml` without t_min reads as before.
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
+}
+
 impl Default for PlanConfig {
     fn default() -> Self {
         PlanConfig {
             initial: vec![0.0, 0.25, 0.5, 0.75, 1.0],
             guess: None,
             grid: 40,
+            t_min: 0.0,
             games_per_pairing: 20,
             opponents_per_setting: 2,
             max_gap: 300.0,
@@ -446,8 +456,17 @@ impl CalibrationConfig {
         if p.grid == 0 || p.grid > 1000 {
             config_err!("{origin}: key `plan.grid`: must be in 1..=1000");
         }
-        if p.initial.iter().any(|t| !(0.0..=1.0).contains(t)) {
-            config_err!("{origin}: key `plan.initial`: strength parameters lie in [0, 1]");
+        if !(p.t_min > -1.0 && p.t_min <= 0.0) {
+            config_err!(
+                "{origin}: key `plan.t_min`: {} is outside (-1, 0]; t = 0 is the path's `from` end",
+                p.t_min
+            );
+        }
+        if p.initial.iter().any(|t| !(p.t_min..=1.0).contains(t)) {
+            config_err!(
+                "{origin}: key `plan.initial`: strength parameters lie in [plan.t_min, 1] = [{}, 1]",
+                p.t_min
+            );
         }
         if p.games_per_pairing < 2 || !p.games_per_pairing.is_multiple_of(2) {
             config_err!("{origin}: key `plan.games_per_pairing`: must be even and at least 2");

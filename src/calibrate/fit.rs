@@ -361,10 +361,10 @@ impl CurveFit {
             .sum()
     }
 
-    /// Increasing on [0, 1]. The derivative is at most quadratic in t: its minimum on [0, 1]
+    /// Increasing on [t_min, 1]. The derivative is at most quadratic in t: its minimum there
     /// is at an end or at its own stationary point.
-    pub fn monotone(&self) -> bool {
-        if self.theta.len() < 2 || self.slope(0.0) <= 0.0 || self.slope(1.0) <= 0.0 {
+    pub fn monotone(&self, t_min: f64) -> bool {
+        if self.theta.len() < 2 || self.slope(t_min) <= 0.0 || self.slope(1.0) <= 0.0 {
             return false;
         }
         if self.theta.len() >= 4 {
@@ -372,7 +372,7 @@ impl CurveFit {
             let (c, d) = (self.theta[2], self.theta[3]);
             if d != 0.0 {
                 let t = -c / (3.0 * d);
-                if t > 0.0 && t < 1.0 && self.slope(t) <= 0.0 {
+                if t > t_min && t < 1.0 && self.slope(t) <= 0.0 {
                     return false;
                 }
             }
@@ -382,18 +382,18 @@ impl CurveFit {
 
     /// The strength parameter at which the curve reaches `target`, with a delta-method interval:
     /// dt*/dtheta_k = -phi_k(t*) / Elo'(t*), Var t* = g^T Sigma_theta g. Targets outside the
-    /// curve's range on [0, 1] are clamped to the end and flagged.
-    pub fn invert(&self, target: f64) -> Option<Inversion> {
-        if !self.monotone() {
+    /// curve's range on [t_min, 1] are clamped to the end and flagged.
+    pub fn invert(&self, target: f64, t_min: f64) -> Option<Inversion> {
+        if !self.monotone(t_min) {
             return None;
         }
-        let (lo, hi) = (self.elo(0.0), self.elo(1.0));
+        let (lo, hi) = (self.elo(t_min), self.elo(1.0));
         let (t, range) = if target <= lo {
-            (0.0, RangeFlag::Floor)
+            (t_min, RangeFlag::Floor)
         } else if target >= hi {
             (1.0, RangeFlag::Ceiling)
         } else {
-            let (mut a, mut b) = (0.0, 1.0);
+            let (mut a, mut b) = (t_min, 1.0);
             for _ in 0..60 {
                 let m = 0.5 * (a + b);
                 if self.elo(m) < target {
@@ -413,8 +413,8 @@ impl CurveFit {
         Some(Inversion {
             target,
             t,
-            t_lower: (t - Z95 * t_sd).clamp(0.0, 1.0),
-            t_upper: (t + Z95 * t_sd).clamp(0.0, 1.0),
+            t_lower: (t - Z95 * t_sd).clamp(t_min, 1.0),
+            t_upper: (t + Z95 * t_sd).clamp(t_min, 1.0),
             elo: self.elo(t),
             elo_sd: self.elo_sd(t),
             range,

@@ -208,7 +208,7 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
                 scale: k.scale_name().into(),
             })
             .collect(),
-        monotone: a.curve.as_ref().is_some_and(|c| c.monotone()),
+        monotone: a.curve.as_ref().is_some_and(|c| c.monotone(cfg.plan.t_min)),
         isotonic_max_gap,
         isotonic_max_z,
         residual_chi2,

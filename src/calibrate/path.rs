@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::arena::GoLimits as Limits;
+use crate::strength::knob::{Kind, Knob};
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
@@ -112,14 +113,47 @@ impl KnobPath {
             Scale::Log1p => u.exp_m1() * self.offset,
         }
     }
-    /// Knob value at strength parameter t (interpolated on the knob's scale), rounded if integer.
+    /// Knob value at strength parameter t (interpolated on the knob's scale), rounded if integer,
+    /// then kept in the knob's legal range. Below t = 0 (`plan.t_min`) the line extends on the
+    /// same scale, so the settings of t in [0, 1] keep their values; above t = 1 it stops.
     pub fn value(&self, t: f64) -> f64 {
         let (a, b) = (self.fwd(self.from), self.fwd(self.to));
-        let v = self.back(a + (b - a) * t.clamp(0.0, 1.0));
-        if self.integer {
+        let v = self.back(a + (b - a) * t.min(1.0));
+        let v = if self.integer {
             v.round()
         } else {
             (v * 1000.0).round() / 1000.0
+        };
+        let (lo, hi) = self.legal_range();
+        v.clamp(lo, hi)
+    }
+
+    /// The values the knob may take. A limit never goes below 1: rounded to 0 it would mean
+    /// "unlimited", the strongest setting. An option the built-in engine does not know keeps
+    /// non-negative paths at or above 1 too, unless the path itself reaches below 1.
+    fn legal_range(&self) -> (f64, f64) {
+        if self.limit.is_some() {
+            return (1.0, f64::INFINITY);
+        }
+        match Knob::from_name(&self.knob).map(Knob::kind) {
+            Some(Kind::Int {
+                min,
+                max,
+                unlimited_zero,
+                ..
+            }) => {
+                let min = if unlimited_zero { min.max(1) } else { min };
+                (min as f64, max as f64)
+            }
+            Some(Kind::Float { min, max, .. }) => (min, max),
+            _ => {
+                let low = self.from.min(self.to);
+                if low >= 0.0 {
+                    (low.min(1.0), f64::INFINITY)
+                } else {
+                    (f64::NEG_INFINITY, f64::INFINITY)
+                }
+            }
         }
     }
     pub fn scale_name(&self) -> &'static str {
@@ -128,5 +162,56 @@ impl KnobPath {
             Scale::Log => "log",
             Scale::Log1p => "log1p",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(knob: &str, from: f64, to: f64, scale: Scale, offset: f64) -> KnobPath {
+        KnobPath {
+            knob: knob.into(),
+            limit: None,
+            from,
+            to,
+            scale,
+            offset,
+            integer: true,
+        }
+    }
+
+    #[test]
+    fn extends_below_zero_on_the_scale() {
+        let nodes = path("LimitNodes", 16.0, 2_097_152.0, Scale::Log, 10.0);
+        // 16 * 131072^-0.2 = 1.53
+        assert_eq!(nodes.value(-0.2), 2.0);
+        assert_eq!(nodes.value(0.0), 16.0);
+        assert_eq!(nodes.value(1.5), 2_097_152.0);
+        let inacc = path("ScoreInaccuracy", 400.0, 0.0, Scale::Log1p, 20.0);
+        // 20 (21^1.2 - 1) = 752.2
+        assert_eq!(inacc.value(-0.2), 752.0);
+        assert_eq!(inacc.value(0.0), 400.0);
+        assert_eq!(inacc.value(1.0), 0.0);
+    }
+
+    #[test]
+    fn limits_never_reach_zero() {
+        // 16 * 131072^-0.9 = 0.0004: rounded to 0 it would mean unlimited
+        let nodes = path("LimitNodes", 16.0, 2_097_152.0, Scale::Log, 10.0);
+        assert_eq!(nodes.value(-0.9), 1.0);
+        let depth = path("LimitDepth", 2.0, 20.0, Scale::Linear, 10.0);
+        assert_eq!(depth.value(-0.9), 1.0);
+        let mut go = path("", 4.0, 1000.0, Scale::Linear, 10.0);
+        go.limit = Some(GoLimit::Nodes);
+        assert_eq!(go.value(-0.9), 1.0);
+        // an option the engine does not know: at least 1 when the path stays at or above 1
+        let other = path("Nodes", 10.0, 1000.0, Scale::Linear, 10.0);
+        assert_eq!(other.value(-0.9), 1.0);
+        let skill = path("Skill Level", 0.0, 20.0, Scale::Linear, 10.0);
+        assert_eq!(skill.value(-0.5), 0.0);
+        // a known option stops at its own bounds
+        let inacc = path("ScoreInaccuracy", 2000.0, 0.0, Scale::Linear, 10.0);
+        assert_eq!(inacc.value(-0.9), 3000.0);
     }
 }

@@ -39,10 +39,14 @@ pub struct PlanState<'a> {
     pub setting_games: Vec<(f64, usize)>,
 }
 
-/// Rounds t to the plan's grid.
+/// Rounds t to the plan's grid, within [t_min, 1] (the lowest grid point at or above t_min when
+/// t_min is off the grid). Never -0: `skillcal_t-0.0000` would be another player than t = 0.
 pub fn quantize(cfg: &CalibrationConfig, t: f64) -> f64 {
     let g = cfg.plan.grid as f64;
-    (t.clamp(0.0, 1.0) * g).round() / g
+    let steps = (t.min(1.0) * g)
+        .round()
+        .max((cfg.plan.t_min * g - 1e-9).ceil());
+    steps / g + 0.0
 }
 
 /// The state of every target the path reaches: (target, t*, half-width, goal); None without a
@@ -53,7 +57,7 @@ pub fn target_status(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<(f64
     let low = cfg.lowest_reference();
     let mut out = Vec::new();
     for target in cfg.targets.values() {
-        let inv = fit.invert(target)?;
+        let inv = fit.invert(target, cfg.plan.t_min)?;
         if inv.range == RangeFlag::Ok {
             out.push((
                 target,
@@ -72,7 +76,7 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
     if remaining < 2 {
         return None;
     }
-    let monotone = state.fit.filter(|f| f.monotone());
+    let monotone = state.fit.filter(|f| f.monotone(cfg.plan.t_min));
     let mut wanted: Vec<(f64, String)> = Vec::new();
     match monotone.and_then(|f| target_status(cfg, f)) {
         Some(status) => {
@@ -210,7 +214,10 @@ fn informative(
         .map(|(j, _)| Opponent::Pool(j))
         .collect();
     for step in [-300.0, -200.0, 200.0, 300.0] {
-        if let Some(inv) = fit.invert(e + step).filter(|i| i.range == RangeFlag::Ok) {
+        if let Some(inv) = fit
+            .invert(e + step, cfg.plan.t_min)
+            .filter(|i| i.range == RangeFlag::Ok)
+        {
             let t2 = quantize(cfg, inv.t);
             if t2 != t && !candidates.contains(&Opponent::Subject(t2)) {
                 candidates.push(Opponent::Subject(t2));

@@ -12,7 +12,10 @@ use crate::results::GameRow;
 /// Names of subject settings in games: `skillcal_t0.4500` is the subject at t = 0.45.
 pub const SUBJECT_PREFIX: &str = "skillcal_t";
 
+/// Below t = 0 (`plan.t_min`) the name carries the sign: `skillcal_t-0.2000`.
 pub fn subject_name(t: f64) -> String {
+    // -0.0 + 0.0 is +0.0: t = -0 is the setting t = 0, one player
+    let t = t + 0.0;
     format!("{SUBJECT_PREFIX}{t:.4}")
 }
 
@@ -143,5 +146,18 @@ pub fn match_spec(
         openings_order: cfg.openings.order.clone(),
         openings_plies: cfg.openings.plies,
         adjudication: cfg.adjudication.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negative_t_round_trips() {
+        assert_eq!(subject_name(-0.2), "skillcal_t-0.2000");
+        assert_eq!(parse_subject("skillcal_t-0.2000"), Some(-0.2));
+        assert_eq!(subject_name(-0.0), "skillcal_t0.0000");
+        assert_eq!(parse_subject(&subject_name(-0.175)), Some(-0.175));
     }
 }

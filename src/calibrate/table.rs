@@ -20,7 +20,7 @@ pub fn invert_targets(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<Tar
         .values()
         .into_iter()
         .map(|target| {
-            let inv = fit.invert(target)?;
+            let inv = fit.invert(target, cfg.plan.t_min)?;
             let extrapolated = target < low;
             let hw = inv.half_width();
             Some(TargetRow {

@@ -78,7 +78,7 @@ fn linear_curve_recovered_and_intervals_cover() {
         let f = fit::fit(&roles, &tallies, ModelKind::Linear).unwrap();
         sum_a += f.theta[0];
         sum_b += f.theta[1];
-        assert!(f.monotone());
+        assert!(f.monotone(0.0));
         assert!(
             f.dispersion < 1.0,
             "draws should lower the dispersion: {}",
@@ -89,7 +89,7 @@ fn linear_curve_recovered_and_intervals_cover() {
             cover_curve += 1;
         }
         // setting for target 1800: true t* = 0.41667
-        let inv = f.invert(1800.0).unwrap();
+        let inv = f.invert(1800.0, 0.0).unwrap();
         let true_t = 500.0 / 1200.0;
         if inv.t_lower <= true_t && true_t <= inv.t_upper {
             cover_t += 1;
@@ -114,7 +114,7 @@ fn quadratic_curve_recovered() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let (roles, tallies) = simulate(&mut rng, &truth, &ts, 200, &POOL, 0.0);
     let f = fit::fit(&roles, &tallies, ModelKind::Quadratic).unwrap();
-    assert!(f.monotone());
+    assert!(f.monotone(0.0));
     for t in [0.1, 0.5, 0.9] {
         let d = f.elo(t) - truth(t);
         assert!(
@@ -124,10 +124,10 @@ fn quadratic_curve_recovered() {
         );
     }
     // targets outside the curve are clamped and flagged
-    let hi = f.invert(3000.0).unwrap();
+    let hi = f.invert(3000.0, 0.0).unwrap();
     assert_eq!(hi.range, fit::RangeFlag::Ceiling);
     assert_eq!(hi.t, 1.0);
-    let lo = f.invert(900.0).unwrap();
+    let lo = f.invert(900.0, 0.0).unwrap();
     assert_eq!(lo.range, fit::RangeFlag::Floor);
     assert_eq!(lo.t, 0.0);
 }
@@ -140,7 +140,7 @@ fn cubic_curve_recovered_where_the_quadratic_misses() {
     let mut rng = ChaCha8Rng::seed_from_u64(17);
     let (roles, tallies) = simulate(&mut rng, &truth, &ts, 300, &POOL, 0.0);
     let cubic = fit::fit(&roles, &tallies, ModelKind::Cubic).unwrap();
-    assert!(cubic.monotone());
+    assert!(cubic.monotone(0.0));
     let quad = fit::fit(&roles, &tallies, ModelKind::Quadratic).unwrap();
     let worst = |f: &fit::CurveFit| {
         ts.iter()
@@ -173,7 +173,7 @@ fn a_curve_that_dips_inside_the_path_is_not_monotone() {
     let f = fit::fit(&roles, &tallies, ModelKind::Cubic).unwrap();
     assert!(f.slope(0.0) > 0.0 && f.slope(1.0) > 0.0, "{:?}", f.theta);
     assert!(f.slope(0.5) < 0.0, "{:?}", f.theta);
-    assert!(!f.monotone());
+    assert!(!f.monotone(0.0));
 }
 
 #[test]
