@@ -6,7 +6,8 @@
 //! (by the fit's own covariance; candidates are the pool members within `max_gap` of the
 //! estimate and subject settings 200-300 Elo either side). Before a usable curve exists the first
 //! batch plays `plan.initial` against opponents near `plan.guess`, or spread over the pool, and
-//! each initial setting also plays the next stronger one.
+//! each initial setting also plays the next stronger one. A domain extended below 0
+//! (`plan.t_min`) has its lowest setting played as soon as it has no games, e.g. on resume.
 
 use super::config::CalibrationConfig;
 use super::fit::{CurveFit, RangeFlag, Side};
@@ -77,7 +78,7 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
         return None;
     }
     let monotone = state.fit.filter(|f| f.monotone(cfg.plan.t_min));
-    let mut wanted: Vec<(f64, String)> = Vec::new();
+    let mut wanted: Vec<(f64, String)> = unplayed_low_end(cfg, state).into_iter().collect();
     match monotone.and_then(|f| target_status(cfg, f)) {
         Some(status) => {
             let mut needs: Vec<(f64, f64, String)> = Vec::new();
@@ -115,10 +116,13 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
                 }
             }
             needs.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let room = cfg.plan.batch_settings.saturating_sub(wanted.len());
+            let low = wanted.first().map(|w| w.0);
             wanted.extend(
                 needs
                     .into_iter()
-                    .take(cfg.plan.batch_settings)
+                    .filter(|n| Some(n.0) != low)
+                    .take(room)
                     .map(|(t, _, r)| (t, r)),
             );
             if wanted.is_empty() {
@@ -193,6 +197,19 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
     } else {
         Some(plans)
     }
+}
+
+/// The lowest setting of a domain extended below 0 (`plan.t_min`) while no setting within one
+/// grid step of it has games: the curve only extrapolates there, and a target it puts beyond the
+/// floor would never be played, so the new end is measured first.
+fn unplayed_low_end(cfg: &CalibrationConfig, state: &PlanState) -> Option<(f64, String)> {
+    let low = quantize(cfg, cfg.plan.t_min);
+    let step = 1.0 / cfg.plan.grid as f64;
+    let played = state
+        .setting_games
+        .iter()
+        .any(|&(t, g)| g > 0 && t <= low + step + 1e-9);
+    (low < 0.0 && !played).then(|| (low, format!("t_min {low:.3}: the path's new low end")))
 }
 
 /// The opponents whose games narrow the curve at t the most, chosen greedily: the candidates

@@ -11,4 +11,5 @@ mod paths_lock;
 mod pool;
 mod refit_full;
 mod sim;
+mod t_min;
 mod tc_check;
