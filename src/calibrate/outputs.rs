@@ -149,8 +149,9 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
     let mut curve_rows = Vec::new();
     let mut targets = Vec::new();
     if let Some(c) = &a.curve {
+        let t_min = cfg.plan.t_min;
         for i in 0..=100 {
-            let t = i as f64 / 100.0;
+            let t = t_min + (1.0 - t_min) * (i as f64 / 100.0);
             let (e, sd) = (c.elo(t), c.elo_sd(t));
             curve_rows.push(CurveRow {
                 t,

@@ -78,6 +78,13 @@ pub fn table_csv(
         fit.theta.iter().map(|x| x.round()).collect::<Vec<_>>()
     );
     s.push_str(&path_comments(cfg));
+    if cfg.plan.t_min < 0.0 {
+        let _ = writeln!(
+            s,
+            "# t_min: {} (the path extends below t=0 on the same scales)",
+            cfg.plan.t_min
+        );
+    }
     for r in rows {
         let mut flags = Vec::new();
         if r.extrapolated {

@@ -45,6 +45,12 @@ pub fn curves_plot(path: &Path, families: &[Family]) -> Result<bool, ReportError
         .unwrap_or("Elo")
         .trim()
         .to_string();
+    let (xlo, xhi) = super::plots::t_span(fitted.iter().flat_map(|f| {
+        f.curve
+            .iter()
+            .map(|c| c.t)
+            .chain(f.points.iter().map(|p| p.t))
+    }));
     let root = SVGBackend::new(path, (860, 560)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(path, e))?;
     let mut chart = ChartBuilder::on(&root)
@@ -55,11 +61,11 @@ pub fn curves_plot(path: &Path, families: &[Family]) -> Result<bool, ReportError
         .margin(12)
         .x_label_area_size(48)
         .y_label_area_size(64)
-        .build_cartesian_2d(-0.02f64..1.02f64, ylo..yhi)
+        .build_cartesian_2d(xlo..xhi, ylo..yhi)
         .map_err(|e| err(path, e))?;
     chart
         .configure_mesh()
-        .x_desc("t (each family's own path from weakest, 0, to strongest, 1)")
+        .x_desc("t (each family's own path from weakest, 0 or its t_min, to strongest, 1)")
         .y_desc(y_desc)
         .y_label_formatter(&|y| format!("{y:.0}"))
         .light_line_style(WHITE.mix(0.0))

@@ -32,6 +32,13 @@ fn range_of(values: impl Iterator<Item = f64>, pad: f64) -> (f64, f64) {
     (lo - p, hi + p)
 }
 
+/// The x range of plots against t: [0, 1] with a margin, wider to the left when the run's
+/// domain reaches below 0 (`plan.t_min`).
+pub fn t_span(ts: impl Iterator<Item = f64>) -> (f64, f64) {
+    let lo = ts.filter(|t| t.is_finite()).fold(0.0, f64::min);
+    (lo - 0.02, 1.02)
+}
+
 /// The value of `knob` in a `Name=Value;...` label.
 pub fn knob_value(label: &str, knob: &str) -> Option<String> {
     label.split(';').find_map(|kv| {
@@ -66,16 +73,18 @@ pub fn curve_plot(
             .and_then(|c| knob_value(&c.knobs, knob))
             .unwrap_or_else(|| format!("{t:.2}"))
     };
+    let (xlo, xhi) = t_span(curve.iter().map(|c| c.t).chain(points.iter().map(|p| p.t)));
+    let t_lo = curve.first().map_or(0.0, |c| c.t.min(0.0)) + 0.0;
     let mut chart = ChartBuilder::on(&root)
         .caption(format!("Elo against {knob}"), ("sans-serif", 22))
         .margin(12)
         .x_label_area_size(48)
         .y_label_area_size(64)
-        .build_cartesian_2d(-0.02f64..1.02f64, ylo..yhi)
+        .build_cartesian_2d(xlo..xhi, ylo..yhi)
         .map_err(|e| err(path, e))?;
     chart
         .configure_mesh()
-        .x_desc(format!("{knob} (strength parameter t from 0 to 1)"))
+        .x_desc(format!("{knob} (strength parameter t from {t_lo} to 1)"))
         .y_desc("Elo")
         .y_label_formatter(&|y| format!("{y:.0}"))
         .x_labels(11)
@@ -87,7 +96,7 @@ pub fn curve_plot(
         if p.elo.is_finite() && p.elo > ylo && p.elo < yhi {
             chart
                 .draw_series(std::iter::once(PathElement::new(
-                    vec![(-0.02, p.elo), (1.02, p.elo)],
+                    vec![(xlo, p.elo), (xhi, p.elo)],
                     BLACK.mix(0.15),
                 )))
                 .map_err(|e| err(path, e))?;
@@ -103,7 +112,7 @@ pub fn curve_plot(
     if lowest_anchor.is_finite() && lowest_anchor > ylo && lowest_anchor < yhi {
         chart
             .draw_series(std::iter::once(Rectangle::new(
-                [(-0.02, ylo), (1.02, lowest_anchor)],
+                [(xlo, ylo), (xhi, lowest_anchor)],
                 RGBColor(255, 200, 0).mix(0.08).filled(),
             )))
             .map_err(|e| err(path, e))?
@@ -251,12 +260,13 @@ pub fn draw_rate_plot(
             .and_then(|c| knob_value(&c.knobs, knob))
             .unwrap_or_else(|| format!("{t:.2}"))
     };
+    let (xlo, xhi) = t_span(curve.iter().map(|c| c.t).chain(points.iter().map(|p| p.t)));
     let mut chart = ChartBuilder::on(&root)
         .caption("Draw rate of each tested setting", ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(44)
         .y_label_area_size(56)
-        .build_cartesian_2d(-0.02f64..1.02f64, 0f64..1f64)
+        .build_cartesian_2d(xlo..xhi, 0f64..1f64)
         .map_err(|e| err(path, e))?;
     chart
         .configure_mesh()
