@@ -51,6 +51,12 @@ fn resume_with_t_min_brings_a_floor_target_into_range() {
     assert!(games.iter().any(|g| g.white == "skillcal_t-0.3000"));
     let plan = std::fs::read_to_string(dir.join("plan.csv")).unwrap();
     assert!(plan.contains("t_min -0.300"), "{plan}");
+    // the curve and the table span the extended domain
+    let curve = std::fs::read_to_string(dir.join("fit_curve.csv")).unwrap();
+    let first = curve.lines().nth(1).unwrap();
+    assert!(first.starts_with("-0.3,"), "{first}");
+    let table = std::fs::read_to_string(dir.join("uci_elo_table.csv")).unwrap();
+    assert!(table.contains("# t_min: -0.3 "), "{table}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
