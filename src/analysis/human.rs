@@ -49,8 +49,8 @@ fn elo_of(g: &GameMoves, c: Color) -> Option<u32> {
     }
 }
 
-/// Per band, one sample per game (`evals`: each game's answers by key): the moves of that game's players in the band, and their
-/// game accuracies.
+/// Per band, one sample per game (`evals`: each game's answers by key): the moves of that
+/// game's players in the band, and their game accuracies.
 pub fn band_samples(
     games: &[GameMoves],
     evals: &[HashMap<String, Eval>],

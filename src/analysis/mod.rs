@@ -29,7 +29,7 @@ use moves::{judge_game, needs_engine, MoveEval};
 use stats::{bootstrap, counts, figures, Estimate, Sample, COUNTS, FIGURES};
 
 /// Default reference-engine node limit.
-pub const DEFAULT_NODES: u64 = 20_000;
+pub const DEFAULT_NODES: u64 = 15_000;
 /// Default node limit of the move-matching engine (the calibration's `go nodes`).
 pub const DEFAULT_MATCH_NODES: u64 = 50_000;
 
@@ -39,7 +39,7 @@ pub struct AnalyseOptions {
     /// PGN files, or folders in which every `games.pgn` below is read.
     pub inputs: Vec<PathBuf>,
     pub out: PathBuf,
-    /// The reference engine (default: Stockfish, one thread, 16 MB hash, 20,000 nodes).
+    /// The reference engine (default: Stockfish, one thread, 16 MB hash, 15,000 nodes).
     pub engine: EngineConfig,
     /// Engine processes in parallel.
     pub concurrency: usize,
@@ -63,7 +63,7 @@ pub struct AnalyseOptions {
 
 impl AnalyseOptions {
     /// Defaults: Stockfish (`stockfish` on PATH or in /usr/games) with Threads=1, Hash=16 at
-    /// 20,000 nodes; 2 processes; 1000 resamples, seed 1; bands of 100; Maia's filters (10
+    /// 15,000 nodes; 2 processes; 1000 resamples, seed 1; bands of 100; Maia's filters (10
     /// plies, 30 s); the built-in engine for move-matching with RandomSeed=1 at 50,000 nodes.
     pub fn new(inputs: Vec<PathBuf>, out: PathBuf) -> Result<AnalyseOptions> {
         Ok(AnalyseOptions {

@@ -76,10 +76,11 @@ pub fn evaluate_all(
 /// Evaluates each game's positions (key, full FEN; in the order played) in order in one
 /// process after one `ucinewgame`, the way a person's analysis board does it: the hash table
 /// carries from a position to the next, and the clearing, which costs about a quarter of a
-/// 20,000-node search here (docs/analysis.md), happens once a game. A position repeated within a game is searched once, the first
-/// time. An answer depends on the game's positions up to it, so it replays whichever process
-/// gets the game, and a game is taken from the cache only when all its answers are there.
-/// Returns each game's answers by key, and how many searches the engine did.
+/// 20,000-node search here (docs/analysis.md), happens once a game. A position repeated within
+/// a game is searched once, the first time. An answer depends on the game's positions up to
+/// it, so it replays whichever process gets the game, and a game is taken from the cache only
+/// when all its answers are there. Returns each game's answers by key, and how many searches
+/// the engine did.
 pub fn evaluate_games(
     cfg: &EngineConfig,
     games: &[Vec<(String, String)>],

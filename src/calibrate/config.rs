@@ -103,8 +103,8 @@ pub enum ModelKind {
     /// Elo = a + b t + c t^2 (kept only if monotone on [t_min, 1]; else the linear form is used).
     Quadratic,
     /// Elo = a + b t + c t^2 + d t^3: an S-shaped path (flat at the weak end, steep in the
-    /// middle, flat near the ceiling). Kept only if monotone on [t_min, 1]; else the quadratic, then
-    /// the linear form.
+    /// middle, flat near the ceiling). Kept only if monotone on [t_min, 1]; else the quadratic,
+    /// then the linear form.
     Cubic,
 }
 

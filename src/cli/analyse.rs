@@ -18,7 +18,7 @@ pub struct AnalyseArgs {
     #[arg(long = "engine-option", value_name = "NAME=VALUE")]
     engine_options: Vec<String>,
     /// Reference search limit: nodes=N, depth=N or movetime=MS.
-    #[arg(long, default_value = "nodes=20000")]
+    #[arg(long, default_value = "nodes=15000")]
     limit: String,
     /// Engine processes in parallel.
     #[arg(long, default_value_t = 2)]
