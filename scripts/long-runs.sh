@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The long runs of the range, families and play-analysis work, in the order they are needed,
+# each resumable: after a stop, run the script again and every stage picks up where it was (a
+# finished calibration costs a refit, a finished match nothing, an analysed game a cache read).
+# Days of play on 2 cores; run it in the background:
+#   nohup nice -n 5 scripts/long-runs.sh > results/long-runs.log 2>&1 &
+# STAGES picks and orders stages (default: all, as listed below), e.g. STAGES="range verify".
+# The binary is copied first, so rebuilding while it plays changes nothing mid-run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-engines.sh
+export PATH="$PATH:/usr/games"
+cargo build --release --quiet
+bin="${TMPDIR:-/tmp}/skillcal-long-runs"
+cp target/release/skillcal "$bin"
+export SKILLCAL_BIN="$bin"
+families="nodes inaccuracy gaussian gbm evalnoise"
+stage() { echo "== $(date -u +%FT%TZ) $*"; }
+
+run_stage() {
+  case "$1" in
+    range) # issue 13: the default family over 600-2600 on the measured pool
+      stage "calibrate blend -> results/range"
+      "$bin" calibrate configs/families/blend.toml --out results/range ;;
+    verify) # issue 13: the table's levels 600..2600 with fresh games
+      stage "verify results/range"
+      "$bin" verify results/range/uci_elo_table.csv --config configs/families/blend.toml
+      "$bin" report results/range >/dev/null ;;
+    analyse) # issue 15: how each level plays, then the report's section
+      stage "analyse results/range"
+      "$bin" analyse results/range --out results/range/analysis --quiet
+      "$bin" report results/range >/dev/null ;;
+    families) # issue 14: every other family on the same pool
+      for f in $families; do
+        stage "calibrate $f -> results/families/$f"
+        "$bin" calibrate "configs/families/$f.toml" --out "results/families/$f"
+      done ;;
+    family-checks) # issue 14: time-control check and verification per family
+      for f in $families; do
+        stage "tc-check and verify $f"
+        "$bin" tc-check "results/families/$f/uci_elo_table.csv" --config "configs/families/$f.toml"
+        "$bin" verify "results/families/$f/uci_elo_table.csv" --config "configs/families/$f.toml"
+        "$bin" report "results/families/$f" >/dev/null
+      done ;;
+    family-analyses) # issue 15: the families' play figures
+      for f in $families; do
+        stage "analyse $f"
+        "$bin" analyse "results/families/$f" --out "results/families/$f/analysis" --quiet
+        "$bin" report "results/families/$f" >/dev/null
+      done ;;
+    stockfish) # issue 14: what Stockfish's own UCI_Elo labels play at on this scale
+      stage "calibrate Stockfish UCI_Elo -> results/families/stockfish-uci-elo"
+      "$bin" calibrate configs/families/stockfish-uci-elo.toml --out results/families/stockfish-uci-elo ;;
+    compare) # issue 14: the comparison page
+      stage "compare"
+      # shellcheck disable=SC2046
+      "$bin" compare results/range $(for f in $families; do echo "results/families/$f"; done) \
+        --name blend=results/range --out results/families ;;
+    pool) # issue 13: the pool's own ladder towards its goal, with whatever time is left
+      stage "pool -> results/pool"
+      "$bin" pool configs/pool.toml --out results/pool ;;
+    *) echo "unknown stage '$1' (STAGES: range verify analyse families family-checks family-analyses stockfish compare pool)" >&2
+       exit 2 ;;
+  esac
+}
+
+for s in ${STAGES:-range verify analyse families family-checks family-analyses stockfish compare pool}; do
+  run_stage "$s"
+done
+stage "done"
