@@ -27,7 +27,8 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
         // The configured form, or the next simpler one while a form is not increasing.
         let mut model = cfg.fit.model;
         loop {
-            match fit::fit_with(&players.roles, &tallies, &evidence, model) {
+            let form = fit::Curve::new(model, cfg.plan.t_min, cfg.fit.n_knots());
+            match fit::fit_with(&players.roles, &tallies, &evidence, form) {
                 Ok(f) if !f.monotone(cfg.plan.t_min) && model.simpler().is_some() => {
                     let next = model.simpler().expect("checked");
                     notes.push(format!(

@@ -106,6 +106,10 @@ pub enum ModelKind {
     /// middle, flat near the ceiling). Kept only if monotone on [t_min, 1]; else the quadratic,
     /// then the linear form.
     Cubic,
+    /// A natural cubic spline in t (`fit.knots` knots, equally spaced over [t_min, 1]): follows
+    /// a path whose steepness changes more than once, which no global cubic can. Kept only if
+    /// increasing on [t_min, 1]; else the cubic, quadratic, then linear form.
+    Spline,
 }
 
 impl ModelKind {
@@ -115,6 +119,7 @@ impl ModelKind {
             ModelKind::Linear => None,
             ModelKind::Quadratic => Some(ModelKind::Linear),
             ModelKind::Cubic => Some(ModelKind::Quadratic),
+            ModelKind::Spline => Some(ModelKind::Cubic),
         }
     }
 
@@ -123,6 +128,7 @@ impl ModelKind {
             ModelKind::Linear => "linear",
             ModelKind::Quadratic => "quadratic",
             ModelKind::Cubic => "cubic",
+            ModelKind::Spline => "spline",
         }
     }
 }
@@ -132,12 +138,29 @@ impl ModelKind {
 pub struct FitConfig {
     #[serde(default)]
     pub model: ModelKind,
+    /// Knots of the `spline` model (4..=10); absent means 6. Not written when absent, so the
+    /// saved configuration of a run without it reads as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub knots: Option<usize>,
+}
+
+impl FitConfig {
+    /// The curve form with what it needs of the path: the spline's knots over [t_min, 1].
+    pub fn curve(&self, t_min: f64) -> super::fit::Curve {
+        super::fit::Curve::new(self.model, t_min, self.n_knots())
+    }
+
+    /// The spline's knot count: `knots`, or the default.
+    pub fn n_knots(&self) -> usize {
+        self.knots.unwrap_or(super::spline::DEFAULT_KNOTS)
+    }
 }
 
 impl Default for FitConfig {
     fn default() -> Self {
         FitConfig {
             model: ModelKind::Linear,
+            knots: None,
         }
     }
 }
@@ -450,6 +473,11 @@ impl CalibrationConfig {
                     )
                 }
                 _ => {}
+            }
+        }
+        if let Some(k) = self.fit.knots {
+            if !super::spline::KNOTS_RANGE.contains(&k) {
+                config_err!("{origin}: key `fit.knots`: {k} is outside 4..=10");
             }
         }
         let p = &self.plan;

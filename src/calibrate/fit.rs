@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use nalgebra::{DMatrix, DVector};
 
 use super::config::ModelKind;
+use super::spline;
 use crate::rating::model::{expected_score, ELO_TO_NAT};
 use crate::rating::problem::{covariance_with, Cell, Linear, Prior, Problem, SolveError};
 use crate::results::GameRow;
@@ -30,6 +31,8 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 /// Floor of the estimated dispersion: Pearson's estimate runs low when many games are lopsided
 /// (expected scores near 0 or 1), and a floor keeps the intervals from shrinking on that alone.
 pub const MIN_DISPERSION: f64 = 0.5;
+/// Grid intervals of the spline's monotonicity check over [t_min, 1].
+pub const SPLINE_GRID: usize = 400;
 /// SD of the weak prior that keeps unanchored players finite when they score 0% or 100%.
 pub const WEAK_SD: f64 = 1000.0;
 
@@ -109,28 +112,59 @@ pub fn tally_games(
     Ok((cells, stats))
 }
 
+/// A curve form with what its basis needs: the spline's knots (empty for the polynomials),
+/// which depend on the path's t_min and so cannot live in the Copy [`ModelKind`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve {
+    pub kind: ModelKind,
+    pub knots: Vec<f64>,
+}
+
+impl Curve {
+    /// `kind` on the path [t_min, 1]; `n_knots` is used by the spline only.
+    pub fn new(kind: ModelKind, t_min: f64, n_knots: usize) -> Curve {
+        let knots = match kind {
+            ModelKind::Spline => spline::knots(t_min, n_knots),
+            _ => Vec::new(),
+        };
+        Curve { kind, knots }
+    }
+}
+
+/// A polynomial form needs no path; a spline this way gets the default knots over [0, 1]
+/// (use [`Curve::new`] for another t_min).
+impl From<ModelKind> for Curve {
+    fn from(kind: ModelKind) -> Curve {
+        Curve::new(kind, 0.0, spline::DEFAULT_KNOTS)
+    }
+}
+
 /// Basis functions phi(t) of a curve model.
-pub fn basis(model: ModelKind, t: f64) -> Vec<f64> {
-    match model {
+pub fn basis(curve: &Curve, t: f64) -> Vec<f64> {
+    match curve.kind {
         ModelKind::Linear => vec![1.0, t],
         ModelKind::Quadratic => vec![1.0, t, t * t],
         ModelKind::Cubic => vec![1.0, t, t * t, t * t * t],
+        ModelKind::Spline => spline::basis(&curve.knots, t),
     }
 }
 
-fn basis_deriv(model: ModelKind, t: f64) -> Vec<f64> {
-    match model {
+/// d phi / dt.
+pub fn basis_deriv(curve: &Curve, t: f64) -> Vec<f64> {
+    match curve.kind {
         ModelKind::Linear => vec![0.0, 1.0],
         ModelKind::Quadratic => vec![0.0, 1.0, 2.0 * t],
         ModelKind::Cubic => vec![0.0, 1.0, 2.0 * t, 3.0 * t * t],
+        ModelKind::Spline => spline::basis_deriv(&curve.knots, t),
     }
 }
 
-pub fn model_formula(model: ModelKind) -> &'static str {
-    match model {
-        ModelKind::Linear => "Elo(t) = a + b t",
-        ModelKind::Quadratic => "Elo(t) = a + b t + c t^2",
-        ModelKind::Cubic => "Elo(t) = a + b t + c t^2 + d t^3",
+pub fn model_formula(curve: &Curve) -> String {
+    match curve.kind {
+        ModelKind::Linear => "Elo(t) = a + b t".into(),
+        ModelKind::Quadratic => "Elo(t) = a + b t + c t^2".into(),
+        ModelKind::Cubic => "Elo(t) = a + b t + c t^2 + d t^3".into(),
+        ModelKind::Spline => spline::describe(&curve.knots),
     }
 }
 
@@ -154,7 +188,7 @@ impl PlayerFit {
 /// player.
 #[derive(Debug, Clone)]
 pub struct CurveFit {
-    pub model: ModelKind,
+    pub curve: Curve,
     pub theta: Vec<f64>,
     pub cov_theta: DMatrix<f64>,
     pub players: Vec<PlayerFit>,
@@ -180,11 +214,11 @@ pub enum Side {
 pub fn curve_problem(
     roles: &[Role],
     cells: &[Cell],
-    model: ModelKind,
+    curve: &Curve,
 ) -> Result<(Problem, usize, DVector<f64>), FitError> {
     let has_curve = roles.iter().any(|r| matches!(r, Role::Subject(_)));
     let n_theta = if has_curve {
-        basis(model, 0.0).len()
+        basis(curve, 0.0).len()
     } else {
         0
     };
@@ -219,7 +253,7 @@ pub fn curve_problem(
         let lin = match role {
             Role::Subject(t) => Linear {
                 constant: 0.0,
-                terms: basis(model, *t).into_iter().enumerate().collect(),
+                terms: basis(curve, *t).into_iter().enumerate().collect(),
             },
             Role::Anchored { mean, sd } if *sd <= 0.0 => Linear::fixed(*mean),
             Role::Anchored { mean, sd } => own(&mut init, *mean, *sd),
@@ -240,7 +274,7 @@ pub fn curve_problem(
 /// Fits ratings for `roles` from `cells`, quasi-likelihood: the curve problem is solved once at
 /// dispersion 1, the dispersion estimated from Pearson's statistic there (per degree of
 /// freedom, clamped to [`MIN_DISPERSION`, 4]), then solved again with it.
-pub fn fit(roles: &[Role], cells: &[Cell], model: ModelKind) -> Result<CurveFit, FitError> {
+pub fn fit(roles: &[Role], cells: &[Cell], model: impl Into<Curve>) -> Result<CurveFit, FitError> {
     fit_with(roles, cells, &[], model)
 }
 
@@ -250,9 +284,10 @@ pub fn fit_with(
     roles: &[Role],
     cells: &[Cell],
     evidence: &[Cell],
-    model: ModelKind,
+    model: impl Into<Curve>,
 ) -> Result<CurveFit, FitError> {
-    let (mut problem, n_theta, init) = curve_problem(roles, cells, model)?;
+    let curve = model.into();
+    let (mut problem, n_theta, init) = curve_problem(roles, cells, &curve)?;
     problem.evidence = evidence.to_vec();
     let n = problem.n_params;
     let games: f64 = cells.iter().map(|t| t.n).sum();
@@ -277,7 +312,7 @@ pub fn fit_with(
         })
         .collect();
     Ok(CurveFit {
-        model,
+        curve,
         theta: beta.as_slice()[..n_theta].to_vec(),
         cov_theta: cov.view((0, 0), (n_theta, n_theta)).into_owned(),
         players,
@@ -309,7 +344,7 @@ impl Inversion {
 
 impl CurveFit {
     pub fn elo(&self, t: f64) -> f64 {
-        basis(self.model, t)
+        basis(&self.curve, t)
             .iter()
             .zip(&self.theta)
             .map(|(p, c)| p * c)
@@ -317,7 +352,7 @@ impl CurveFit {
     }
 
     pub fn elo_sd(&self, t: f64) -> f64 {
-        let phi = DVector::from_vec(basis(self.model, t));
+        let phi = DVector::from_vec(basis(&self.curve, t));
         phi.dot(&(&self.cov_theta * &phi)).max(0.0).sqrt()
     }
 
@@ -327,7 +362,7 @@ impl CurveFit {
             Side::Player(i) => (self.players[i].elo, self.ratings[i].dense(m)),
             Side::Curve(t) => {
                 let mut x = DVector::zeros(m);
-                for (k, p) in basis(self.model, t).into_iter().enumerate() {
+                for (k, p) in basis(&self.curve, t).into_iter().enumerate() {
                     x[k] = p;
                 }
                 (self.elo(t), x)
@@ -354,18 +389,23 @@ impl CurveFit {
     }
 
     pub fn slope(&self, t: f64) -> f64 {
-        basis_deriv(self.model, t)
+        basis_deriv(&self.curve, t)
             .iter()
             .zip(&self.theta)
             .map(|(p, c)| p * c)
             .sum()
     }
 
-    /// Increasing on [t_min, 1]. The derivative is at most quadratic in t: its minimum there
-    /// is at an end or at its own stationary point.
+    /// Increasing on [t_min, 1]. A polynomial's derivative is at most quadratic in t: its
+    /// minimum there is at an end or at its own stationary point. A spline's derivative is
+    /// piecewise quadratic, checked on a fine grid ([`SPLINE_GRID`] points).
     pub fn monotone(&self, t_min: f64) -> bool {
         if self.theta.len() < 2 || self.slope(t_min) <= 0.0 || self.slope(1.0) <= 0.0 {
             return false;
+        }
+        if self.curve.kind == ModelKind::Spline {
+            return (0..=SPLINE_GRID)
+                .all(|i| self.slope(t_min + (1.0 - t_min) * i as f64 / SPLINE_GRID as f64) > 0.0);
         }
         if self.theta.len() >= 4 {
             // slope = b + 2c t + 3d t^2, stationary at t = -c / (3d)
@@ -407,7 +447,7 @@ impl CurveFit {
         let slope = self.slope(t);
         let g = DVector::from_iterator(
             self.theta.len(),
-            basis(self.model, t).iter().map(|p| -p / slope),
+            basis(&self.curve, t).iter().map(|p| -p / slope),
         );
         let t_sd = g.dot(&(&self.cov_theta * &g)).max(0.0).sqrt();
         Some(Inversion {

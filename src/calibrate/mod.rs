@@ -26,6 +26,7 @@ pub mod provisional;
 pub mod rundir;
 pub mod runner;
 pub mod sim;
+pub mod spline;
 pub mod table;
 pub mod tc_check;
 pub mod verify;

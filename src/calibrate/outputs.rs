@@ -182,12 +182,16 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
         && targets
             .iter()
             .all(|t| t.precision_met || t.range != RangeFlag::Ok);
-    let model = a.curve.as_ref().map(|c| c.model).unwrap_or(cfg.fit.model);
+    let curve = a
+        .curve
+        .as_ref()
+        .map(|c| c.curve.clone())
+        .unwrap_or_else(|| cfg.fit.curve(cfg.plan.t_min));
     let summary = Summary {
         name: cfg.name.clone(),
         scale,
-        model: format!("{model:?}").to_lowercase(),
-        formula: fit::model_formula(model).into(),
+        model: curve.kind.name().into(),
+        formula: fit::model_formula(&curve),
         theta: a
             .curve
             .as_ref()

@@ -74,7 +74,7 @@ pub fn table_csv(
     let _ = writeln!(
         s,
         "# model: {} with t the strength parameter; theta = {:?}",
-        model_formula(fit.model),
+        model_formula(&fit.curve),
         fit.theta.iter().map(|x| x.round()).collect::<Vec<_>>()
     );
     s.push_str(&path_comments(cfg));

@@ -11,5 +11,6 @@ mod paths_lock;
 mod pool;
 mod refit_full;
 mod sim;
+mod spline;
 mod t_min;
 mod tc_check;
