@@ -145,11 +145,6 @@ pub struct FitConfig {
 }
 
 impl FitConfig {
-    /// The curve form with what it needs of the path: the spline's knots over [t_min, 1].
-    pub fn curve(&self, t_min: f64) -> super::fit::Curve {
-        super::fit::Curve::new(self.model, t_min, self.n_knots())
-    }
-
     /// The spline's knot count: `knots`, or the default.
     pub fn n_knots(&self) -> usize {
         self.knots.unwrap_or(super::spline::DEFAULT_KNOTS)

@@ -186,7 +186,7 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
         .curve
         .as_ref()
         .map(|c| c.curve.clone())
-        .unwrap_or_else(|| cfg.fit.curve(cfg.plan.t_min));
+        .unwrap_or_else(|| fit::Curve::new(cfg.fit.model, cfg.plan.t_min, cfg.fit.n_knots()));
     let summary = Summary {
         name: cfg.name.clone(),
         scale,

@@ -182,7 +182,13 @@ fn spline_model_and_knots_parse_and_bad_knots_are_named() {
     let base = crate::support::calibrate::config_text(200, 50.0, "spline");
     let cfg = CalibrationConfig::parse(&base, "x.toml").unwrap();
     assert_eq!(cfg.fit.model, ModelKind::Spline);
-    assert_eq!(cfg.fit.curve(cfg.plan.t_min).knots.len(), 6);
+    assert_eq!(cfg.fit.n_knots(), 6);
+    assert_eq!(
+        Curve::new(cfg.fit.model, cfg.plan.t_min, cfg.fit.n_knots())
+            .knots
+            .len(),
+        6
+    );
     assert_eq!(ModelKind::Spline.simpler(), Some(ModelKind::Cubic));
     let with = |k: &str| {
         base.replace(
@@ -191,7 +197,7 @@ fn spline_model_and_knots_parse_and_bad_knots_are_named() {
         )
     };
     let cfg = CalibrationConfig::parse(&with("8"), "x.toml").unwrap();
-    assert_eq!(cfg.fit.curve(0.0).knots.len(), 8);
+    assert_eq!(cfg.fit.n_knots(), 8);
     for bad in ["3", "11", "0"] {
         let err = CalibrationConfig::parse(&with(bad), "x.toml")
             .unwrap_err()
