@@ -126,14 +126,23 @@ pub struct Problem {
 }
 
 /// What can go wrong when maximizing.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error, PartialEq)]
 pub enum SolveError {
     #[error(
         "the information matrix is singular (a player or the curve is not connected to an \
          anchor by games)"
     )]
     Singular,
+    #[error(
+        "the rating fit did not converge in {0} Newton steps (its last step still moved a \
+         parameter by {1:.3} Elo)"
+    )]
+    NotConverged(usize, f64),
 }
+
+/// Newton steps before a fit is reported as not converged: a well-posed fit needs a few dozen
+/// even from far away (steps are capped at 400 Elo).
+pub const MAX_NEWTON_STEPS: usize = 200;
 
 fn softplus(z: f64) -> f64 {
     z.max(0.0) + (-z.abs()).exp().ln_1p()
@@ -262,13 +271,15 @@ impl Problem {
             return Ok(theta);
         }
         let mut f = self.objective(cells, means, &theta, dispersion);
-        for _ in 0..200 {
+        let mut last_step = f64::INFINITY;
+        for _ in 0..MAX_NEWTON_STEPS {
             let (g, a) = self.derivatives(cells, means, &theta, dispersion);
             let Some(chol) = cholesky(a) else {
                 return Err(SolveError::Singular);
             };
             let step = chol.solve(&g);
             let max_step = step.amax();
+            last_step = max_step;
             if max_step < 1e-7 {
                 return Ok(theta); // the full Newton step is negligible: converged
             }
@@ -291,10 +302,11 @@ impl Problem {
             }
             match accepted {
                 Some(next) => theta = next,
-                None => break,
+                // No step improves the objective: at its optimum to rounding.
+                None => return Ok(theta),
             }
         }
-        Ok(theta)
+        Err(SolveError::NotConverged(MAX_NEWTON_STEPS, last_step))
     }
 
     /// Maximizes with the problem's own games and priors.
@@ -389,6 +401,38 @@ mod tests {
         let theta = p.solve(DVector::zeros(1), 1.0).unwrap();
         let d = theta[0] - 1500.0;
         assert!((d - 200.3).abs() < 0.2, "{d}");
+    }
+
+    /// A parameter that enters a rating at weight 1/1000 must reach 1.7 million while steps
+    /// are capped at 400: more than MAX_NEWTON_STEPS steps (the unscaled spline terms did this).
+    /// The fit says so rather than returning wherever its steps stopped.
+    #[test]
+    fn a_fit_out_of_reach_of_its_steps_reports_not_converged() {
+        let p = Problem {
+            n_params: 1,
+            players: vec![
+                Linear {
+                    constant: 0.0,
+                    terms: vec![(0, 0.001)],
+                },
+                Linear::fixed(1500.0),
+            ],
+            cells: vec![Cell {
+                a: 0,
+                b: 1,
+                n: 100.0,
+                score: 76.0,
+                draws: 0.0,
+            }],
+            ..Default::default()
+        };
+        match p.solve(DVector::zeros(1), 1.0) {
+            Err(SolveError::NotConverged(n, step)) => {
+                assert_eq!(n, MAX_NEWTON_STEPS);
+                assert!(step > 1.0, "{step}");
+            }
+            other => panic!("expected NotConverged, got {other:?}"),
+        }
     }
 
     #[test]
