@@ -219,3 +219,90 @@ file = "{book}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The planner buys precision per second: between two partners that would narrow a member's
+/// interval alike, it plays the one whose games have cost less, whichever that is.
+#[test]
+fn the_planner_prefers_the_partner_whose_games_cost_less() {
+    use skillcal::calibrate::pool::{fit, next_batch, GameCost};
+    use skillcal::rating::{Game, GameResult};
+    // three members: `low` (unanchored) between the anchors a0 and a1
+    let text = CONFIG
+        .replace("guess = 900", "guess = 1460")
+        .replace("batch_matches = 4", "batch_matches = 1")
+        .replace(
+            "precision = 60\nprecision_chained = 90",
+            "precision = 20\nprecision_chained = 20",
+        );
+    let text = &text[..text.find("[[pool.member]]\nname = \"a2\"").unwrap()];
+    let cfg: PoolRunConfig = toml::from_str(&format!(
+        "{text}[openings]\nfile = \"configs/books/2moves_v1.epd\"\n"
+    ))
+    .unwrap();
+    assert_eq!(cfg.pool.members.len(), 3);
+    let names: Vec<&str> = cfg.pool.members.iter().map(|m| m.name.as_str()).collect();
+    let (low, a0, a1) = (0, 1, 2);
+    // low scores 50% against a0 (1320) and a1 (1600): placed halfway, as uncertain toward each
+    let mut games = Vec::new();
+    for (opp, n) in [(a0, 20), (a1, 20)] {
+        for i in 0..n {
+            let r = match i % 4 {
+                0 => GameResult::WhiteWins,
+                1 => GameResult::BlackWins,
+                _ => GameResult::Draw,
+            };
+            games.push(Game::new(names[low], names[opp], r));
+        }
+    }
+    let f = fit(&cfg, &games).unwrap();
+    let seconds = |cheap: usize| {
+        GameCost::new(
+            3,
+            [a0, a1].into_iter().flat_map(|o| {
+                std::iter::repeat_n((low, o, if o == cheap { 2.0 } else { 40.0 }), 20)
+            }),
+        )
+    };
+    for cheap in [a0, a1] {
+        let cost = seconds(cheap);
+        assert_eq!(cost.seconds(low, cheap), 2.0);
+        let plan = next_batch(&cfg, &f, &cost).expect("the goal is not met yet");
+        assert_eq!(plan.len(), 1);
+        let pair = (plan[0].a.min(plan[0].b), plan[0].a.max(plan[0].b));
+        assert_eq!(
+            pair,
+            (low, cheap),
+            "cheap partner {}: {:?}",
+            names[cheap],
+            plan[0]
+        );
+    }
+}
+
+#[test]
+fn game_cost_falls_back_from_pair_to_members_to_the_run() {
+    use skillcal::calibrate::pool::GameCost;
+    let c = GameCost::new(
+        4,
+        [
+            (0, 1, 10.0),
+            (0, 1, 20.0),
+            (1, 2, 6.0),
+            (1, 2, 6.0),
+            (1, 2, 6.0),
+            (1, 2, 6.0),
+        ],
+    );
+    // (1, 2): four games of its own
+    assert_eq!(c.seconds(2, 1), 6.0);
+    // (0, 1): two games, below PAIR_MIN: members 0 (15) and 1 (9) averaged
+    assert_eq!(c.seconds(0, 1), 12.0);
+    // (0, 3): member 3 has no games, member 0's mean alone
+    assert_eq!(c.seconds(0, 3), 15.0);
+    // no games at all: one second, and never under the floor
+    assert_eq!(GameCost::new(2, []).seconds(0, 1), 1.0);
+    assert_eq!(
+        GameCost::new(2, [(0, 1, 0.0); 4]).seconds(0, 1),
+        GameCost::FLOOR
+    );
+}

@@ -52,6 +52,9 @@ pub struct MeasureConfig {
     pub max_gap: f64,
     /// Matches planned per batch (one refit per batch).
     pub batch_matches: usize,
+    /// Choose matches by precision bought per second of play (the pairs' measured cost), not
+    /// per game. `false` only to compare the two (`examples/pool_sim.rs`).
+    pub per_second: bool,
 }
 
 impl Default for MeasureConfig {
@@ -60,6 +63,7 @@ impl Default for MeasureConfig {
             games_per_pairing: 20,
             max_gap: 300.0,
             batch_matches: 6,
+            per_second: true,
         }
     }
 }

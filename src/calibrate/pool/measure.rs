@@ -5,9 +5,9 @@ use std::path::Path;
 use super::config::{member_engine, PoolRunConfig};
 use super::fit::{fit, PoolFit};
 use super::output::write_results;
-use super::plan::{first_ladder, next_batch, PlannedMatch};
+use super::plan::{first_ladder, next_batch, GameCost, PlannedMatch};
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::rundir::write_match_spec;
+use crate::calibrate::rundir::{all_games, write_match_spec};
 use crate::calibrate::runner::{GameRunner, MatchSpec};
 use crate::calibrate::{list_matches, match_seed};
 use crate::rating::{self, Game};
@@ -118,7 +118,7 @@ pub fn measure(
         let plan = if games.is_empty() {
             Some(first_ladder(cfg))
         } else {
-            next_batch(cfg, &f)
+            next_batch(cfg, &f, &cost(cfg, dir)?)
         };
         let Some(mut plan) = plan else {
             return Ok(outcome(cfg, games.len(), f));
@@ -183,6 +183,17 @@ pub fn measure(
         }
         batch += 1;
     }
+}
+
+/// What each pair's games have cost so far (games.csv's `seconds`).
+fn cost(cfg: &PoolRunConfig, dir: &Path) -> Result<GameCost> {
+    let index = |name: &str| cfg.pool.members.iter().position(|m| m.name == name);
+    let rows = all_games(dir)?;
+    Ok(GameCost::new(
+        cfg.pool.members.len(),
+        rows.iter()
+            .filter_map(|r| Some((index(&r.white)?, index(&r.black)?, r.seconds))),
+    ))
 }
 
 fn outcome(cfg: &PoolRunConfig, games: usize, f: PoolFit) -> PoolOutcome {
