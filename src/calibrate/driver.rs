@@ -3,7 +3,6 @@
 //! it; finally write the results.
 
 use std::path::Path;
-use std::time::Instant;
 
 use super::analysis::{analyse, pool_estimates};
 use super::config::CalibrationConfig;
@@ -33,7 +32,6 @@ pub fn calibrate(
     let matches = dir.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     check_config(cfg, dir)?;
-    let start = Instant::now();
     let mut batch: u32 = 0;
     let existing = list_matches(dir)?;
     if !opts.fit_only {
@@ -57,7 +55,6 @@ pub fn calibrate(
             batch = batch.max(b + 1);
         }
     }
-    let games_at_start = all_games(dir)?.len();
     loop {
         let games = all_games(dir)?;
         let analysis = analyse(cfg, &games)?;
@@ -137,15 +134,19 @@ pub fn calibrate(
                 })
                 .map(|(t, _, hw, _)| format!("; widest target {t:.0} ±{hw:.0}"))
                 .unwrap_or_default();
-            let played = games.len() - games_at_start;
-            let eta = if played > 0 {
-                let per = start.elapsed().as_secs_f64() / played as f64;
+            // The run's mean game time (games.csv's seconds, all batches) over the games played
+            // at once: this process's own pace misleads after a resume, and the planner's later
+            // batches lean to whichever end still misses its goal, so it is only an estimate.
+            let eta = if games.is_empty() {
+                String::new()
+            } else {
+                let per = games.iter().map(|g| g.seconds).sum::<f64>()
+                    / games.len() as f64
+                    / cfg.concurrency.max(1) as f64;
                 format!(
-                    ", ETA at most {:.0} min for the budget",
+                    ", about {:.0} min for the budget at the run's mean game time",
                     per * (cfg.budget.saturating_sub(games.len())) as f64 / 60.0
                 )
-            } else {
-                String::new()
             };
             eprintln!(
                 "batch {batch}: {} matches, {planned} games; {} / {} games so far{worst}{eta}",
