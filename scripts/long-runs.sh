@@ -4,7 +4,9 @@
 # finished calibration costs a refit, a finished match nothing, an analysed game a cache read).
 # Days of play on 2 cores; run it in the background:
 #   nohup nice -n 5 scripts/long-runs.sh > results/long-runs.log 2>&1 &
-# STAGES picks and orders stages (default: all, as listed below), e.g. STAGES="range verify".
+# STAGES picks and orders stages (default: all, in the order of the loop at the end: the range
+# run, a first share of pool games, the range refitted on them, then its verification...),
+# e.g. STAGES="range verify".
 # The binary is copied first, so rebuilding while it plays changes nothing mid-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,7 +59,8 @@ run_stage() {
       "$bin" compare results/range $(for f in $families; do echo "results/families/$f"; done) \
         --name blend=results/range --out results/families ;;
     pool-part) # issue 13: pool games up to POOL_PART games in all (default 4,000): every
-      # calibration's intervals carry the pool's, so a first share comes before the families
+      # calibration's intervals carry the pool's (results/range at 4,000 games: 600 at +-71,
+      # most of it the chain below 1320), so a first share comes before the verification
       stage "pool -> results/pool, up to ${POOL_PART:-4000} games"
       "$bin" pool configs/pool.toml --out results/pool --budget "${POOL_PART:-4000}" ;;
     pool) # issue 13: the pool's own ladder towards its goal, with whatever time is left
@@ -68,7 +71,7 @@ run_stage() {
   esac
 }
 
-for s in ${STAGES:-range verify analyse pool-part families family-checks family-analyses stockfish compare pool}; do
+for s in ${STAGES:-range pool-part range verify analyse families family-checks family-analyses stockfish compare pool}; do
   run_stage "$s"
 done
 stage "done"
