@@ -49,6 +49,9 @@ pub struct CalibrationConfig {
     /// The lowest measured member of that pool (its `pool.csv`), anchored or chained.
     #[serde(skip)]
     pub pool_floor: Option<f64>,
+    /// That pool's ratings as measured (its `pool.csv`), shown beside the run's fit.
+    #[serde(skip)]
+    pub pool_measured: Vec<crate::results::PoolMemberRow>,
 }
 
 fn default_concurrency() -> usize {

@@ -54,6 +54,7 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
                     (e, e, e)
                 }
             };
+            let measured = cfg.pool_measured.iter().find(|r| r.name == m.name);
             PoolRow {
                 name: m.name.clone(),
                 anchor: m.elo,
@@ -62,6 +63,9 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
                 lower: lo,
                 upper: hi,
                 games: a.stats.get(j).map(|s| s.games).unwrap_or(0),
+                pool_file_elo: measured.and_then(|r| r.elo),
+                pool_file_lower: measured.and_then(|r| r.lower),
+                pool_file_upper: measured.and_then(|r| r.upper),
             }
         })
         .collect();

@@ -190,7 +190,8 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
     // pool
     if !d.pool.is_empty() {
         doc.section("Reference pool");
-        let head = [
+        let measured = d.pool.iter().any(|p| p.pool_file_elo.is_some());
+        let mut head = vec![
             "player",
             "anchor (prior)",
             "fitted Elo",
@@ -198,11 +199,15 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             "fitted − anchor",
             "games",
         ];
+        if measured {
+            head.extend(["pool file (95%)", "fitted − pool file"]);
+        }
+        let mut apart = Vec::new();
         let rows: Vec<Vec<String>> = d
             .pool
             .iter()
             .map(|p| {
-                vec![
+                let mut row = vec![
                     p.name.clone(),
                     match (p.anchor, p.anchor_sd) {
                         (Some(a), Some(sd)) if sd > 0.0 => format!("{a:.0} ± {sd:.0}"),
@@ -215,10 +220,44 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
                         .map(|a| format!("{:+.0}", p.elo - a))
                         .unwrap_or_default(),
                     p.games.to_string(),
-                ]
+                ];
+                if measured {
+                    match (p.pool_file_elo, p.pool_file_lower, p.pool_file_upper) {
+                        (Some(e), Some(lo), Some(hi)) => {
+                            let out = p.outside_pool_file() == Some(true);
+                            if out {
+                                apart.push(p.name.clone());
+                            }
+                            row.push(format!("{} [{}, {}]", f0(e), f0(lo), f0(hi)));
+                            row.push(format!(
+                                "{:+.0}{}",
+                                p.elo - e,
+                                if out { " (outside)" } else { "" }
+                            ));
+                        }
+                        _ => row.extend([String::new(), String::new()]),
+                    }
+                }
+                row
             })
             .collect();
         doc.table(&head, rows);
+        if measured {
+            doc.para(&if apart.is_empty() {
+                "Every member's fitted rating lies within its interval in the pool file (its own \
+                 games): the run's games agree with the pool's."
+                    .to_string()
+            } else {
+                format!(
+                    "Fitted outside their pool-file interval: {}. The run's games against these \
+                     members disagree with the pool's own games about where they stand: strength is \
+                     not transitive between these engines and the subject, and the fit (which \
+                     counts both) splits the difference, so the table's rows rated through them \
+                     carry that disagreement.",
+                    apart.join(", ")
+                )
+            });
+        }
     }
     // points
     if !d.points.is_empty() {

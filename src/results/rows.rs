@@ -45,6 +45,23 @@ pub struct PoolRow {
     pub lower: f64,
     pub upper: f64,
     pub games: u32,
+    /// The member's rating in the measured pool file (`pool.file`'s `pool.csv`, its own games
+    /// only) and its 95% interval: where the run's games move a member away from it, strength
+    /// is not transitive between the pool's engines and the subject. Empty without a pool file.
+    #[serde(default)]
+    pub pool_file_elo: Option<f64>,
+    #[serde(default)]
+    pub pool_file_lower: Option<f64>,
+    #[serde(default)]
+    pub pool_file_upper: Option<f64>,
+}
+
+impl PoolRow {
+    /// Whether the fit placed the member outside its pool-file interval (`None` without one).
+    pub fn outside_pool_file(&self) -> Option<bool> {
+        let (lo, hi) = (self.pool_file_lower?, self.pool_file_upper?);
+        Some(self.elo < lo || self.elo > hi)
+    }
 }
 
 /// One target of the table with its flags (`table_details.csv`).

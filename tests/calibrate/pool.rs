@@ -205,6 +205,42 @@ file = "{book}"
     let fit = out.fit.expect("curve");
     let low = fit.players[p.index["low"]].elo;
     assert!((low - 1080.0).abs() < 150.0, "low at {low:.0}");
+    // the run's pool.csv and report show the pool file's own ratings beside the fit; the
+    // simulated strengths are transitive, so every member stays inside its pool-file interval
+    let measured = read_pool_csv(&dir.join("pool").join("pool.csv")).unwrap();
+    let rows: Vec<skillcal::results::PoolRow> =
+        skillcal::results::read_csv(&dir.join("cal").join("pool.csv")).unwrap();
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        let m = measured.iter().find(|m| m.name == r.name).unwrap();
+        assert_eq!(r.pool_file_elo, m.elo, "{}", r.name);
+        assert_eq!(r.pool_file_upper, m.upper, "{}", r.name);
+        let (lo, hi) = (r.pool_file_lower.unwrap(), r.pool_file_upper.unwrap());
+        assert!(
+            lo <= r.elo && r.elo <= hi,
+            "{}: {:.0} outside [{lo:.0}, {hi:.0}]",
+            r.name,
+            r.elo
+        );
+        assert_eq!(r.outside_pool_file(), Some(false));
+        // moved past either end of that interval, the member is flagged
+        for elo in [lo - 1.0, hi + 1.0] {
+            let moved = skillcal::results::PoolRow { elo, ..r.clone() };
+            assert_eq!(moved.outside_pool_file(), Some(true), "{}", r.name);
+        }
+        let none = skillcal::results::PoolRow {
+            pool_file_lower: None,
+            ..r.clone()
+        };
+        assert_eq!(none.outside_pool_file(), None);
+    }
+    skillcal::report::generate(&dir.join("cal")).unwrap();
+    let report = std::fs::read_to_string(dir.join("cal").join("report.md")).unwrap();
+    assert!(
+        report.contains("| pool file (95%) | fitted − pool file |"),
+        "{report}"
+    );
+    assert!(report.contains("the run's games agree with the pool's"));
 
     // a pool file next to members, and a missing folder, are named
     let both = text.replace("[pool]\n", "[pool]\ncommand = \"/usr/games/stockfish\"\n");

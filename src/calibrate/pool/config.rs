@@ -283,6 +283,7 @@ impl CalibrationConfig {
                 .filter(|r| r.games > 0)
                 .filter_map(|r| r.elo)
                 .reduce(f64::min);
+            self.pool_measured = rows;
         }
         self.validate_pool(&path.display().to_string())
     }
