@@ -32,12 +32,7 @@ impl GameRunner for Costed {
         for r in &mut rows {
             r.seconds = cost.seconds(index[&r.white], index[&r.black]);
         }
-        std::fs::remove_file(&path)
-            .map_err(|e| skillcal::calibrate::error::CalibrateError::io("remove", &path, e))?;
-        for r in &rows {
-            results::append_csv(&path, r)?;
-        }
-        Ok(())
+        Ok(results::write_csv(&path, &rows)?)
     }
 }
 

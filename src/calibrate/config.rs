@@ -46,10 +46,8 @@ pub struct CalibrationConfig {
     /// [`CalibrationConfig::load`]: every fit counts them next to the run's games.
     #[serde(skip)]
     pub pool_pairs: Vec<crate::results::PoolPairRow>,
-    /// The lowest measured member of that pool (its `pool.csv`), anchored or chained.
-    #[serde(skip)]
-    pub pool_floor: Option<f64>,
-    /// That pool's ratings as measured (its `pool.csv`), shown beside the run's fit.
+    /// That pool's ratings as measured (its `pool.csv`): the bottom of the measured range, and
+    /// shown beside the run's fit.
     #[serde(skip)]
     pub pool_measured: Vec<crate::results::PoolMemberRow>,
 }
@@ -555,8 +553,14 @@ impl CalibrationConfig {
     /// measured pool (`pool.file`) chained to the anchors by games. Targets below it rest on the
     /// curve's form alone (extrapolated).
     pub fn lowest_reference(&self) -> f64 {
-        self.lowest_anchor()
-            .min(self.pool_floor.unwrap_or(f64::INFINITY))
+        // the lowest measured member of the pool file, anchored or chained
+        let pool_floor = self
+            .pool_measured
+            .iter()
+            .filter(|r| r.games > 0)
+            .filter_map(|r| r.elo)
+            .fold(f64::INFINITY, f64::min);
+        self.lowest_anchor().min(pool_floor)
     }
 
     /// Knob values at t, as (name, value) pairs in path order (`go nodes` for a go limit).

@@ -202,7 +202,12 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
         if measured {
             head.extend(["pool file (95%)", "fitted − pool file"]);
         }
-        let mut apart = Vec::new();
+        let apart: Vec<&str> = d
+            .pool
+            .iter()
+            .filter(|p| p.outside_pool_file() == Some(true))
+            .map(|p| p.name.as_str())
+            .collect();
         let rows: Vec<Vec<String>> = d
             .pool
             .iter()
@@ -225,9 +230,6 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
                     match (p.pool_file_elo, p.pool_file_lower, p.pool_file_upper) {
                         (Some(e), Some(lo), Some(hi)) => {
                             let out = p.outside_pool_file() == Some(true);
-                            if out {
-                                apart.push(p.name.clone());
-                            }
                             row.push(format!("{} [{}, {}]", f0(e), f0(lo), f0(hi)));
                             row.push(format!(
                                 "{:+.0}{}",

@@ -277,13 +277,7 @@ impl CalibrationConfig {
         self.pool_pairs = pairs;
         let ratings = dir.join("pool.csv");
         if ratings.exists() {
-            let rows: Vec<crate::results::PoolMemberRow> = crate::results::read_csv(&ratings)?;
-            self.pool_floor = rows
-                .iter()
-                .filter(|r| r.games > 0)
-                .filter_map(|r| r.elo)
-                .reduce(f64::min);
-            self.pool_measured = rows;
+            self.pool_measured = crate::results::read_csv(&ratings)?;
         }
         self.validate_pool(&path.display().to_string())
     }
