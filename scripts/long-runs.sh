@@ -5,8 +5,9 @@
 # Days of play on 2 cores; run it in the background:
 #   nohup nice -n 5 scripts/long-runs.sh > results/long-runs.log 2>&1 &
 # STAGES picks and orders stages (default: all, in the order of the loop at the end: the range
-# run, a first share of pool games, the range refitted on them, then its verification...),
-# e.g. STAGES="range verify".
+# run, a first share of pool games, the range refitted on them and analysed, the families, the
+# pool to its goal, and last the range's verification, which plays the settings of the table
+# refitted on the final pool), e.g. STAGES="range verify".
 # The binary is copied first, so rebuilding while it plays changes nothing mid-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,9 @@ scripts/install-engines.sh
 export PATH="$PATH:/usr/games"
 cargo build --release --quiet
 bin="${TMPDIR:-/tmp}/skillcal-long-runs"
-cp target/release/skillcal "$bin"
+# copy then rename: a binary still running (an analysis started by hand) is not overwritten
+cp target/release/skillcal "$bin.new"
+mv -f "$bin.new" "$bin"
 export SKILLCAL_BIN="$bin"
 families="nodes inaccuracy gaussian gbm evalnoise"
 stage() { echo "== $(date -u +%FT%TZ) $*"; }
@@ -60,7 +63,7 @@ run_stage() {
         --name blend=results/range --out results/families ;;
     pool-part) # issue 13: pool games up to POOL_PART games in all (default 4,000): every
       # calibration's intervals carry the pool's (results/range at 4,000 games: 600 at +-71,
-      # most of it the chain below 1320), so a first share comes before the verification
+      # most of it the chain below 1320), so a first share comes before the families
       stage "pool -> results/pool, up to ${POOL_PART:-4000} games"
       "$bin" pool configs/pool.toml --out results/pool --budget "${POOL_PART:-4000}" ;;
     pool) # issue 13: the pool's own ladder towards its goal, with whatever time is left
@@ -71,7 +74,7 @@ run_stage() {
   esac
 }
 
-for s in ${STAGES:-range pool-part range verify analyse families family-checks family-analyses stockfish compare pool}; do
+for s in ${STAGES:-range pool-part range analyse families family-checks family-analyses stockfish compare pool range verify}; do
   run_stage "$s"
 done
 stage "done"
