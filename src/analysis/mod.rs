@@ -1,9 +1,10 @@
 //! How each level plays (`skillcal analyse`): every position of every game evaluated once by a
 //! reference engine (cached), then per player: average centipawn loss, the distribution of the
 //! loss, Lichess's accuracy and inaccuracy / mistake / blunder counts, blunder rates by the
-//! position's state and the game phase, top-1 agreement, each with a 95% bootstrap interval
-//! over games. With human games (`human`), the same figures per rating band and move-matching
-//! of an engine at `UCI_Elo` = the band's middle against the humans' moves.
+//! position's state and the game phase, material drops (a loss of 300 cp or more) by state,
+//! top-1 agreement, each with a 95% bootstrap interval over games. With human games (`human`),
+//! the same figures per rating band and move-matching of an engine at `UCI_Elo` = the band's
+//! middle against the humans' moves.
 //!
 //! Formulas, thresholds and sources: `docs/analysis.md`.
 
@@ -108,8 +109,8 @@ pub struct GroupFigures {
     pub name: String,
     pub settings: String,
     pub games: usize,
-    pub counts: [usize; 11],
-    pub figures: [Estimate; 18],
+    pub counts: [usize; 12],
+    pub figures: [Estimate; 22],
 }
 
 /// Move-matching of one engine setting on one band.

@@ -22,6 +22,12 @@ pub const LOSING: f64 = 0.5;
 pub const ENDGAME_PIECES: usize = 6;
 /// Before this ply (counted from the standard start position): opening.
 pub const OPENING_PLIES: usize = 20;
+/// A centipawn loss of at least this much is a material drop: about a minor piece (three
+/// pawns). Unlike Lichess's judgement (a drop of 0.3 in winning chances), which cannot happen
+/// once the mover's winning chances are below about -0.65 (wc(-1000) = -0.95 is the floor), this
+/// can happen in any position down to -700 cp, as both evaluations are capped at +-1000 as for
+/// ACPL; so it shows whether a level throws pieces away when it is losing.
+pub const DROP_CP: i32 = 300;
 
 /// The position's state before the move, from the mover's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +121,13 @@ pub struct MoveEval {
     pub phase: Phase,
     pub top1: bool,
     pub clock: Option<f64>,
+}
+
+impl MoveEval {
+    /// A material drop: the move loses at least [`DROP_CP`] centipawns.
+    pub fn is_material_drop(&self) -> bool {
+        self.loss >= DROP_CP
+    }
 }
 
 /// The side to move's score at `pos`: from the engine, or the rules when the game is over

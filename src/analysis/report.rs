@@ -8,10 +8,11 @@ use std::path::Path;
 use shakmaty::Color;
 
 use super::error::{AnalysisError, Result};
-use super::moves::{EQUAL, LOSING, WINNING};
+use super::moves::{DROP_CP, EQUAL, LOSING, WINNING};
 use super::stats::Estimate;
 use super::{figure_columns, AnalyseOptions, AnalyseResult, GroupFigures, MatchRow};
 use crate::analysis::moves::MoveEval;
+use crate::results::state_ratio;
 
 fn num(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.4}")).unwrap_or_default()
@@ -169,7 +170,7 @@ fn tables(md: &mut String, first: &str, groups: &[GroupFigures]) {
             f(g, 8, 100.0, 1),
             f(g, 9, 100.0, 1),
             f(g, 10, 100.0, 1),
-            f(g, 17, 100.0, 1),
+            f(g, 21, 100.0, 1),
         );
     }
     md.push_str(&format!(
@@ -181,19 +182,43 @@ fn tables(md: &mut String, first: &str, groups: &[GroupFigures]) {
             "| {} | {} ({}) | {} ({}) | {} ({}) | {} ({}) | {} ({}) | {} ({}) |",
             g.name,
             f(g, 11, 100.0, 1),
-            g.counts[4],
-            f(g, 12, 100.0, 1),
             g.counts[5],
-            f(g, 13, 100.0, 1),
+            f(g, 12, 100.0, 1),
             g.counts[6],
-            f(g, 14, 100.0, 1),
+            f(g, 13, 100.0, 1),
             g.counts[7],
-            f(g, 15, 100.0, 1),
+            f(g, 14, 100.0, 1),
             g.counts[8],
-            f(g, 16, 100.0, 1),
+            f(g, 15, 100.0, 1),
             g.counts[9],
+            f(g, 16, 100.0, 1),
+            g.counts[10],
         );
     }
+    md.push_str(&format!(
+        "\nMaterial drops: moves losing at least {DROP_CP} cp (% of moves), by the position's state before the move; losing / equal: the rate when losing over that when equal, for drops and for Lichess's blunders:\n\n| {first} | drops | % of moves | winning | about equal | losing | losing / equal drops | losing / equal blunders |\n|---|---|---|---|---|---|---|---|\n"
+    ));
+    for g in groups {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            g.name,
+            g.counts[4],
+            f(g, 17, 100.0, 1),
+            f(g, 18, 100.0, 1),
+            f(g, 19, 100.0, 1),
+            f(g, 20, 100.0, 1),
+            ratio_cell(&g.figures[20], &g.figures[19]),
+            ratio_cell(&g.figures[13], &g.figures[12]),
+        );
+    }
+}
+
+/// `losing / equal` to two decimals ("-" when the equal rate is 0 or either is undefined).
+fn ratio_cell(losing: &Estimate, equal: &Estimate) -> String {
+    state_ratio(losing.value, equal.value)
+        .map(|r| format!("{r:.2}"))
+        .unwrap_or_else(|| "-".into())
 }
 
 /// The Markdown section.
@@ -206,8 +231,9 @@ pub fn markdown(opts: &AnalyseOptions, r: &AnalyseResult) -> String {
          Figures with 95% intervals by bootstrap over games ({} resamples, seed {}). \
          Centipawns from the mover's view, capped at ±1000 (mates at the cap); inaccuracy / \
          mistake / blunder: a drop of at least 0.1 / 0.2 / 0.3 in Lichess's winning chances \
-         (columns count moves at least that bad); accuracy: Lichess's per-move accuracy (mean) \
-         and game accuracy (lila's volatility-weighted and harmonic mean). States: winning \
+         (columns count moves at least that bad); a material drop: a loss of at least \
+         {DROP_CP} cp (about a minor piece; unlike a blunder, possible in a losing position); \
+         accuracy: Lichess's per-move accuracy (mean) and game accuracy (lila's volatility-weighted and harmonic mean). States: winning \
          chances > {WINNING} (winning), within ±{EQUAL} (about equal), < -{LOSING} (losing). \
          Formulas and sources: docs/analysis.md.\n",
         r.games,

@@ -16,8 +16,9 @@ pub struct Sample {
     pub game_accuracy: Vec<f64>,
 }
 
-/// The figures, in output order (rates are fractions of moves).
-pub const FIGURES: [&str; 18] = [
+/// The figures, in output order (rates are fractions of moves; a drop is a move losing at least
+/// [`super::moves::DROP_CP`] centipawns).
+pub const FIGURES: [&str; 22] = [
     "acpl",
     "loss_p50",
     "loss_p75",
@@ -35,15 +36,20 @@ pub const FIGURES: [&str; 18] = [
     "blunder_rate_opening",
     "blunder_rate_middlegame",
     "blunder_rate_endgame",
+    "drop_rate",
+    "drop_rate_winning",
+    "drop_rate_equal",
+    "drop_rate_losing",
     "top1",
 ];
 
 /// Counts shown beside the figures (no interval).
-pub const COUNTS: [&str; 11] = [
+pub const COUNTS: [&str; 12] = [
     "moves",
     "inaccuracies",
     "mistakes",
     "blunders",
+    "drops",
     "moves_winning",
     "moves_equal",
     "moves_losing",
@@ -73,8 +79,8 @@ fn all_moves<'a>(games: &'a [&'a Sample]) -> impl Iterator<Item = &'a MoveEval> 
 }
 
 /// The counts of [`COUNTS`].
-pub fn counts(games: &[&Sample]) -> [usize; 11] {
-    let mut c = [0usize; 11];
+pub fn counts(games: &[&Sample]) -> [usize; 12] {
+    let mut c = [0usize; 12];
     for m in all_moves(games) {
         c[0] += 1;
         match m.judgement {
@@ -83,24 +89,25 @@ pub fn counts(games: &[&Sample]) -> [usize; 11] {
             Judgement::Blunder => c[3] += 1,
             Judgement::Good => {}
         }
+        c[4] += usize::from(m.is_material_drop());
         match m.state {
-            State::Winning => c[4] += 1,
-            State::Equal => c[5] += 1,
-            State::Losing => c[6] += 1,
+            State::Winning => c[5] += 1,
+            State::Equal => c[6] += 1,
+            State::Losing => c[7] += 1,
             State::Other => {}
         }
         match m.phase {
-            Phase::Opening => c[7] += 1,
-            Phase::Middlegame => c[8] += 1,
-            Phase::Endgame => c[9] += 1,
+            Phase::Opening => c[8] += 1,
+            Phase::Middlegame => c[9] += 1,
+            Phase::Endgame => c[10] += 1,
         }
-        c[10] += usize::from(m.top1);
+        c[11] += usize::from(m.top1);
     }
     c
 }
 
 /// Every figure of [`FIGURES`] for these games (None where undefined, e.g. no moves).
-pub fn figures(games: &[&Sample]) -> [Option<f64>; 18] {
+pub fn figures(games: &[&Sample]) -> [Option<f64>; 22] {
     let mut losses: Vec<f64> = all_moves(games).map(|m| m.loss as f64).collect();
     losses.sort_by(f64::total_cmp);
     let n = losses.len();
@@ -113,6 +120,11 @@ pub fn figures(games: &[&Sample]) -> [Option<f64>; 18] {
     let blunders_where = |f: &dyn Fn(&MoveEval) -> bool| {
         all_moves(games)
             .filter(|m| f(m) && m.judgement == Judgement::Blunder)
+            .count()
+    };
+    let drops_where = |s: State| {
+        all_moves(games)
+            .filter(|m| m.state == s && m.is_material_drop())
             .count()
     };
     [
@@ -129,13 +141,17 @@ pub fn figures(games: &[&Sample]) -> [Option<f64>; 18] {
         rate(c[1] + c[2] + c[3], n),
         rate(c[2] + c[3], n),
         rate(c[3], n),
-        rate(blunders_where(&|m| m.state == State::Winning), c[4]),
-        rate(blunders_where(&|m| m.state == State::Equal), c[5]),
-        rate(blunders_where(&|m| m.state == State::Losing), c[6]),
-        rate(blunders_where(&|m| m.phase == Phase::Opening), c[7]),
-        rate(blunders_where(&|m| m.phase == Phase::Middlegame), c[8]),
-        rate(blunders_where(&|m| m.phase == Phase::Endgame), c[9]),
-        rate(c[10], n),
+        rate(blunders_where(&|m| m.state == State::Winning), c[5]),
+        rate(blunders_where(&|m| m.state == State::Equal), c[6]),
+        rate(blunders_where(&|m| m.state == State::Losing), c[7]),
+        rate(blunders_where(&|m| m.phase == Phase::Opening), c[8]),
+        rate(blunders_where(&|m| m.phase == Phase::Middlegame), c[9]),
+        rate(blunders_where(&|m| m.phase == Phase::Endgame), c[10]),
+        rate(c[4], n),
+        rate(drops_where(State::Winning), c[5]),
+        rate(drops_where(State::Equal), c[6]),
+        rate(drops_where(State::Losing), c[7]),
+        rate(c[11], n),
     ]
 }
 

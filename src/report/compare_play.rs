@@ -78,6 +78,7 @@ pub fn play_rows(
                 acpl: at(|r| r.acpl),
                 blunder_rate: at(|r| r.blunder_rate),
                 losing_equal_ratio: at(|r| r.losing_equal_ratio),
+                drop_losing_equal_ratio: at(|r| r.drop_losing_equal_ratio),
                 top1: at(|r| r.top1),
             });
         }
@@ -211,7 +212,7 @@ pub fn play_section(
         .filter_map(|(f, l)| Some(format!("{} {}", f.label, l.as_ref()?.subjects.len())))
         .collect();
     doc.para(&format!(
-        "Values are interpolated linearly in the curve's Elo between the two tested settings that bracket the target (analysed settings per family: {}); — means the target is outside the analysed settings' Elo range (never extrapolated), n/a that a bracketing setting lacks the figure. Blunder ratio: the blunder rate in losing positions over that in equal ones. Top-1: share of moves that are the reference engine's first choice ({PLAY_CSV}).",
+        "Values are interpolated linearly in the curve's Elo between the two tested settings that bracket the target (analysed settings per family: {}); — means the target is outside the analysed settings' Elo range (never extrapolated), n/a that a bracketing setting lacks the figure. Losing/equal blunders: Lichess's blunder rate in losing positions over that in equal ones (it cannot show a level that stops resisting when losing: below about -420 cp no move loses 0.3 in winning chances). Losing/equal drops: the same for material drops, moves losing 300 cp or more (docs/analysis.md). Top-1: share of moves that are the reference engine's first choice ({PLAY_CSV}).",
         counts.join(", ")
     ));
     let rows = play
@@ -225,6 +226,7 @@ pub fn play_section(
                 cell(r.acpl, ok, |v| format!("{v:.1}")),
                 cell(r.blunder_rate, ok, |v| format!("{:.1}%", 100.0 * v)),
                 cell(r.losing_equal_ratio, ok, |v| format!("{v:.2}")),
+                cell(r.drop_losing_equal_ratio, ok, |v| format!("{v:.2}")),
                 cell(r.top1, ok, |v| format!("{:.1}%", 100.0 * v)),
             ]
         })
@@ -236,6 +238,7 @@ pub fn play_section(
             "ACPL",
             "blunder rate",
             "losing/equal blunders",
+            "losing/equal drops",
             "top-1 agreement",
         ],
         rows,

@@ -132,6 +132,10 @@ const KNOWN: &[(&str, &str)] = &[
         "levels_blunder_state.svg",
         "plot: blunder rates when losing and when equal against Elo",
     ),
+    (
+        "levels_drop_state.svg",
+        "plot: material-drop rates (300 cp or more) when losing and when equal against Elo",
+    ),
     ("levels_top1.svg", "plot: top-1 agreement against Elo"),
 ];
 

@@ -10,7 +10,7 @@ use super::ReportError;
 use crate::results::LevelRow;
 
 /// The plot files (beside report.md) with their captions, in the section's order.
-pub const LEVEL_FIGURES: [(&str, &str); 4] = [
+pub const LEVEL_FIGURES: [(&str, &str); 5] = [
     (
         "levels_acpl.svg",
         "Average centipawn loss against Elo (curve's Elo for the tested settings, filled, with 95% bootstrap intervals; pool members hollow at their pool.csv Elo).",
@@ -22,6 +22,10 @@ pub const LEVEL_FIGURES: [(&str, &str); 4] = [
     (
         "levels_blunder_state.svg",
         "Blunder rate in losing positions against that in equal positions (% of such moves), each tested setting, with 95% intervals.",
+    ),
+    (
+        "levels_drop_state.svg",
+        "Material drops (moves losing 300 cp or more) in losing positions and in equal positions (% of such moves) against Elo, each tested setting, with 95% intervals.",
     ),
     (
         "levels_top1.svg",
@@ -152,7 +156,7 @@ const GREY: RGBColor = RGBColor(110, 110, 110);
 /// Draws [`LEVEL_FIGURES`] into `dir`.
 pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
     let (s, p) = (&l.subjects, &l.pool);
-    let [acpl, errors, state, top1] = LEVEL_FIGURES.map(|(f, _)| dir.join(f));
+    let [acpl, errors, state, drops, top1] = LEVEL_FIGURES.map(|(f, _)| dir.join(f));
     elo_plot(
         &acpl,
         "ACPL against Elo",
@@ -249,6 +253,41 @@ pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
                         r.blunder_rate_equal,
                         r.blunder_rate_equal_lower,
                         r.blunder_rate_equal_upper,
+                    )
+                },
+                100.0,
+            ),
+        ],
+    )?;
+    elo_plot(
+        &drops,
+        "Material drops (300 cp or more) when losing and when equal",
+        "% of moves in that state",
+        &[
+            series(
+                s,
+                "losing positions",
+                RED,
+                false,
+                |r| {
+                    (
+                        r.drop_rate_losing,
+                        r.drop_rate_losing_lower,
+                        r.drop_rate_losing_upper,
+                    )
+                },
+                100.0,
+            ),
+            series(
+                s,
+                "equal positions",
+                BLUE,
+                false,
+                |r| {
+                    (
+                        r.drop_rate_equal,
+                        r.drop_rate_equal_lower,
+                        r.drop_rate_equal_upper,
                     )
                 },
                 100.0,

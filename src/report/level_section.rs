@@ -55,11 +55,17 @@ fn figure_cells(r: &LevelRow) -> Vec<String> {
             num(r.blunder_rate_equal.map(|x| x * 100.0), 1),
             num(r.losing_equal_ratio, 2)
         ),
+        format!(
+            "{} / {} ({})",
+            num(r.drop_rate_losing.map(|x| x * 100.0), 1),
+            num(r.drop_rate_equal.map(|x| x * 100.0), 1),
+            num(r.drop_losing_equal_ratio, 2)
+        ),
         est(r.top1, r.top1_lower, r.top1_upper, 100.0, 1),
     ]
 }
 
-const FIGURE_HEAD: [&str; 8] = [
+const FIGURE_HEAD: [&str; 9] = [
     "games",
     "moves",
     "ACPL (95%)",
@@ -67,6 +73,7 @@ const FIGURE_HEAD: [&str; 8] = [
     "mistakes %",
     "blunders %",
     "blunders % losing / equal (ratio)",
+    "drops % losing / equal (ratio)",
     "top-1 % (95%)",
 ];
 
@@ -117,7 +124,7 @@ pub fn levels_section(doc: &mut Document, l: &Levels) {
         return;
     }
     doc.section("How each level plays");
-    doc.para("Every move of the run's games judged by the reference engine (`skillcal analyse RUN --out RUN/analysis`, Lichess's formulas, see docs/analysis.md), per tested setting: Elo by the fitted curve at its t (95% band) and its own measured rating (95% interval), the move-quality figures with 95% bootstrap intervals over games. Blunder rates by state are per move made in a losing or an equal position. All rows: analysis/levels.csv.");
+    doc.para("Every move of the run's games judged by the reference engine (`skillcal analyse RUN --out RUN/analysis`, Lichess's formulas, see docs/analysis.md), per tested setting: Elo by the fitted curve at its t (95% band) and its own measured rating (95% interval), the move-quality figures with 95% bootstrap intervals over games. Blunder rates by state are per move made in a losing or an equal position; Lichess's blunder (a drop of 0.3 in winning chances) is impossible below about -420 cp, where many losing moves are made, so its losing rate cannot show a level that stops resisting. Drops: moves losing 300 cp or more (about a minor piece), possible down to -700 cp, per move made in a losing or an equal position; a level that stops resisting when losing shows a high losing / equal drop ratio. All rows: analysis/levels.csv.");
     if !l.subjects.is_empty() {
         let mut head = vec!["setting", "t", "Elo (curve)", "measured Elo"];
         head.extend(FIGURE_HEAD);

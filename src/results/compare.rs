@@ -90,6 +90,8 @@ pub struct ComparePlayRow {
     pub blunder_rate: Option<f64>,
     /// Blunder rate in losing positions over that in equal ones.
     pub losing_equal_ratio: Option<f64>,
+    /// Material-drop rate (a loss of 300 cp or more) in losing positions over that in equal ones.
+    pub drop_losing_equal_ratio: Option<f64>,
     /// Share of moves that are the reference engine's first choice.
     pub top1: Option<f64>,
 }

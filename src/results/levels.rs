@@ -34,9 +34,33 @@ pub struct AnalysisRow {
     pub blunder_rate_losing: Option<f64>,
     pub blunder_rate_losing_lower: Option<f64>,
     pub blunder_rate_losing_upper: Option<f64>,
+    /// Material drops (a loss of 300 cp or more) by state; `default`: an analysis.csv from
+    /// before these columns still reads.
+    #[serde(default)]
+    pub drop_rate_equal: Option<f64>,
+    #[serde(default)]
+    pub drop_rate_equal_lower: Option<f64>,
+    #[serde(default)]
+    pub drop_rate_equal_upper: Option<f64>,
+    #[serde(default)]
+    pub drop_rate_losing: Option<f64>,
+    #[serde(default)]
+    pub drop_rate_losing_lower: Option<f64>,
+    #[serde(default)]
+    pub drop_rate_losing_upper: Option<f64>,
     pub top1: Option<f64>,
     pub top1_lower: Option<f64>,
     pub top1_upper: Option<f64>,
+}
+
+/// A rate in losing positions over that in equal ones, e.g. of blunders or of material drops
+/// (None when the equal rate is 0 or either is undefined): how much more often a level errs once
+/// it is losing.
+pub fn state_ratio(losing: Option<f64>, equal: Option<f64>) -> Option<f64> {
+    match (losing, equal) {
+        (Some(l), Some(q)) if q > 0.0 => Some(l / q),
+        _ => None,
+    }
 }
 
 /// Which series a row of the levels table belongs to.
@@ -53,7 +77,8 @@ pub enum LevelKind {
 /// its `t` (band from `fit_curve.csv`) and `elo_measured` its own rating (`fit_points.csv`);
 /// for a pool member `elo` is its rating in `pool.csv` and `t`, `elo_measured` are empty.
 /// Rates are fractions of the player's moves; `losing_equal_ratio` is the blunder rate in
-/// losing positions over that in equal ones.
+/// losing positions over that in equal ones, `drop_losing_equal_ratio` the same for material
+/// drops (a loss of 300 cp or more, which unlike Lichess's blunder can happen when losing).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct LevelRow {
     pub kind: LevelKind,
@@ -90,6 +115,13 @@ pub struct LevelRow {
     pub blunder_rate_losing_lower: Option<f64>,
     pub blunder_rate_losing_upper: Option<f64>,
     pub losing_equal_ratio: Option<f64>,
+    pub drop_rate_equal: Option<f64>,
+    pub drop_rate_equal_lower: Option<f64>,
+    pub drop_rate_equal_upper: Option<f64>,
+    pub drop_rate_losing: Option<f64>,
+    pub drop_rate_losing_lower: Option<f64>,
+    pub drop_rate_losing_upper: Option<f64>,
+    pub drop_losing_equal_ratio: Option<f64>,
     pub top1: Option<f64>,
     pub top1_lower: Option<f64>,
     pub top1_upper: Option<f64>,
@@ -113,10 +145,6 @@ pub struct LevelElo {
 impl LevelRow {
     /// The row of a player with Elo `e` and analysis figures `a`.
     pub fn new(e: LevelElo, a: &AnalysisRow) -> LevelRow {
-        let ratio = match (a.blunder_rate_losing, a.blunder_rate_equal) {
-            (Some(l), Some(q)) if q > 0.0 => Some(l / q),
-            _ => None,
-        };
         LevelRow {
             kind: e.kind,
             name: a.player.clone(),
@@ -151,7 +179,14 @@ impl LevelRow {
             blunder_rate_losing: a.blunder_rate_losing,
             blunder_rate_losing_lower: a.blunder_rate_losing_lower,
             blunder_rate_losing_upper: a.blunder_rate_losing_upper,
-            losing_equal_ratio: ratio,
+            losing_equal_ratio: state_ratio(a.blunder_rate_losing, a.blunder_rate_equal),
+            drop_rate_equal: a.drop_rate_equal,
+            drop_rate_equal_lower: a.drop_rate_equal_lower,
+            drop_rate_equal_upper: a.drop_rate_equal_upper,
+            drop_rate_losing: a.drop_rate_losing,
+            drop_rate_losing_lower: a.drop_rate_losing_lower,
+            drop_rate_losing_upper: a.drop_rate_losing_upper,
+            drop_losing_equal_ratio: state_ratio(a.drop_rate_losing, a.drop_rate_equal),
             top1: a.top1,
             top1_lower: a.top1_lower,
             top1_upper: a.top1_upper,

@@ -27,7 +27,7 @@ mod summary;
 pub use compare::{tc_check_pass, CompareFamilyRow, ComparePlayRow, CompareTargetRow, TcCheckRow};
 pub use csvfile::{append_csv, read_csv, read_csv_or_empty, write_csv};
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
-pub use levels::{AnalysisRow, LevelElo, LevelKind, LevelRow};
+pub use levels::{state_ratio, AnalysisRow, LevelElo, LevelKind, LevelRow};
 pub use rows::{
     CurveRow, LengthRow, PlanRow, PointRow, PoolMemberRow, PoolPairRow, PoolPlanRow, PoolRow,
     RangeFlag, TargetRow, TerminationRow, VerifyRow,

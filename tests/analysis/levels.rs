@@ -33,18 +33,18 @@ sf-skill0,1320,50,1320,1270,1370,200
 sf-skill5,1700,50,1710,1650,1770,200
 ";
 
-const HEAD: &str = "player,settings,games,moves,inaccuracies,acpl,acpl_lower,acpl_upper,accuracy,accuracy_lower,accuracy_upper,inaccuracy_rate,inaccuracy_rate_lower,inaccuracy_rate_upper,mistake_rate,mistake_rate_lower,mistake_rate_upper,blunder_rate,blunder_rate_lower,blunder_rate_upper,blunder_rate_equal,blunder_rate_equal_lower,blunder_rate_equal_upper,blunder_rate_losing,blunder_rate_losing_lower,blunder_rate_losing_upper,top1,top1_lower,top1_upper";
+const HEAD: &str = "player,settings,games,moves,inaccuracies,acpl,acpl_lower,acpl_upper,accuracy,accuracy_lower,accuracy_upper,inaccuracy_rate,inaccuracy_rate_lower,inaccuracy_rate_upper,mistake_rate,mistake_rate_lower,mistake_rate_upper,blunder_rate,blunder_rate_lower,blunder_rate_upper,blunder_rate_equal,blunder_rate_equal_lower,blunder_rate_equal_upper,blunder_rate_losing,blunder_rate_losing_lower,blunder_rate_losing_upper,drop_rate_equal,drop_rate_equal_lower,drop_rate_equal_upper,drop_rate_losing,drop_rate_losing_lower,drop_rate_losing_upper,top1,top1_lower,top1_upper";
 
 /// ACPL 80, 60, 65 at Elo 1000, 1200, 1400 (not monotone); t=0.75 has no analysed games; a
 /// pool member and a stranger (left out).
 fn analysis_csv(acpl_mid: &str) -> String {
     format!(
         "{HEAD}
-skillcal_t0.0000,LimitNodes=10,40,1000,50,80,70,90,80,75,85,0.1,0.08,0.12,0.05,0.04,0.06,0.04,0.03,0.05,0.02,0.01,0.03,0.08,0.06,0.1,0.3,0.25,0.35
-skillcal_t0.5000,LimitNodes=100,40,1100,40,{acpl_mid},55,65,85,80,90,0.08,0.06,0.1,0.04,0.03,0.05,0.03,0.02,0.04,0.0,0.0,0.0,0.05,0.04,0.06,0.35,0.3,0.4
-skillcal_t1.0000,LimitNodes=1000,40,1200,30,65,60,70,88,84,92,0.06,0.05,0.07,0.03,0.02,0.04,0.02,0.01,0.03,0.01,0.0,0.02,0.04,0.03,0.05,,,
-sf-skill0,Skill Level=0;Threads=1,20,600,30,50,45,55,90,88,92,0.05,0.04,0.06,0.02,0.01,0.03,0.01,0.0,0.02,0.01,0.0,0.02,0.02,0.01,0.03,0.4,0.35,0.45
-verify-1500,UCI_Elo=1500,10,300,10,40,35,45,92,90,94,0.04,0.03,0.05,0.02,0.01,0.03,0.01,0.0,0.02,0.01,0.0,0.02,0.02,0.01,0.03,0.45,0.4,0.5
+skillcal_t0.0000,LimitNodes=10,40,1000,50,80,70,90,80,75,85,0.1,0.08,0.12,0.05,0.04,0.06,0.04,0.03,0.05,0.02,0.01,0.03,0.08,0.06,0.1,0.004,0.002,0.006,0.025,0.02,0.03,0.3,0.25,0.35
+skillcal_t0.5000,LimitNodes=100,40,1100,40,{acpl_mid},55,65,85,80,90,0.08,0.06,0.1,0.04,0.03,0.05,0.03,0.02,0.04,0.0,0.0,0.0,0.05,0.04,0.06,0.005,0.003,0.007,0.01,0.008,0.012,0.35,0.3,0.4
+skillcal_t1.0000,LimitNodes=1000,40,1200,30,65,60,70,88,84,92,0.06,0.05,0.07,0.03,0.02,0.04,0.02,0.01,0.03,0.01,0.0,0.02,0.04,0.03,0.05,0.0,0.0,0.0,0.01,0.0,0.02,,,
+sf-skill0,Skill Level=0;Threads=1,20,600,30,50,45,55,90,88,92,0.05,0.04,0.06,0.02,0.01,0.03,0.01,0.0,0.02,0.01,0.0,0.02,0.02,0.01,0.03,0.004,0.002,0.006,0.025,0.02,0.03,0.4,0.35,0.45
+verify-1500,UCI_Elo=1500,10,300,10,40,35,45,92,90,94,0.04,0.03,0.05,0.02,0.01,0.03,0.01,0.0,0.02,0.01,0.0,0.02,0.02,0.01,0.03,0.004,0.002,0.006,0.025,0.02,0.03,0.45,0.4,0.5
 "
     )
 }
@@ -118,6 +118,13 @@ fn levels_join_fit_points_curve_and_pool_with_the_analysis() {
             blunder_rate_losing_lower: Some(0.06),
             blunder_rate_losing_upper: Some(0.1),
             losing_equal_ratio: Some(4.0),
+            drop_rate_equal: Some(0.004),
+            drop_rate_equal_lower: Some(0.002),
+            drop_rate_equal_upper: Some(0.006),
+            drop_rate_losing: Some(0.025),
+            drop_rate_losing_lower: Some(0.02),
+            drop_rate_losing_upper: Some(0.03),
+            drop_losing_equal_ratio: Some(0.025 / 0.004),
             top1: Some(0.3),
             top1_lower: Some(0.25),
             top1_upper: Some(0.35),
@@ -140,6 +147,11 @@ fn levels_join_fit_points_curve_and_pool_with_the_analysis() {
         "empty figures stay empty"
     );
     assert!(close(top.losing_equal_ratio, 4.0));
+    assert!(close(mid.drop_losing_equal_ratio, 2.0));
+    assert_eq!(
+        top.drop_losing_equal_ratio, None,
+        "no equal-state drops: no ratio"
+    );
     let member = &l.pool[0];
     assert_eq!(
         (
@@ -174,6 +186,34 @@ fn levels_join_fit_points_curve_and_pool_with_the_analysis() {
     assert_eq!(back.len(), 4);
     assert_eq!(back[0], *first);
     assert_eq!(back[3], *member);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn an_analysis_csv_from_before_the_drop_columns_still_reads() {
+    let d = run_folder("old", "60");
+    let old_head = HEAD.replace(
+        "drop_rate_equal,drop_rate_equal_lower,drop_rate_equal_upper,drop_rate_losing,drop_rate_losing_lower,drop_rate_losing_upper,",
+        "",
+    );
+    assert_ne!(old_head, HEAD);
+    std::fs::write(
+        d.join("analysis/analysis.csv"),
+        format!("{old_head}\nskillcal_t0.0000,LimitNodes=10,40,1000,50,80,70,90,80,75,85,0.1,0.08,0.12,0.05,0.04,0.06,0.04,0.03,0.05,0.02,0.01,0.03,0.08,0.06,0.1,0.3,0.25,0.35\n"),
+    )
+    .unwrap();
+    let l = load_levels(&d).unwrap().expect("the run has an analysis");
+    let r = &l.subjects[0];
+    assert!(close(r.losing_equal_ratio, 4.0));
+    assert!(close(r.top1, 0.3));
+    assert_eq!(
+        (
+            r.drop_rate_equal,
+            r.drop_rate_losing,
+            r.drop_losing_equal_ratio
+        ),
+        (None, None, None)
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -228,11 +268,20 @@ fn report_shows_how_each_level_plays() {
     assert!(md.contains("ACPL falls as Elo rises"), "{md}");
     assert!(md.contains("Tested settings without analysed games: skillcal_t0.7500."));
     assert!(md.contains("| LimitNodes=10 | 0.000 | 1000 [900, 1100] | 980 [880, 1080] | 40 | 1000 | 80.0 [70.0, 90.0] |"), "{md}");
+    assert!(
+        md.contains("| 8.0 / 2.0 (4.00) | 2.5 / 0.4 (6.25) | 30.0 [25.0, 35.0] |"),
+        "blunders and drops by state, with their ratios: {md}"
+    );
+    assert!(
+        md.contains("| blunders % losing / equal (ratio) | drops % losing / equal (ratio) |"),
+        "{md}"
+    );
     assert!(md.contains("| sf-skill0 |"), "pool member listed: {md}");
     for f in [
         "levels_acpl.svg",
         "levels_errors.svg",
         "levels_blunder_state.svg",
+        "levels_drop_state.svg",
         "levels_top1.svg",
     ] {
         assert!(read(&d.join(f)).contains("<svg"), "{f}");

@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod drops;
 mod e2e;
 mod formulas;
 mod human;

@@ -221,10 +221,12 @@ fn compare_names_a_malformed_file_and_a_label_given_twice() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-const ANALYSIS_HEAD: &str = "player,settings,games,moves,inaccuracies,acpl,acpl_lower,acpl_upper,accuracy,accuracy_lower,accuracy_upper,inaccuracy_rate,inaccuracy_rate_lower,inaccuracy_rate_upper,mistake_rate,mistake_rate_lower,mistake_rate_upper,blunder_rate,blunder_rate_lower,blunder_rate_upper,blunder_rate_equal,blunder_rate_equal_lower,blunder_rate_equal_upper,blunder_rate_losing,blunder_rate_losing_lower,blunder_rate_losing_upper,top1,top1_lower,top1_upper";
+const ANALYSIS_HEAD: &str = "player,settings,games,moves,inaccuracies,acpl,acpl_lower,acpl_upper,accuracy,accuracy_lower,accuracy_upper,inaccuracy_rate,inaccuracy_rate_lower,inaccuracy_rate_upper,mistake_rate,mistake_rate_lower,mistake_rate_upper,blunder_rate,blunder_rate_lower,blunder_rate_upper,blunder_rate_equal,blunder_rate_equal_lower,blunder_rate_equal_upper,blunder_rate_losing,blunder_rate_losing_lower,blunder_rate_losing_upper,drop_rate_equal,drop_rate_equal_lower,drop_rate_equal_upper,drop_rate_losing,drop_rate_losing_lower,drop_rate_losing_upper,top1,top1_lower,top1_upper";
 
 /// A copy of results/full whose tested settings are replaced by hand-made ones at curve Elo
-/// `elos` (t evenly from 0 to 1), analysed with (acpl, blunder rate, equal, losing, top1) each.
+/// `elos` (t evenly from 0 to 1), analysed with (acpl, blunder rate, equal, losing, top1) each;
+/// material drops at half the equal blunder rate when equal and twice the losing one when losing,
+/// so each setting's drop ratio is four times its blunder ratio.
 fn analysed_run(to: &Path, elos: &[f64], figures: &[(f64, f64, f64, f64, f64)]) {
     copy_full(to);
     let n = elos.len() - 1;
@@ -241,7 +243,7 @@ fn analysed_run(to: &Path, elos: &[f64], figures: &[(f64, f64, f64, f64, f64)]) 
             elo + 100.0
         ));
         analysis.push_str(&format!(
-            "{name},LimitNodes={i},100,4000,100,{acpl},{},{},80,75,85,0.1,0.08,0.12,0.05,0.04,0.06,{b},{},{},{eq},{},{},{lose},{},{},{top1},{},{}\n",
+            "{name},LimitNodes={i},100,4000,100,{acpl},{},{},80,75,85,0.1,0.08,0.12,0.05,0.04,0.06,{b},{},{},{eq},{},{},{lose},{},{},{},{},{},{},{},{},{top1},{},{}\n",
             acpl - 5.0,
             acpl + 5.0,
             b * 0.8,
@@ -250,6 +252,12 @@ fn analysed_run(to: &Path, elos: &[f64], figures: &[(f64, f64, f64, f64, f64)]) 
             eq * 1.2,
             lose * 0.8,
             lose * 1.2,
+            eq / 2.0,
+            eq / 2.0 * 0.8,
+            eq / 2.0 * 1.2,
+            lose * 2.0,
+            lose * 2.0 * 0.8,
+            lose * 2.0 * 1.2,
             top1 - 0.05,
             top1 + 0.05
         ));
@@ -321,7 +329,15 @@ fn compare_play_analysis_interpolates_between_tested_settings() {
         ],
         "c is not analysed"
     );
-    let figs = |r: &ComparePlayRow| (r.acpl, r.blunder_rate, r.losing_equal_ratio, r.top1);
+    let figs = |r: &ComparePlayRow| {
+        (
+            r.acpl,
+            r.blunder_rate,
+            r.losing_equal_ratio,
+            r.drop_losing_equal_ratio,
+            r.top1,
+        )
+    };
     // a at 1200: halfway between 1000 and 1400
     let r = &rows[0];
     assert!(r.in_range && r.settings == 3);
@@ -330,6 +346,7 @@ fn compare_play_analysis_interpolates_between_tested_settings() {
         near(r.losing_equal_ratio, 2.25) && near(r.top1, 0.35),
         "{r:?}"
     );
+    assert!(near(r.drop_losing_equal_ratio, 9.0), "{r:?}");
     // a at 1600: halfway between 1400 and 1800
     let r = &rows[1];
     assert!(near(r.acpl, 50.0) && near(r.blunder_rate, 0.04));
@@ -337,10 +354,11 @@ fn compare_play_analysis_interpolates_between_tested_settings() {
         near(r.losing_equal_ratio, 1.25) && near(r.top1, 0.45),
         "{r:?}"
     );
+    assert!(near(r.drop_losing_equal_ratio, 5.0), "{r:?}");
     // a at 2000 and b at 1200: outside the analysed settings' range, never extrapolated
     for r in [&rows[2], &rows[3]] {
         assert!(!r.in_range, "{r:?}");
-        assert_eq!(figs(r), (None, None, None, None));
+        assert_eq!(figs(r), (None, None, None, None, None));
     }
     // b at 1600: a quarter of the way from 1400 to 2200; at 2000 three quarters
     let r = &rows[4];
@@ -350,12 +368,14 @@ fn compare_play_analysis_interpolates_between_tested_settings() {
         near(r.losing_equal_ratio, 1.75) && near(r.top1, 0.4375),
         "{r:?}"
     );
+    assert!(near(r.drop_losing_equal_ratio, 7.0), "{r:?}");
     let r = &rows[5];
     assert!(near(r.acpl, 47.5) && near(r.blunder_rate, 0.0275));
     assert!(
         near(r.losing_equal_ratio, 1.25) && near(r.top1, 0.5125),
         "{r:?}"
     );
+    assert!(near(r.drop_losing_equal_ratio, 5.0), "{r:?}");
 
     let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
     assert!(
@@ -363,10 +383,10 @@ fn compare_play_analysis_interpolates_between_tested_settings() {
         "{md}"
     );
     assert!(
-        md.contains("| a | 1200 | 80.0 | 8.0% | 2.25 | 35.0% |"),
+        md.contains("| a | 1200 | 80.0 | 8.0% | 2.25 | 9.00 | 35.0% |"),
         "{md}"
     );
-    assert!(md.contains("| a | 2000 | — | — | — | — |"), "{md}");
+    assert!(md.contains("| a | 2000 | — | — | — | — | — |"), "{md}");
     assert!(
         md.contains("interpolated linearly") && md.contains("a 3, b 2"),
         "{md}"
