@@ -12,6 +12,7 @@ use crate::calibrate::{self, tc_check, verify, Options};
 use crate::report;
 use crate::report::stats::{anchored_rms, verify_stats};
 use crate::results::{tc_check_pass, TcCheckRow, VerifyRow};
+use crate::strength::Family;
 
 #[derive(clap::Args, Debug)]
 pub struct CalibrateArgs {
@@ -20,9 +21,11 @@ pub struct CalibrateArgs {
     /// Output directory (default: results/NAME, NAME the config's name); rerunning on it resumes.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Copy the resulting table to configs/uci_elo_table.csv (the table embedded in the engine).
-    #[arg(long)]
-    pub install: bool,
+    /// Copy the resulting table into the engine's embedded tables (run from the repository):
+    /// `--install` or `--install blend` writes configs/uci_elo_table.csv, `--install FAMILY`
+    /// (nodes, inaccuracy, gaussian, gbm, evalnoise) configs/families/FAMILY.csv; rebuild after.
+    #[arg(long, value_name = "FAMILY", num_args = 0..=1, default_missing_value = "blend")]
+    pub install: Option<String>,
     /// Play no new games: refit and rewrite the table and report from the games so far.
     #[arg(long)]
     pub fit_only: bool,
@@ -31,12 +34,28 @@ pub struct CalibrateArgs {
     pub budget: Option<usize>,
 }
 
-/// Where `--install` puts the table (embedded in the engine at build time).
-const INSTALLED_TABLE: &str = "configs/uci_elo_table.csv";
+/// Where `--install` puts a family's table (embedded in the engine at build time).
+fn installed_table(family: Family) -> PathBuf {
+    match family {
+        Family::Blend => PathBuf::from("configs/uci_elo_table.csv"),
+        f => Path::new("configs/families").join(format!("{}.csv", f.name())),
+    }
+}
 
 /// `skillcal calibrate`: runs or resumes the calibration, writes its report, installs the table.
 pub fn run(args: &CalibrateArgs) -> Result<()> {
     let mut cfg = CalibrationConfig::load(&args.config)?;
+    // a misspelt family fails before any game is played
+    let install = match &args.install {
+        Some(name) => Some(Family::parse(name).with_context(|| {
+            let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+            format!(
+                "--install {name}: not a family (one of {})",
+                names.join(", ")
+            )
+        })?),
+        None => None,
+    };
     if let Some(b) = args.budget {
         cfg.budget = b;
     }
@@ -58,13 +77,19 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
     )?;
     let report = report::generate(&dir)?;
     eprintln!("report: {}", report.display());
-    if args.install {
+    if let Some(family) = install {
         let table = dir.join("uci_elo_table.csv");
         if !table.exists() {
             bail!("no table to install: {} was not written", table.display());
         }
-        let dest = Path::new(INSTALLED_TABLE);
-        std::fs::copy(&table, dest)
+        let dest = installed_table(family);
+        if !dest.parent().is_some_and(Path::is_dir) {
+            bail!(
+                "--install: {} not found; run from the skillcal repository",
+                dest.display()
+            );
+        }
+        std::fs::copy(&table, &dest)
             .with_context(|| format!("cannot copy {} to {}", table.display(), dest.display()))?;
         eprintln!("installed {} as {}", table.display(), dest.display());
     }

@@ -1,6 +1,6 @@
 //! The weakening families: every config under configs/families/ loads with the calibration's
 //! loader, every family's embedded table loads and is what its config says (provisional ones
-//! exactly what `examples/family_tables.rs` writes), and a path over a `go` limit plays the limit
+//! exactly what `examples/family_tables.rs` writes, measured ones their committed run's table), and a path over a `go` limit plays the limit
 //! it names, over real pipes.
 
 use std::path::{Path, PathBuf};
@@ -48,10 +48,16 @@ fn every_family_config_loads_and_every_embedded_table_matches_it() {
             assert!(!table.provisional(), "blend is measured");
             continue;
         }
-        assert!(
-            table.provisional(),
-            "{family}: not measured, so marked provisional"
-        );
+        if !table.provisional() {
+            // a measured family's table is its committed run's, installed by
+            // `skillcal calibrate configs/families/F.toml --out results/families/F --install F`
+            let run = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("results/families/{family}/uci_elo_table.csv"));
+            let measured = std::fs::read_to_string(&run)
+                .unwrap_or_else(|e| panic!("{family}: measured, so {} exists: {e}", run.display()));
+            assert_eq!(family.table_csv(), measured, "{family}: the run's table");
+            continue;
+        }
         let origin = format!("configs/families/{family}.toml");
         assert_eq!(
             family.table_csv(),
@@ -188,5 +194,30 @@ fn a_path_over_go_nodes_plays_the_limit_it_names() {
     // The plan names the setting by its go limit.
     let plan = std::fs::read_to_string(dir.join("run/plan.csv")).unwrap();
     assert!(plan.contains("go nodes=100"), "{plan}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn install_names_a_family_or_fails_before_playing() {
+    let dir = temp_dir("calib-install-family");
+    let out = Command::new(SKILLCAL)
+        .args(["calibrate"])
+        .arg(families_dir().join("nodes.toml"))
+        .arg("--out")
+        .arg(dir.join("run"))
+        .args(["--fit-only", "--install", "nodez"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--install nodez: not a family (one of nodes, inaccuracy, gaussian, gbm, evalnoise, blend)"),
+        "{err}"
+    );
+    assert!(
+        !dir.join("run").exists(),
+        "nothing written before the check"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
