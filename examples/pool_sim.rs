@@ -79,6 +79,7 @@ fn main() -> anyhow::Result<()> {
         sim: SimRunner {
             truth: Box::new(move |e| truth[&e.name]),
             draw_rate: 0.15,
+            seconds: None,
         },
         cost,
     };

@@ -189,6 +189,9 @@ pub struct PlanConfig {
     /// Games per adjacent pair of pool members, played once at the start (measures the pool's
     /// own spacing next to the anchors); 0 = none.
     pub pool_games: usize,
+    /// Rank a setting's candidate opponents by the variance their games remove per second of
+    /// play (the run's measured game times) rather than per game.
+    pub per_second: bool,
 }
 
 // A run's `calibrate.toml` without t_min reads as before.
@@ -209,6 +212,7 @@ impl Default for PlanConfig {
             batch_settings: 6,
             min_games_per_target: 0,
             pool_games: 0,
+            per_second: true,
         }
     }
 }

@@ -9,7 +9,7 @@ use super::config::CalibrationConfig;
 use super::error::{CalibrateError, Result};
 use super::fit::Role;
 use super::outputs::{write_results, Outcome};
-use super::plan::{self, Opponent, PlanState};
+use super::plan::{self, Opponent, PairCost, PlanState};
 use super::players::{match_seed, match_spec, pool_engine, subject_engine};
 use super::rundir::{
     all_games, append_plan_log, check_config, list_matches, spec_done, write_match_spec,
@@ -77,6 +77,7 @@ pub fn calibrate(
                     _ => None,
                 })
                 .collect(),
+            cost: Some(PairCost::new(&analysis.players, &games)),
         };
         let mut plans = match plan::next_batch(cfg, &state) {
             Some(p) => p,

@@ -8,9 +8,15 @@
 //! batch plays `plan.initial` against opponents near `plan.guess`, or spread over the pool, and
 //! each initial setting also plays the next stronger one. A domain extended below 0
 //! (`plan.t_min`) has its lowest setting played as soon as it has no games, e.g. on resume.
+//! With `plan.per_second` the opponents are ranked by the variance they remove per second of
+//! play, as the pool's planner does: a game against Fairy-Stockfish's weak levels (50,000 nodes
+//! with MultiPV) takes about twice one against a Stockfish level at its pick depth.
 
 use super::config::CalibrationConfig;
-use super::fit::{CurveFit, RangeFlag, Side};
+use super::fit::{CurveFit, RangeFlag, Role, Side};
+use super::players::Players;
+use super::pool::plan::GameCost;
+use crate::results::GameRow;
 
 /// An opponent of a subject setting.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +44,71 @@ pub struct PlanState<'a> {
     pub games_played: usize,
     /// Games played so far by each subject setting t.
     pub setting_games: Vec<(f64, usize)>,
+    /// What a game costs, for `plan.per_second`; `None` counts every game alike.
+    pub cost: Option<PairCost>,
+}
+
+/// Expected seconds of a game between a subject setting and an opponent, from the run's games
+/// (games.csv's `seconds`) by [`GameCost`] over the fit's players. A setting not played yet has
+/// no games of its own, so its pairs cost what its opponent's games cost on average. No pair
+/// counts as cheaper than half the run's mean game: the budget is counted in games, and a very
+/// cheap pairing that teaches little should not spend it.
+#[derive(Debug, Clone)]
+pub struct PairCost {
+    cost: GameCost,
+    settings: Vec<(f64, usize)>,
+    unplayed: usize,
+    floor: f64,
+}
+
+impl PairCost {
+    pub fn new(players: &Players, games: &[GameRow]) -> PairCost {
+        let n = players.names.len();
+        let played: Vec<(usize, usize, f64)> = games
+            .iter()
+            .filter_map(|g| {
+                let a = *players.index.get(&g.white)?;
+                let b = *players.index.get(&g.black)?;
+                Some((a, b, g.seconds))
+            })
+            .collect();
+        let mean = if played.is_empty() {
+            0.0
+        } else {
+            played.iter().map(|x| x.2).sum::<f64>() / played.len() as f64
+        };
+        PairCost {
+            // one more member, never played: the stand-in of a new setting
+            cost: GameCost::new(n + 1, played),
+            settings: players
+                .roles
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| match r {
+                    Role::Subject(t) => Some((*t, i)),
+                    _ => None,
+                })
+                .collect(),
+            unplayed: n,
+            floor: mean / 2.0,
+        }
+    }
+
+    fn setting(&self, t: f64) -> usize {
+        self.settings
+            .iter()
+            .find(|(u, _)| (u - t).abs() < 1e-9)
+            .map_or(self.unplayed, |x| x.1)
+    }
+
+    /// Expected seconds of one game between setting `t` and `o`.
+    pub fn seconds(&self, t: f64, o: &Opponent) -> f64 {
+        let b = match o {
+            Opponent::Pool(j) => *j,
+            Opponent::Subject(u) => self.setting(*u),
+        };
+        self.cost.seconds(self.setting(t), b).max(self.floor)
+    }
 }
 
 /// Rounds t to the plan's grid, within [t_min, 1] (the lowest grid point at or above t_min when
@@ -155,7 +226,7 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
         }
         let est = estimate(t);
         let mut opponents = match (est, monotone) {
-            (Some(e), Some(f)) => informative(cfg, &state.pool_elo, f, t, e),
+            (Some(e), Some(f)) => informative(cfg, state, f, t, e),
             (Some(e), None) => nearest_pool(cfg, &state.pool_elo, e),
             (None, _) => spread_pool(cfg, &state.pool_elo),
         };
@@ -215,15 +286,21 @@ fn unplayed_low_end(cfg: &CalibrationConfig, state: &PlanState) -> Option<(f64, 
 /// The opponents whose games narrow the curve at t the most, chosen greedily: the candidates
 /// are the pool members within `max_gap` of the estimate e and the subject settings 200 and 300
 /// Elo either side; each pick is the one after whose games (as the fit expects them to score)
-/// Var r(t) is smallest. The nearest members are not always best: when the anchors' priors
-/// dominate, a game against a member further along the pool ties t to more of the scale.
+/// Var r(t) is smallest (with `plan.per_second`: whose games remove the most of Var r(t) per
+/// second of play). The nearest members are not always best: when the anchors' priors dominate,
+/// a game against a member further along the pool ties t to more of the scale.
 fn informative(
     cfg: &CalibrationConfig,
-    pool: &[Option<f64>],
+    state: &PlanState,
     fit: &CurveFit,
     t: f64,
     e: f64,
 ) -> Vec<Opponent> {
+    let pool = &state.pool_elo;
+    let per = |o: &Opponent| match (&state.cost, cfg.plan.per_second) {
+        (Some(c), true) => c.seconds(t, o),
+        _ => 1.0,
+    };
     let mut candidates: Vec<Opponent> = pool
         .iter()
         .enumerate()
@@ -249,11 +326,16 @@ fn informative(
     let mut current = fit.clone();
     let mut chosen = Vec::new();
     while chosen.len() < cfg.plan.opponents_per_setting && !candidates.is_empty() {
-        let (best, after) = candidates
+        let now = current.elo_sd(t).powi(2);
+        let (best, after, _) = candidates
             .iter()
             .enumerate()
-            .map(|(i, o)| (i, current.with_games(Side::Curve(t), side(o), n)))
-            .min_by(|a, b| a.1.elo_sd(t).total_cmp(&b.1.elo_sd(t)))
+            .map(|(i, o)| {
+                let after = current.with_games(Side::Curve(t), side(o), n);
+                let gain = (now - after.elo_sd(t).powi(2)) / per(o);
+                (i, after, gain)
+            })
+            .max_by(|a, b| a.2.total_cmp(&b.2))
             .expect("candidates are not empty");
         chosen.push(candidates.remove(best));
         current = after;

@@ -13,11 +13,15 @@ use crate::results::{self, GameResult, GameRow, Termination};
 
 /// Rating of an engine under simulation.
 pub type TruthFn = dyn Fn(&EngineSpec) -> f64 + Send + Sync;
+/// Seconds a simulated game between two engines is recorded to take (games.csv's `seconds`).
+pub type SecondsFn = dyn Fn(&EngineSpec, &EngineSpec) -> f64 + Send + Sync;
 
 pub struct SimRunner {
     pub truth: Box<TruthFn>,
     /// Share of games drawn between equal players (shrinks with the rating gap).
     pub draw_rate: f64,
+    /// Recorded game times, so that planning per second can be exercised; `None` records 0.
+    pub seconds: Option<Box<SecondsFn>>,
 }
 
 impl SimRunner {
@@ -79,7 +83,7 @@ impl GameRunner for SimRunner {
                     result: Some(result),
                     termination,
                     plies: 40 + (u * 1000.0) as u32 % 120,
-                    seconds: 0.0,
+                    seconds: self.seconds.as_ref().map_or(0.0, |f| f(white, black)),
                     seed: spec.seed,
                 };
                 results::append_csv(&path, &row)?;

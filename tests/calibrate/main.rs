@@ -8,6 +8,7 @@ mod e2e;
 mod families;
 mod fit;
 mod paths_lock;
+mod per_second;
 mod pool;
 mod refit_full;
 mod sim;

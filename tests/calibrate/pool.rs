@@ -70,6 +70,7 @@ fn pool_measurement_meets_goal_and_rates_the_truth() {
     let runner = SimRunner {
         truth: Box::new(move |e| t[&e.name]),
         draw_rate: 0.2,
+        seconds: None,
     };
     let dir = tmpdir("pool");
     let opts = PoolOptions {
@@ -138,6 +139,7 @@ fn calibration_loads_the_measured_pool() {
             None => t[&e.name],
         }),
         draw_rate: 0.2,
+        seconds: None,
     };
     let dir = tmpdir("pool-file");
     let opts = PoolOptions {

@@ -178,6 +178,7 @@ fn verify_measures_the_offset_of_a_mislabelled_engine() {
             crate::support::calibrate::ANCHORS[i]
         }),
         draw_rate: 0.3,
+        seconds: None,
     };
     let levels = [1500.0, 1800.0, 2100.0];
     let rows = calibrate::verify::verify(&cfg, &table, &dir, &levels, 200, &runner).unwrap();
@@ -254,6 +255,7 @@ fn residuals_flag_a_wrong_curve_form() {
         let runner = SimRunner {
             truth: Box::new(truth),
             draw_rate: 0.3,
+            seconds: None,
         };
         let quiet = Options {
             fit_only: false,
@@ -293,6 +295,7 @@ fn unanchored_member_is_chained_by_the_pool_ladder() {
             }
         }),
         draw_rate: 0.3,
+        seconds: None,
     };
     let dir = tmpdir("ladder");
     let quiet = Options {
@@ -367,6 +370,7 @@ fn settings_below_the_anchors_chain_upward_past_weak_unanchored_members() {
             }
         }),
         draw_rate: 0.3,
+        seconds: None,
     };
     let dir = tmpdir("chain-up");
     let quiet = Options {

@@ -38,6 +38,7 @@ fn sim_tc_check_fails_the_level_the_fast_clock_cuts_short() {
             ANCHORS[i]
         }),
         draw_rate: 0.3,
+        seconds: None,
     };
     let tcs: Vec<String> = DEFAULT_TCS.iter().map(|s| s.to_string()).collect();
     let out = dir.join("tc-check");

@@ -78,5 +78,6 @@ pub fn sim_runner(pool_shift: [f64; 9]) -> SimRunner {
             panic!("unknown engine {}", e.name)
         }),
         draw_rate: 0.3,
+        seconds: None,
     }
 }
