@@ -5,8 +5,8 @@
 # Days of play on 2 cores; run it in the background:
 #   nohup nice -n 5 scripts/long-runs.sh > results/long-runs.log 2>&1 &
 # STAGES picks and orders stages (default: all, in the order of the loop at the end: the range
-# run, a first share of pool games, the range refitted on them and analysed, the families and
-# their analyses, the comparison page, the families' checks, the Stockfish example, the pool to its goal, and last the range's verification, which plays the settings of the table
+# run, a first share of pool games, the range refitted on them and analysed, the families, each
+# analysed as soon as it is done, the comparison page, the families' checks, the Stockfish example, the pool to its goal, and last the range's verification, which plays the settings of the table
 # refitted on the final pool), e.g. STAGES="range verify".
 # The binary is copied first, so rebuilding while it plays changes nothing mid-run.
 set -euo pipefail
@@ -43,6 +43,10 @@ run_stage() {
         install=()
         grep -q '^# provisional' "configs/families/$f.csv" || install=(--install "$f")
         "$bin" calibrate "configs/families/$f.toml" --out "results/families/$f" "${install[@]}"
+        # issue 15: its play figures at once (cached: a later refit costs only the new games)
+        stage "analyse $f"
+        "$bin" analyse "results/families/$f" --out "results/families/$f/analysis" --quiet
+        "$bin" report "results/families/$f" >/dev/null
       done ;;
     family-checks) # issue 14: time-control check and verification per family
       for f in $families; do
@@ -78,7 +82,7 @@ run_stage() {
   esac
 }
 
-for s in ${STAGES:-range pool-part range analyse families family-analyses compare family-checks stockfish compare pool range verify}; do
+for s in ${STAGES:-range pool-part range analyse families compare family-checks stockfish compare pool range verify}; do
   run_stage "$s"
 done
 stage "done"
