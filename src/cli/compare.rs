@@ -19,6 +19,10 @@ pub struct CompareArgs {
     /// A family's label (default: its run's config name, else its folder's name). Repeatable.
     #[arg(long = "name", value_name = "LABEL=DIR")]
     pub names: Vec<String>,
+    /// Human games analysed by `skillcal analyse --human` (its human.csv, or the folder holding
+    /// it): adds compare_human.csv and a section setting every analysed family beside them.
+    #[arg(long, value_name = "PATH")]
+    pub human: Option<PathBuf>,
 }
 
 /// `skillcal compare`: writes the comparison page and its files.
@@ -48,7 +52,11 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             (d.clone(), label)
         })
         .collect();
-    let html = report::compare(&dirs, &args.out, &report::CompareOptions::default())?;
+    let options = report::CompareOptions {
+        human: args.human.clone(),
+        ..Default::default()
+    };
+    let html = report::compare(&dirs, &args.out, &options)?;
     eprintln!("comparison: {}", html.display());
     Ok(())
 }

@@ -6,13 +6,14 @@
 use std::path::{Path, PathBuf};
 
 use super::compare_data::{family_row, load_family, target_rows, Family};
+use super::compare_human::{human_section, load_human, write_human, HumanInput};
 use super::compare_play::{load_play, play_section, write_play, Play, PLAY_TARGETS};
 use super::compare_plot::curves_plot;
 use super::document::Document;
 use super::files::files_section;
 use super::levels::Levels;
 use super::{write, ReportError};
-use crate::results::{self as data, CompareFamilyRow, CompareTargetRow};
+use crate::results::{self as data, CompareFamilyRow, CompareHumanRow, CompareTargetRow};
 
 /// The plot's file name in the output folder.
 pub const CURVES_SVG: &str = "compare_curves.svg";
@@ -22,12 +23,15 @@ pub const CURVES_SVG: &str = "compare_curves.svg";
 pub struct CompareOptions {
     /// The Elo at which the play-analysis table shows how each family plays.
     pub play_targets: Vec<f64>,
+    /// `skillcal analyse --human` output (human.csv, or its folder) to set the families beside.
+    pub human: Option<PathBuf>,
 }
 
 impl Default for CompareOptions {
     fn default() -> Self {
         CompareOptions {
             play_targets: PLAY_TARGETS.to_vec(),
+            human: None,
         }
     }
 }
@@ -55,6 +59,8 @@ pub fn compare(
         families.push(f);
     }
     let levels = load_play(&families)?;
+    // read before anything is written, so a bad file leaves no half-written page
+    let human = options.human.as_deref().map(load_human).transpose()?;
     std::fs::create_dir_all(out).map_err(|source| ReportError::Write {
         path: out.to_path_buf(),
         source,
@@ -65,10 +71,15 @@ pub fn compare(
     data::write_csv(&out.join("compare_targets.csv"), &tgt_rows)?;
     let plotted = curves_plot(&out.join(CURVES_SVG), &families)?;
     let play = write_play(out, &families, &levels, &options.play_targets)?;
+    let human_rows = match &human {
+        Some(h) => write_human(out, &families, &levels, h)?,
+        None => Vec::new(),
+    };
     let analysis = Analysis {
         levels: &levels,
         play: &play,
         targets: &options.play_targets,
+        human: human.as_ref().map(|h| (h, human_rows.as_slice())),
     };
     let doc = document(out, &families, &fam_rows, &tgt_rows, plotted, &analysis);
     write(&out.join("compare.md"), &doc.to_markdown())?;
@@ -227,6 +238,8 @@ pub struct Analysis<'a> {
     pub levels: &'a [Option<Levels>],
     pub play: &'a Play,
     pub targets: &'a [f64],
+    /// Human games and the families' rows beside them, when given.
+    pub human: Option<(&'a HumanInput, &'a [CompareHumanRow])>,
 }
 
 /// Per-level play-analysis figures of each family (move quality by level, from `skillcal
@@ -240,4 +253,7 @@ pub fn play_analysis_section(doc: &mut Document, families: &[Family], analysis: 
         analysis.play,
         analysis.targets,
     );
+    if let Some((human, rows)) = analysis.human {
+        human_section(doc, human, rows);
+    }
 }

@@ -264,7 +264,7 @@ pub fn play_section(
         };
         doc.para(&text);
     }
-    doc.para("Which family plays most like a person is not judged here: these columns hold no human reference, and the comparison with human games is separate.");
+    doc.para("Which family plays most like a person is not judged from these columns, which hold no human reference: see the section against human games (skillcal compare --human) when one is given.");
     if !unanalysed.is_empty() {
         doc.para(&format!("Not analysed: {}.", unanalysed.join(", ")));
     }

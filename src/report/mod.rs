@@ -12,6 +12,7 @@
 
 pub mod compare;
 pub mod compare_data;
+pub mod compare_human;
 pub mod compare_play;
 pub mod compare_play_plot;
 pub mod compare_plot;

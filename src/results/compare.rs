@@ -95,3 +95,38 @@ pub struct ComparePlayRow {
     /// Share of moves that are the reference engine's first choice.
     pub top1: Option<f64>,
 }
+
+/// One family beside rated human games of one rating band (`compare_human.csv`). The humans'
+/// figures come from `skillcal analyse --human` (human.csv); the family's are interpolated
+/// between its analysed tested settings twice: at the band's middle Elo, and at the Elo where the
+/// family's ACPL equals the humans' (`acpl_elo`; empty when the humans' ACPL lies outside the
+/// family's analysed range). Human ratings are on their site's scale, not the pool's, so the
+/// second compares how a family errs at the humans' average loss whatever the label.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CompareHumanRow {
+    pub band: String,
+    pub band_elo: f64,
+    pub family: String,
+    pub human_moves: u32,
+    pub human_acpl: Option<f64>,
+    pub human_blunder_rate: Option<f64>,
+    pub human_mistake_rate: Option<f64>,
+    pub human_inaccuracy_rate: Option<f64>,
+    pub human_drop_ratio: Option<f64>,
+    pub human_top1: Option<f64>,
+    /// The family at the band's Elo (empty outside its analysed Elo range).
+    pub acpl: Option<f64>,
+    pub blunder_rate: Option<f64>,
+    pub top1: Option<f64>,
+    /// The Elo (on the family's curve) where its ACPL equals the humans'.
+    pub acpl_elo: Option<f64>,
+    pub blunder_rate_at_acpl: Option<f64>,
+    pub mistake_rate_at_acpl: Option<f64>,
+    pub inaccuracy_rate_at_acpl: Option<f64>,
+    pub drop_ratio_at_acpl: Option<f64>,
+    pub top1_at_acpl: Option<f64>,
+    /// Mean absolute natural log of family over human, over the figures at equal ACPL that both
+    /// have (blunder, mistake and inaccuracy rates, drop ratio, top-1): 0 is alike, 0.1 about
+    /// 10% apart on average.
+    pub unlikeness: Option<f64>,
+}

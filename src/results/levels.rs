@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 /// more; serde skips them). Figures are empty where undefined (no such moves).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 pub struct AnalysisRow {
+    /// The player; `band` in human.csv (a rating band of human games, e.g. `1200-1299`).
+    #[serde(alias = "band")]
     pub player: String,
     #[serde(default)]
     pub settings: String,

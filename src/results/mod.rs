@@ -24,7 +24,9 @@ mod levels;
 mod rows;
 mod summary;
 
-pub use compare::{tc_check_pass, CompareFamilyRow, ComparePlayRow, CompareTargetRow, TcCheckRow};
+pub use compare::{
+    tc_check_pass, CompareFamilyRow, CompareHumanRow, ComparePlayRow, CompareTargetRow, TcCheckRow,
+};
 pub use csvfile::{append_csv, read_csv, read_csv_or_empty, write_csv};
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
 pub use levels::{state_ratio, AnalysisRow, LevelElo, LevelKind, LevelRow};

@@ -12,7 +12,7 @@ use skillcal::results::{
 use crate::support::arena::{temp_dir, SKILLCAL};
 
 /// The files of results/full the comparison reads (the games are not needed).
-fn copy_full(to: &Path) {
+pub(crate) fn copy_full(to: &Path) {
     let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/full");
     std::fs::create_dir_all(to.join("verify")).unwrap();
     for f in [
@@ -29,7 +29,7 @@ fn copy_full(to: &Path) {
     }
 }
 
-fn skillcal(args: &[&str]) -> (bool, String) {
+pub(crate) fn skillcal(args: &[&str]) -> (bool, String) {
     let out = Command::new(SKILLCAL)
         .args(args)
         .stdin(Stdio::null())
@@ -221,13 +221,13 @@ fn compare_names_a_malformed_file_and_a_label_given_twice() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-const ANALYSIS_HEAD: &str = "player,settings,games,moves,inaccuracies,acpl,acpl_lower,acpl_upper,accuracy,accuracy_lower,accuracy_upper,inaccuracy_rate,inaccuracy_rate_lower,inaccuracy_rate_upper,mistake_rate,mistake_rate_lower,mistake_rate_upper,blunder_rate,blunder_rate_lower,blunder_rate_upper,blunder_rate_equal,blunder_rate_equal_lower,blunder_rate_equal_upper,blunder_rate_losing,blunder_rate_losing_lower,blunder_rate_losing_upper,drop_rate_equal,drop_rate_equal_lower,drop_rate_equal_upper,drop_rate_losing,drop_rate_losing_lower,drop_rate_losing_upper,top1,top1_lower,top1_upper";
+pub(crate) const ANALYSIS_HEAD: &str = "player,settings,games,moves,inaccuracies,acpl,acpl_lower,acpl_upper,accuracy,accuracy_lower,accuracy_upper,inaccuracy_rate,inaccuracy_rate_lower,inaccuracy_rate_upper,mistake_rate,mistake_rate_lower,mistake_rate_upper,blunder_rate,blunder_rate_lower,blunder_rate_upper,blunder_rate_equal,blunder_rate_equal_lower,blunder_rate_equal_upper,blunder_rate_losing,blunder_rate_losing_lower,blunder_rate_losing_upper,drop_rate_equal,drop_rate_equal_lower,drop_rate_equal_upper,drop_rate_losing,drop_rate_losing_lower,drop_rate_losing_upper,top1,top1_lower,top1_upper";
 
 /// A copy of results/full whose tested settings are replaced by hand-made ones at curve Elo
 /// `elos` (t evenly from 0 to 1), analysed with (acpl, blunder rate, equal, losing, top1) each;
 /// material drops at half the equal blunder rate when equal and twice the losing one when losing,
 /// so each setting's drop ratio is four times its blunder ratio.
-fn analysed_run(to: &Path, elos: &[f64], figures: &[(f64, f64, f64, f64, f64)]) {
+pub(crate) fn analysed_run(to: &Path, elos: &[f64], figures: &[(f64, f64, f64, f64, f64)]) {
     copy_full(to);
     let n = elos.len() - 1;
     let mut points = String::from(

@@ -4,6 +4,7 @@
 mod support;
 
 mod compare;
+mod compare_human;
 mod e2e;
 mod families;
 mod fit;

@@ -1,0 +1,333 @@
+//! The comparison's human section: each analysed family beside rated human games, per rating
+//! band of `skillcal analyse --human FILE --out DIR` (DIR/human.csv, and DIR/matching.csv for
+//! move-matching). Human ratings are on their site's scale (Lichess's Glicko-2, say), not the
+//! pool's, so besides the figures at the band's Elo each family is also read at the Elo where
+//! its ACPL equals the humans': at the same average loss, does it err like them (as often, as
+//! badly, as much more when losing, agreeing as often with the engine's first choice)?
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::compare_data::Family;
+use super::document::Document;
+use super::levels::Levels;
+use super::ReportError;
+use crate::results::{self as data, state_ratio, AnalysisRow, CompareHumanRow, LevelRow};
+
+pub const HUMAN_CSV: &str = "compare_human.csv";
+
+/// Bands with fewer human moves than this are left out (their intervals say little).
+pub const MIN_MOVES: u32 = 500;
+
+/// One band's humans: the band's label, its middle Elo, and its figures.
+#[derive(Debug, Clone)]
+pub struct HumanBand {
+    pub label: String,
+    pub elo: f64,
+    pub row: AnalysisRow,
+    pub moves: u32,
+}
+
+/// One row of matching.csv: how often an engine setting played the humans' move.
+#[derive(Debug, Clone, Deserialize)]
+pub struct MatchingRow {
+    pub band: String,
+    pub engine: String,
+    pub setting: String,
+    pub positions: u64,
+    pub rate: Option<f64>,
+    pub lower: Option<f64>,
+    pub upper: Option<f64>,
+}
+
+/// The human games' analysis the section reads.
+#[derive(Debug, Clone)]
+pub struct HumanInput {
+    pub path: PathBuf,
+    pub bands: Vec<HumanBand>,
+    pub matching: Vec<MatchingRow>,
+}
+
+/// The moves of a human.csv row: its `moves` column, which AnalysisRow does not keep.
+#[derive(Deserialize)]
+struct Moves {
+    moves: u32,
+}
+
+fn invalid(path: &Path, message: String) -> ReportError {
+    ReportError::Results(data::ResultsError::Invalid {
+        path: path.to_path_buf(),
+        message,
+    })
+}
+
+/// Reads `human.csv` (a file, or the analysis folder holding it) and the `matching.csv` beside
+/// it when there is one. A band label must read `LOW-HIGH`.
+pub fn load_human(path: &Path) -> Result<HumanInput, ReportError> {
+    let file = if path.is_dir() {
+        path.join("human.csv")
+    } else {
+        path.to_path_buf()
+    };
+    let rows: Vec<AnalysisRow> = data::read_csv(&file)?;
+    let moves: Vec<Moves> = data::read_csv(&file)?;
+    let mut bands = Vec::new();
+    for (row, m) in rows.into_iter().zip(moves) {
+        let (lo, hi) = row
+            .player
+            .split_once('-')
+            .and_then(|(a, b)| Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?)))
+            .ok_or_else(|| {
+                invalid(
+                    &file,
+                    format!("band `{}` is not of the form LOW-HIGH", row.player),
+                )
+            })?;
+        bands.push(HumanBand {
+            label: row.player.clone(),
+            elo: (lo + hi + 1.0) / 2.0,
+            moves: m.moves,
+            row,
+        });
+    }
+    let matching_file = file.with_file_name("matching.csv");
+    let matching = if matching_file.exists() {
+        data::read_csv(&matching_file)?
+    } else {
+        Vec::new()
+    };
+    Ok(HumanInput {
+        path: file,
+        bands,
+        matching,
+    })
+}
+
+/// The family's figures at fraction `w` between settings `a` and `b`.
+fn lerp(a: &LevelRow, b: &LevelRow, w: f64, v: impl Fn(&LevelRow) -> Option<f64>) -> Option<f64> {
+    Some(v(a)? + w * (v(b)? - v(a)?))
+}
+
+fn drop_ratio(r: &LevelRow) -> Option<f64> {
+    r.drop_losing_equal_ratio
+}
+
+/// The bracketing pair and fraction where `key` reaches `x` along the settings sorted by Elo
+/// (the first such pair: ACPL falls with Elo, so there is one unless a family's trend reverses).
+fn bracket<'a>(
+    by_elo: &[&'a LevelRow],
+    x: f64,
+    key: impl Fn(&LevelRow) -> Option<f64>,
+) -> Option<(&'a LevelRow, &'a LevelRow, f64)> {
+    if let [one] = by_elo {
+        return (key(one)? == x).then_some((one, one, 0.0));
+    }
+    by_elo.windows(2).find_map(|w| {
+        let (ka, kb) = (key(w[0])?, key(w[1])?);
+        let (lo, hi) = (ka.min(kb), ka.max(kb));
+        if !(lo <= x && x <= hi) {
+            return None;
+        }
+        let f = if kb != ka { (x - ka) / (kb - ka) } else { 0.0 };
+        Some((w[0], w[1], f))
+    })
+}
+
+/// Mean |ln(family / human)| over the pairs where both are positive.
+fn unlikeness(pairs: &[(Option<f64>, Option<f64>)]) -> Option<f64> {
+    let logs: Vec<f64> = pairs
+        .iter()
+        .filter_map(|&(f, h)| match (f, h) {
+            (Some(f), Some(h)) if f > 0.0 && h > 0.0 => Some((f / h).ln().abs()),
+            _ => None,
+        })
+        .collect();
+    (!logs.is_empty()).then(|| logs.iter().sum::<f64>() / logs.len() as f64)
+}
+
+/// The rows of `compare_human.csv`: every band with at least [`MIN_MOVES`] human moves, every
+/// analysed family, in that order.
+pub fn human_rows(
+    families: &[Family],
+    levels: &[Option<Levels>],
+    human: &HumanInput,
+) -> Vec<CompareHumanRow> {
+    let mut out = Vec::new();
+    for band in human.bands.iter().filter(|b| b.moves >= MIN_MOVES) {
+        let h = &band.row;
+        let h_drop = state_ratio(h.drop_rate_losing, h.drop_rate_equal);
+        for (f, l) in families.iter().zip(levels) {
+            let Some(l) = l else { continue };
+            let mut by_elo: Vec<&LevelRow> = l.subjects.iter().collect();
+            by_elo.sort_by(|a, b| a.elo.total_cmp(&b.elo));
+            let at_elo = bracket(&by_elo, band.elo, |r| Some(r.elo));
+            let at =
+                |v: fn(&LevelRow) -> Option<f64>| at_elo.and_then(|(a, b, w)| lerp(a, b, w, v));
+            let at_acpl = h.acpl.and_then(|x| bracket(&by_elo, x, |r| r.acpl));
+            let eq =
+                |v: fn(&LevelRow) -> Option<f64>| at_acpl.and_then(|(a, b, w)| lerp(a, b, w, v));
+            let row = CompareHumanRow {
+                band: band.label.clone(),
+                band_elo: band.elo,
+                family: f.label.clone(),
+                human_moves: band.moves,
+                human_acpl: h.acpl,
+                human_blunder_rate: h.blunder_rate,
+                human_mistake_rate: h.mistake_rate,
+                human_inaccuracy_rate: h.inaccuracy_rate,
+                human_drop_ratio: h_drop,
+                human_top1: h.top1,
+                acpl: at(|r| r.acpl),
+                blunder_rate: at(|r| r.blunder_rate),
+                top1: at(|r| r.top1),
+                acpl_elo: eq(|r| Some(r.elo)),
+                blunder_rate_at_acpl: eq(|r| r.blunder_rate),
+                mistake_rate_at_acpl: eq(|r| r.mistake_rate),
+                inaccuracy_rate_at_acpl: eq(|r| r.inaccuracy_rate),
+                drop_ratio_at_acpl: eq(drop_ratio),
+                top1_at_acpl: eq(|r| r.top1),
+                unlikeness: None,
+            };
+            let unlike = unlikeness(&[
+                (row.blunder_rate_at_acpl, row.human_blunder_rate),
+                (row.mistake_rate_at_acpl, row.human_mistake_rate),
+                (row.inaccuracy_rate_at_acpl, row.human_inaccuracy_rate),
+                (row.drop_ratio_at_acpl, row.human_drop_ratio),
+                (row.top1_at_acpl, row.human_top1),
+            ]);
+            out.push(CompareHumanRow {
+                unlikeness: unlike,
+                ..row
+            });
+        }
+    }
+    out
+}
+
+/// Writes `compare_human.csv` into `out`; returns its rows.
+pub fn write_human(
+    out: &Path,
+    families: &[Family],
+    levels: &[Option<Levels>],
+    human: &HumanInput,
+) -> Result<Vec<CompareHumanRow>, ReportError> {
+    let rows = human_rows(families, levels, human);
+    data::write_csv(&out.join(HUMAN_CSV), &rows)?;
+    Ok(rows)
+}
+
+fn pct(v: Option<f64>) -> String {
+    v.map_or("—".into(), |v| format!("{:.1}%", 100.0 * v))
+}
+
+fn num(v: Option<f64>, digits: usize) -> String {
+    v.map_or("—".into(), |v| format!("{v:.digits$}"))
+}
+
+/// The section: per band the humans' figures and each family's at the band's Elo and at equal
+/// ACPL, the family most alike per band, and move-matching when the analysis has it.
+pub fn human_section(doc: &mut Document, human: &HumanInput, rows: &[CompareHumanRow]) {
+    doc.section("Against human games");
+    let used: Vec<&HumanBand> = human
+        .bands
+        .iter()
+        .filter(|b| b.moves >= MIN_MOVES)
+        .collect();
+    doc.para(&format!(
+        "Human figures from {} (skillcal analyse --human), per rating band of the mover with at least {MIN_MOVES} moves ({} of {} bands). Human ratings are on their site's scale, not the pool's: \"at the band's Elo\" reads each family at the band's middle on its curve, \"at equal ACPL\" at the Elo where its ACPL equals the humans' (acpl_elo), where the other figures say whether it errs like them at the same average loss. Unlikeness: mean |ln(family / human)| over the blunder, mistake and inaccuracy rates, the losing/equal drop ratio and top-1 agreement at equal ACPL (0 alike; 0.1 about 10% apart on average); — outside the family's analysed range ({HUMAN_CSV}).",
+        human.path.display(),
+        used.len(),
+        human.bands.len()
+    ));
+    for band in used {
+        let h = &band.row;
+        let mine: Vec<&CompareHumanRow> = rows.iter().filter(|r| r.band == band.label).collect();
+        let Some(first) = mine.first() else { continue };
+        doc.section(&format!(
+            "Band {} ({} human moves; ACPL {}, blunders {}, top-1 {})",
+            band.label,
+            band.moves,
+            num(h.acpl, 1),
+            pct(h.blunder_rate),
+            pct(h.top1)
+        ));
+        let mut table = vec![vec![
+            "humans".to_string(),
+            num(first.human_acpl, 1),
+            pct(first.human_blunder_rate),
+            pct(first.human_top1),
+            "—".into(),
+            pct(first.human_blunder_rate),
+            pct(first.human_mistake_rate),
+            pct(first.human_inaccuracy_rate),
+            num(first.human_drop_ratio, 2),
+            pct(first.human_top1),
+            "—".into(),
+        ]];
+        for r in &mine {
+            table.push(vec![
+                r.family.clone(),
+                num(r.acpl, 1),
+                pct(r.blunder_rate),
+                pct(r.top1),
+                num(r.acpl_elo, 0),
+                pct(r.blunder_rate_at_acpl),
+                pct(r.mistake_rate_at_acpl),
+                pct(r.inaccuracy_rate_at_acpl),
+                num(r.drop_ratio_at_acpl, 2),
+                pct(r.top1_at_acpl),
+                num(r.unlikeness, 2),
+            ]);
+        }
+        doc.table(
+            &[
+                "",
+                "ACPL at band Elo",
+                "blunders at band Elo",
+                "top-1 at band Elo",
+                "Elo at equal ACPL",
+                "blunders",
+                "mistakes",
+                "inaccuracies",
+                "losing/equal drops",
+                "top-1",
+                "unlikeness",
+            ],
+            table,
+        );
+        if let Some((best, u)) = mine
+            .iter()
+            .filter_map(|r| Some((r, r.unlikeness?)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+        {
+            doc.para(&format!(
+                "Most alike at equal ACPL in band {}: {} (unlikeness {}).",
+                band.label,
+                best.family,
+                num(Some(u), 2)
+            ));
+        }
+    }
+    if !human.matching.is_empty() {
+        doc.section("Move-matching (engine at UCI_Elo = the band's middle)");
+        doc.para("How often each engine setting, given the humans' positions, played the move the human played (Maia's protocol; matching.csv beside human.csv).");
+        let rows = human
+            .matching
+            .iter()
+            .map(|m| {
+                vec![
+                    m.band.clone(),
+                    m.engine.clone(),
+                    m.setting.clone(),
+                    m.positions.to_string(),
+                    format!("{} [{}, {}]", pct(m.rate), pct(m.lower), pct(m.upper)),
+                ]
+            })
+            .collect();
+        doc.table(
+            &["band", "engine", "setting", "positions", "matched (95%)"],
+            rows,
+        );
+    }
+}

@@ -1,0 +1,164 @@
+//! `skillcal compare --human`: families beside rated human games, at the band's Elo and at equal
+//! ACPL, worked by hand on the hand-made runs of the compare tests.
+
+use skillcal::results::{read_csv, CompareHumanRow};
+
+use crate::compare::{analysed_run, skillcal, ANALYSIS_HEAD};
+use crate::support::arena::temp_dir;
+
+/// A human.csv row: band, moves, ACPL, inaccuracy / mistake / blunder rates, drop rates equal
+/// and losing, top-1 (the other columns are filler).
+fn band_row(band: &str, moves: u32, f: [f64; 7]) -> String {
+    let [acpl, inacc, mistake, blunder, drop_eq, drop_lose, top1] = f;
+    let ci = |v: f64| format!("{v},{},{}", v * 0.9, v * 1.1);
+    format!(
+        "{band},,20,{moves},0,{},80,75,85,{},{},{},0.01,0.0,0.02,0.05,0.0,0.1,{},{},{}\n",
+        ci(acpl),
+        ci(inacc),
+        ci(mistake),
+        ci(blunder),
+        ci(drop_eq),
+        ci(drop_lose),
+        ci(top1)
+    )
+}
+
+#[test]
+fn compare_sets_families_beside_human_bands_at_equal_acpl() {
+    let dir = temp_dir("compare-human");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    // a: Elo 1000, 1400, 1800; ACPL 100, 60, 40; blunders 10%, 6%, 2%; drop ratios 12, 6, 4;
+    // top-1 30%, 40%, 50%; inaccuracies 10% and mistakes 5% throughout
+    analysed_run(
+        &a,
+        &[1000.0, 1400.0, 1800.0],
+        &[
+            (100.0, 0.10, 0.05, 0.15, 0.30),
+            (60.0, 0.06, 0.04, 0.06, 0.40),
+            (40.0, 0.02, 0.02, 0.02, 0.50),
+        ],
+    );
+    // b: Elo 1400, 2200; ACPL 70, 40; blunders 5%, 2%; drop ratios 8, 4; top-1 40%, 55%
+    analysed_run(
+        &b,
+        &[1400.0, 2200.0],
+        &[
+            (70.0, 0.05, 0.02, 0.04, 0.40),
+            (40.0, 0.02, 0.01, 0.01, 0.55),
+        ],
+    );
+    let human = dir.join("human");
+    std::fs::create_dir_all(&human).unwrap();
+    let head = ANALYSIS_HEAD.replacen("player", "band", 1);
+    // 1200-1299: exactly a halfway between its first two settings at ACPL 80 (Elo 1200)
+    // 1600-1699: too few moves to be compared
+    // 2000-2099: exactly b halfway (ACPL 55 at Elo 1800); a at a quarter from 1400 to 1800
+    let text = format!(
+        "{head}\n{}{}{}",
+        band_row(
+            "1200-1299",
+            3000,
+            [80.0, 0.10, 0.05, 0.08, 0.01, 0.09, 0.35]
+        ),
+        band_row("1600-1699", 400, [50.0, 0.10, 0.05, 0.05, 0.01, 0.05, 0.40]),
+        band_row(
+            "2000-2099",
+            900,
+            [55.0, 0.10, 0.05, 0.035, 0.01, 0.06, 0.475]
+        ),
+    );
+    std::fs::write(human.join("human.csv"), text).unwrap();
+    let out = dir.join("cmp");
+    let (ok, stderr) = skillcal(&[
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--name",
+        &format!("a={}", a.display()),
+        "--name",
+        &format!("b={}", b.display()),
+        "--human",
+        human.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let rows: Vec<CompareHumanRow> = read_csv(&out.join("compare_human.csv")).unwrap();
+    let got: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r.band.as_str(), r.family.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("1200-1299", "a"),
+            ("1200-1299", "b"),
+            ("2000-2099", "a"),
+            ("2000-2099", "b")
+        ]
+    );
+    let close = |x: Option<f64>, y: f64| x.is_some_and(|x| (x - y).abs() < 1e-9);
+    let a12 = &rows[0];
+    assert_eq!(a12.band_elo, 1250.0);
+    // at Elo 1250, 5/8 of the way from 1000 to 1400
+    assert!(close(a12.acpl, 75.0) && close(a12.blunder_rate, 0.075) && close(a12.top1, 0.3625));
+    // at equal ACPL: halfway, every figure the humans' own
+    assert!(close(a12.acpl_elo, 1200.0));
+    assert!(close(a12.blunder_rate_at_acpl, 0.08) && close(a12.drop_ratio_at_acpl, 9.0));
+    assert!(close(a12.human_drop_ratio, 9.0) && close(a12.top1_at_acpl, 0.35));
+    assert!(close(a12.unlikeness, 0.0), "{:?}", a12.unlikeness);
+    // b's ACPL never reaches 80, nor its curve 1250
+    let b12 = &rows[1];
+    assert!(b12.acpl_elo.is_none() && b12.unlikeness.is_none() && b12.acpl.is_none());
+    // band 2000: b halfway is the humans exactly; a a quarter of the way from 1400 to 1800
+    let (a20, b20) = (&rows[2], &rows[3]);
+    assert!(close(b20.acpl_elo, 1800.0) && close(b20.unlikeness, 0.0));
+    assert!(close(a20.acpl_elo, 1500.0));
+    let want = [
+        (0.05f64 / 0.035).ln(),
+        0.0,
+        0.0,
+        (5.5f64 / 6.0).ln().abs(),
+        (0.425f64 / 0.475).ln().abs(),
+    ]
+    .iter()
+    .sum::<f64>()
+        / 5.0;
+    assert!(
+        close(a20.unlikeness, want),
+        "{:?} vs {want}",
+        a20.unlikeness
+    );
+    let page = std::fs::read_to_string(out.join("compare.md")).unwrap();
+    assert!(page.contains("Against human games"));
+    assert!(page.contains("Most alike at equal ACPL in band 2000-2099: b (unlikeness 0.00)"));
+    assert!(
+        !page.contains("Band 1600-1699"),
+        "a band under 500 moves is left out"
+    );
+
+    // a band label that is not LOW-HIGH is an error naming the file, and nothing is written
+    std::fs::write(
+        human.join("human.csv"),
+        format!(
+            "{head}\n{}",
+            band_row("strong", 3000, [80.0, 0.1, 0.05, 0.08, 0.01, 0.09, 0.35])
+        ),
+    )
+    .unwrap();
+    let out2 = dir.join("cmp2");
+    let (ok, stderr) = skillcal(&[
+        "compare",
+        a.to_str().unwrap(),
+        "--human",
+        human.to_str().unwrap(),
+        "--out",
+        out2.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("human.csv") && stderr.contains("`strong`"),
+        "{stderr}"
+    );
+    assert!(!out2.exists());
+}
