@@ -26,6 +26,13 @@ pub struct CalibrationConfig {
     /// Goal for targets below the lowest rated reference (extrapolated); default twice `precision`.
     #[serde(default)]
     pub precision_extrapolated: Option<f64>,
+    /// `[low, high]`: `precision` holds for targets inside it, `precision_outside` for the
+    /// others (a family whose goal covers 1400-2200 while its table also carries beginner rows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision_range: Option<[f64; 2]>,
+    /// Goal outside `precision_range` (default `precision`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision_outside: Option<f64>,
     /// Target Elo grid: `{ from, to, step }` or a list.
     pub targets: Targets,
     pub subject: EngineConfig,
@@ -413,6 +420,20 @@ impl CalibrationConfig {
         if self.precision.is_nan() || self.precision <= 0.0 {
             config_err!("{origin}: key `precision`: must be a positive number of Elo");
         }
+        if let Some([lo, hi]) = self.precision_range {
+            if !(lo.is_finite() && hi.is_finite() && lo < hi) {
+                config_err!("{origin}: key `precision_range`: need [low, high] with low < high");
+            }
+        }
+        match self.precision_outside {
+            Some(p) if !(p.is_finite() && p > 0.0) => {
+                config_err!("{origin}: key `precision_outside`: must be a positive number of Elo")
+            }
+            Some(_) if self.precision_range.is_none() => config_err!(
+                "{origin}: key `precision_outside`: needs `precision_range` (the targets it does not cover)"
+            ),
+            _ => {}
+        }
         if let Targets::Range { from, to, step } = self.targets {
             if step.is_nan() || step <= 0.0 || to < from {
                 config_err!("{origin}: key `targets`: need from <= to and step > 0");
@@ -536,11 +557,16 @@ impl CalibrationConfig {
         self.pool.validate_members(origin)
     }
 
-    pub fn precision_for(&self, extrapolated: bool) -> f64 {
+    /// The 95% half-width goal of `target` (extrapolated: below the lowest rated reference).
+    pub fn precision_for(&self, target: f64, extrapolated: bool) -> f64 {
         if extrapolated {
-            self.precision_extrapolated.unwrap_or(2.0 * self.precision)
-        } else {
-            self.precision
+            return self.precision_extrapolated.unwrap_or(2.0 * self.precision);
+        }
+        match self.precision_range {
+            Some([lo, hi]) if target < lo || target > hi => {
+                self.precision_outside.unwrap_or(self.precision)
+            }
+            _ => self.precision,
         }
     }
 

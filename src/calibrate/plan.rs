@@ -135,7 +135,7 @@ pub fn target_status(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<(f64
                 target,
                 inv.t,
                 inv.half_width(),
-                cfg.precision_for(target < low),
+                cfg.precision_for(target, target < low),
             ));
         }
     }

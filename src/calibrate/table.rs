@@ -35,7 +35,8 @@ pub fn invert_targets(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<Tar
                 half_width: hw,
                 extrapolated,
                 range: inv.range,
-                precision_met: inv.range == RangeFlag::Ok && hw <= cfg.precision_for(extrapolated),
+                precision_met: inv.range == RangeFlag::Ok
+                    && hw <= cfg.precision_for(target, extrapolated),
             })
         })
         .collect()

@@ -11,6 +11,7 @@ mod fit;
 mod paths_lock;
 mod per_second;
 mod pool;
+mod precision_range;
 mod refit_full;
 mod sim;
 mod spline;
