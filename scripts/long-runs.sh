@@ -66,9 +66,13 @@ run_stage() {
       "$bin" calibrate configs/families/stockfish-uci-elo.toml --out results/families/stockfish-uci-elo ;;
     compare) # issue 14: the comparison page
       stage "compare"
+      # human games analysed by hand (skillcal analyse --human, README "Against human games"),
+      # when there are some: the data is the user's, so only its figures are committed
+      human=()
+      [ -f results/human/human.csv ] && human=(--human results/human)
       # shellcheck disable=SC2046
       "$bin" compare results/range $(for f in $families; do echo "results/families/$f"; done) \
-        --name blend=results/range --out results/families ;;
+        --name blend=results/range --out results/families "${human[@]}" ;;
     pool-part) # issue 13: pool games up to POOL_PART games in all (default 4,000): every
       # calibration's intervals carry the pool's (results/range at 4,000 games: 600 at +-71,
       # most of it the chain below 1320), so a first share comes before the families
