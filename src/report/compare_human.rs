@@ -36,6 +36,7 @@ pub struct MatchingRow {
     pub engine: String,
     pub setting: String,
     pub positions: u64,
+    pub matches: u64,
     pub rate: Option<f64>,
     pub lower: Option<f64>,
     pub upper: Option<f64>,
@@ -309,6 +310,7 @@ pub fn human_section(doc: &mut Document, human: &HumanInput, rows: &[CompareHuma
             ));
         }
     }
+    summary(doc, rows);
     if !human.matching.is_empty() {
         doc.section("Move-matching (engine at UCI_Elo = the band's middle)");
         doc.para("How often each engine setting, given the humans' positions, played the move the human played (Maia's protocol; matching.csv beside human.csv).");
@@ -329,5 +331,77 @@ pub fn human_section(doc: &mut Document, human: &HumanInput, rows: &[CompareHuma
             &["band", "engine", "setting", "positions", "matched (95%)"],
             rows,
         );
+        let overall = matching_overall(&human.matching);
+        doc.para(&format!(
+            "Over all bands (matches over positions, per engine setting without its UCI_Elo): {}.",
+            overall
+                .iter()
+                .map(|(s, m, n)| format!(
+                    "{s} {} of {n} ({:.1}%)",
+                    m,
+                    100.0 * *m as f64 / *n as f64
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
     }
+}
+
+/// Per family, the mean unlikeness over the bands where it is defined, weighted by the bands'
+/// human moves: one band's drop ratio rests on few drops, so no single band decides.
+pub fn overall_unlikeness(rows: &[CompareHumanRow]) -> Vec<(String, f64, usize)> {
+    let mut out: Vec<(String, f64, f64, usize)> = Vec::new();
+    for r in rows {
+        let Some(u) = r.unlikeness else { continue };
+        let w = f64::from(r.human_moves);
+        match out.iter_mut().find(|o| o.0 == r.family) {
+            Some(o) => {
+                o.1 += w * u;
+                o.2 += w;
+                o.3 += 1;
+            }
+            None => out.push((r.family.clone(), w * u, w, 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(f, wu, w, n)| (f, wu / w, n))
+        .collect()
+}
+
+/// Per engine setting with its `UCI_Elo` taken out: (setting, matches, positions) over all bands.
+pub fn matching_overall(rows: &[MatchingRow]) -> Vec<(String, u64, u64)> {
+    let mut out: Vec<(String, u64, u64)> = Vec::new();
+    for m in rows {
+        let setting: Vec<&str> = m
+            .setting
+            .split(';')
+            .filter(|kv| !kv.starts_with("UCI_Elo=") && !kv.starts_with("UCI_LimitStrength="))
+            .collect();
+        let key = setting.join(";");
+        match out.iter_mut().find(|o| o.0 == key) {
+            Some(o) => {
+                o.1 += m.matches;
+                o.2 += m.positions;
+            }
+            None => out.push((key, m.matches, m.positions)),
+        }
+    }
+    out.retain(|o| o.2 > 0);
+    out
+}
+
+fn summary(doc: &mut Document, rows: &[CompareHumanRow]) {
+    let mut overall = overall_unlikeness(rows);
+    if overall.is_empty() {
+        return;
+    }
+    overall.sort_by(|a, b| a.1.total_cmp(&b.1));
+    doc.para(&format!(
+        "Over all bands compared (mean unlikeness weighted by the bands' human moves, most alike first): {}.",
+        overall
+            .iter()
+            .map(|(f, u, n)| format!("{f} {u:.2} ({n} bands)"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
 }

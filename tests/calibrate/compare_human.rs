@@ -68,6 +68,14 @@ fn compare_sets_families_beside_human_bands_at_equal_acpl() {
         ),
     );
     std::fs::write(human.join("human.csv"), text).unwrap();
+    std::fs::write(
+        human.join("matching.csv"),
+        "band,engine,setting,games,positions,matches,rate,lower,upper\n\
+         1200-1299,sk uci,Style=a;UCI_LimitStrength=true;UCI_Elo=1250,10,100,30,0.3,0.2,0.4\n\
+         1200-1299,sk uci,Style=b;UCI_LimitStrength=true;UCI_Elo=1250,10,100,40,0.4,0.3,0.5\n\
+         2000-2099,sk uci,Style=a;UCI_LimitStrength=true;UCI_Elo=2050,5,50,25,0.5,0.4,0.6\n",
+    )
+    .unwrap();
     let out = dir.join("cmp");
     let (ok, stderr) = skillcal(&[
         "compare",
@@ -136,6 +144,16 @@ fn compare_sets_families_beside_human_bands_at_equal_acpl() {
         !page.contains("Band 1600-1699"),
         "a band under 500 moves is left out"
     );
+    // a: 0 over 3,000 moves and `want` over 900; b: 0 in its one band
+    let a_all = want * 900.0 / 3900.0;
+    assert!(
+        page.contains(&format!(
+            "most alike first): b 0.00 (1 bands), a {a_all:.2} (2 bands)."
+        )),
+        "{page}"
+    );
+    assert!(page
+        .contains("without its UCI_Elo): Style=a 55 of 150 (36.7%); Style=b 40 of 100 (40.0%)."));
 
     // a band label that is not LOW-HIGH is an error naming the file, and nothing is written
     std::fs::write(
