@@ -14,9 +14,11 @@
 pub mod analysis;
 pub mod arena_glue;
 pub mod config;
+pub mod cost;
 pub mod driver;
 pub mod error;
 pub mod fit;
+pub mod goal;
 pub mod outputs;
 pub mod path;
 pub mod plan;

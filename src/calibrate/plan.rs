@@ -13,9 +13,9 @@
 //! with MultiPV) takes about twice one against a Stockfish level at its pick depth.
 
 use super::config::CalibrationConfig;
+use super::cost::GameCost;
 use super::fit::{CurveFit, RangeFlag, Role, Side};
 use super::players::Players;
-use super::pool::plan::GameCost;
 use crate::results::GameRow;
 
 /// An opponent of a subject setting.

@@ -22,12 +22,13 @@ pub mod measure;
 pub mod output;
 pub mod plan;
 
+pub use crate::calibrate::cost::GameCost;
 pub use crate::results::{PoolMemberRow, PoolPairRow};
 pub use config::{anchors, default_dir, member_engine, MeasureConfig, PoolRunConfig};
 pub use fit::{fit, PoolFit};
 pub use measure::{measure, PoolOptions, PoolOutcome};
 pub use output::read_pool_csv;
-pub use plan::{first_ladder, next_batch, GameCost, PlannedMatch};
+pub use plan::{first_ladder, next_batch, PlannedMatch};
 
 /// z of a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;

@@ -10,6 +10,7 @@ use nalgebra::{DMatrix, DVector};
 use super::config::{anchors, PoolRunConfig};
 use super::fit::{contrast, estimate, quad, PoolFit};
 use super::Z95;
+use crate::calibrate::cost::GameCost;
 use crate::rating::model;
 use crate::rating::problem::covariance_with;
 
@@ -20,59 +21,6 @@ pub struct PlannedMatch {
     pub b: usize,
     pub games: usize,
     pub reason: String,
-}
-
-/// Seconds of play a game, as measured so far: a pair's own mean once it has played
-/// [`GameCost::PAIR_MIN`] games, else the mean of its two members' means, else the run's mean.
-#[derive(Debug, Clone, Default)]
-pub struct GameCost {
-    pair: BTreeMap<(usize, usize), (f64, f64)>,
-    member: Vec<(f64, f64)>,
-    all: (f64, f64),
-}
-
-impl GameCost {
-    /// Games of a pair before its own mean is trusted.
-    pub const PAIR_MIN: f64 = 4.0;
-    /// Floor of a game's cost, so that unmeasured (simulated) games do not divide by zero.
-    pub const FLOOR: f64 = 0.5;
-
-    /// From (member a, member b, seconds) of each game played; `n` members.
-    pub fn new(n: usize, games: impl IntoIterator<Item = (usize, usize, f64)>) -> GameCost {
-        let mut c = GameCost {
-            member: vec![(0.0, 0.0); n],
-            ..Default::default()
-        };
-        let add = |x: &mut (f64, f64), s: f64| {
-            x.0 += 1.0;
-            x.1 += s;
-        };
-        for (a, b, s) in games {
-            add(c.pair.entry((a.min(b), a.max(b))).or_default(), s);
-            add(&mut c.member[a], s);
-            add(&mut c.member[b], s);
-            add(&mut c.all, s);
-        }
-        c
-    }
-
-    /// Expected seconds of one game between members `a` and `b`.
-    pub fn seconds(&self, a: usize, b: usize) -> f64 {
-        let mean = |x: &(f64, f64)| (x.0 > 0.0).then(|| x.1 / x.0);
-        let pair = self
-            .pair
-            .get(&(a.min(b), a.max(b)))
-            .filter(|x| x.0 >= Self::PAIR_MIN)
-            .and_then(mean);
-        let members = match (mean(&self.member[a]), mean(&self.member[b])) {
-            (Some(x), Some(y)) => Some((x + y) / 2.0),
-            (x, y) => x.or(y),
-        };
-        pair.or(members)
-            .or(mean(&self.all))
-            .unwrap_or(1.0)
-            .max(Self::FLOOR)
-    }
 }
 
 /// The first batch: adjacent members by their configured ratings, so every member is connected.
