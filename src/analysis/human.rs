@@ -162,9 +162,18 @@ pub fn move_matching(
             });
             rows.push(MatchRow {
                 band: band.label(),
-                engine: format!("{} {}", base.program.display(), base.args.join(" "))
-                    .trim()
-                    .to_string(),
+                // the program's file name, not its path: the committed CSV reads the same on
+                // every machine (the cache key keeps the path)
+                engine: format!(
+                    "{} {}",
+                    base.program
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                    base.args.join(" ")
+                )
+                .trim()
+                .to_string(),
                 setting: cfg
                     .options
                     .iter()

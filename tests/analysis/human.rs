@@ -48,6 +48,12 @@ fn bands_and_move_matching_on_the_fixture() {
     assert_eq!(r.matching[0].positions, 14);
     assert!(r.matching[0].setting.contains("UCI_Elo=1550"));
     assert!(r.matching[0].setting.contains("UCI_LimitStrength=true"));
+    // the program's file name and arguments, not its path
+    assert!(
+        !r.matching[0].engine.contains('/') && r.matching[0].engine.ends_with(" uci"),
+        "{}",
+        r.matching[0].engine
+    );
     assert_eq!(r.matching[1].positions, 15);
     assert!(r.matching[1].setting.contains("UCI_Elo=1850"));
     for m in &r.matching {
