@@ -37,6 +37,11 @@ impl GameCost {
         c
     }
 
+    /// Mean seconds of every game counted (None before any).
+    pub fn mean(&self) -> Option<f64> {
+        (self.all.0 > 0.0).then(|| self.all.1 / self.all.0)
+    }
+
     /// Expected seconds of one game between members `a` and `b`.
     pub fn seconds(&self, a: usize, b: usize) -> f64 {
         let mean = |x: &(f64, f64)| (x.0 > 0.0).then(|| x.1 / x.0);
@@ -50,7 +55,7 @@ impl GameCost {
             (x, y) => x.or(y),
         };
         pair.or(members)
-            .or(mean(&self.all))
+            .or(self.mean())
             .unwrap_or(1.0)
             .max(Self::FLOOR)
     }

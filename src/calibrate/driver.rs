@@ -77,7 +77,10 @@ pub fn calibrate(
                     _ => None,
                 })
                 .collect(),
-            cost: Some(PairCost::new(&analysis.players, &games)),
+            cost: cfg
+                .plan
+                .per_second
+                .then(|| PairCost::new(&analysis.players, &games)),
         };
         let mut plans = match plan::next_batch(cfg, &state) {
             Some(p) => p,

@@ -44,7 +44,7 @@ pub struct PlanState<'a> {
     pub games_played: usize,
     /// Games played so far by each subject setting t.
     pub setting_games: Vec<(f64, usize)>,
-    /// What a game costs, for `plan.per_second`; `None` counts every game alike.
+    /// What a game costs (`plan.per_second`); `None` counts every game alike.
     pub cost: Option<PairCost>,
 }
 
@@ -64,22 +64,16 @@ pub struct PairCost {
 impl PairCost {
     pub fn new(players: &Players, games: &[GameRow]) -> PairCost {
         let n = players.names.len();
-        let played: Vec<(usize, usize, f64)> = games
-            .iter()
-            .filter_map(|g| {
-                let a = *players.index.get(&g.white)?;
-                let b = *players.index.get(&g.black)?;
-                Some((a, b, g.seconds))
-            })
-            .collect();
-        let mean = if played.is_empty() {
-            0.0
-        } else {
-            played.iter().map(|x| x.2).sum::<f64>() / played.len() as f64
-        };
+        let played = games.iter().filter_map(|g| {
+            let a = *players.index.get(&g.white)?;
+            let b = *players.index.get(&g.black)?;
+            Some((a, b, g.seconds))
+        });
+        // one more member, never played: the stand-in of a new setting
+        let cost = GameCost::new(n + 1, played);
         PairCost {
-            // one more member, never played: the stand-in of a new setting
-            cost: GameCost::new(n + 1, played),
+            floor: cost.mean().unwrap_or(0.0) / 2.0,
+            cost,
             settings: players
                 .roles
                 .iter()
@@ -90,7 +84,6 @@ impl PairCost {
                 })
                 .collect(),
             unplayed: n,
-            floor: mean / 2.0,
         }
     }
 
@@ -297,10 +290,7 @@ fn informative(
     e: f64,
 ) -> Vec<Opponent> {
     let pool = &state.pool_elo;
-    let per = |o: &Opponent| match (&state.cost, cfg.plan.per_second) {
-        (Some(c), true) => c.seconds(t, o),
-        _ => 1.0,
-    };
+    let per = |o: &Opponent| state.cost.as_ref().map_or(1.0, |c| c.seconds(t, o));
     let mut candidates: Vec<Opponent> = pool
         .iter()
         .enumerate()

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::compare_data::Family;
+use super::compare_play::interpolate;
 use super::document::Document;
 use super::levels::Levels;
 use super::ReportError;
@@ -20,13 +21,12 @@ pub const HUMAN_CSV: &str = "compare_human.csv";
 /// Bands with fewer human moves than this are left out (their intervals say little).
 pub const MIN_MOVES: u32 = 500;
 
-/// One band's humans: the band's label, its middle Elo, and its figures.
+/// One band's humans: the band's label, its middle Elo, and its figures (`row.moves` its moves).
 #[derive(Debug, Clone)]
 pub struct HumanBand {
     pub label: String,
     pub elo: f64,
     pub row: AnalysisRow,
-    pub moves: u32,
 }
 
 /// One row of matching.csv: how often an engine setting played the humans' move.
@@ -50,12 +50,6 @@ pub struct HumanInput {
     pub matching: Vec<MatchingRow>,
 }
 
-/// The moves of a human.csv row: its `moves` column, which AnalysisRow does not keep.
-#[derive(Deserialize)]
-struct Moves {
-    moves: u32,
-}
-
 fn invalid(path: &Path, message: String) -> ReportError {
     ReportError::Results(data::ResultsError::Invalid {
         path: path.to_path_buf(),
@@ -72,9 +66,8 @@ pub fn load_human(path: &Path) -> Result<HumanInput, ReportError> {
         path.to_path_buf()
     };
     let rows: Vec<AnalysisRow> = data::read_csv(&file)?;
-    let moves: Vec<Moves> = data::read_csv(&file)?;
     let mut bands = Vec::new();
-    for (row, m) in rows.into_iter().zip(moves) {
+    for row in rows {
         let (lo, hi) = row
             .player
             .split_once('-')
@@ -88,7 +81,6 @@ pub fn load_human(path: &Path) -> Result<HumanInput, ReportError> {
         bands.push(HumanBand {
             label: row.player.clone(),
             elo: (lo + hi + 1.0) / 2.0,
-            moves: m.moves,
             row,
         });
     }
@@ -108,10 +100,6 @@ pub fn load_human(path: &Path) -> Result<HumanInput, ReportError> {
 /// The family's figures at fraction `w` between settings `a` and `b`.
 fn lerp(a: &LevelRow, b: &LevelRow, w: f64, v: impl Fn(&LevelRow) -> Option<f64>) -> Option<f64> {
     Some(v(a)? + w * (v(b)? - v(a)?))
-}
-
-fn drop_ratio(r: &LevelRow) -> Option<f64> {
-    r.drop_losing_equal_ratio
 }
 
 /// The bracketing pair and fraction where `key` reaches `x` along the settings sorted by Elo
@@ -155,24 +143,22 @@ pub fn human_rows(
     human: &HumanInput,
 ) -> Vec<CompareHumanRow> {
     let mut out = Vec::new();
-    for band in human.bands.iter().filter(|b| b.moves >= MIN_MOVES) {
+    for band in human.bands.iter().filter(|b| b.row.moves >= MIN_MOVES) {
         let h = &band.row;
         let h_drop = state_ratio(h.drop_rate_losing, h.drop_rate_equal);
         for (f, l) in families.iter().zip(levels) {
             let Some(l) = l else { continue };
             let mut by_elo: Vec<&LevelRow> = l.subjects.iter().collect();
             by_elo.sort_by(|a, b| a.elo.total_cmp(&b.elo));
-            let at_elo = bracket(&by_elo, band.elo, |r| Some(r.elo));
-            let at =
-                |v: fn(&LevelRow) -> Option<f64>| at_elo.and_then(|(a, b, w)| lerp(a, b, w, v));
+            let at = |v: fn(&LevelRow) -> Option<f64>| interpolate(&by_elo, band.elo, v);
             let at_acpl = h.acpl.and_then(|x| bracket(&by_elo, x, |r| r.acpl));
             let eq =
                 |v: fn(&LevelRow) -> Option<f64>| at_acpl.and_then(|(a, b, w)| lerp(a, b, w, v));
-            let row = CompareHumanRow {
+            let mut row = CompareHumanRow {
                 band: band.label.clone(),
                 band_elo: band.elo,
                 family: f.label.clone(),
-                human_moves: band.moves,
+                human_moves: band.row.moves,
                 human_acpl: h.acpl,
                 human_blunder_rate: h.blunder_rate,
                 human_mistake_rate: h.mistake_rate,
@@ -186,21 +172,18 @@ pub fn human_rows(
                 blunder_rate_at_acpl: eq(|r| r.blunder_rate),
                 mistake_rate_at_acpl: eq(|r| r.mistake_rate),
                 inaccuracy_rate_at_acpl: eq(|r| r.inaccuracy_rate),
-                drop_ratio_at_acpl: eq(drop_ratio),
+                drop_ratio_at_acpl: eq(|r| r.drop_losing_equal_ratio),
                 top1_at_acpl: eq(|r| r.top1),
                 unlikeness: None,
             };
-            let unlike = unlikeness(&[
+            row.unlikeness = unlikeness(&[
                 (row.blunder_rate_at_acpl, row.human_blunder_rate),
                 (row.mistake_rate_at_acpl, row.human_mistake_rate),
                 (row.inaccuracy_rate_at_acpl, row.human_inaccuracy_rate),
                 (row.drop_ratio_at_acpl, row.human_drop_ratio),
                 (row.top1_at_acpl, row.human_top1),
             ]);
-            out.push(CompareHumanRow {
-                unlikeness: unlike,
-                ..row
-            });
+            out.push(row);
         }
     }
     out
@@ -233,7 +216,7 @@ pub fn human_section(doc: &mut Document, human: &HumanInput, rows: &[CompareHuma
     let used: Vec<&HumanBand> = human
         .bands
         .iter()
-        .filter(|b| b.moves >= MIN_MOVES)
+        .filter(|b| b.row.moves >= MIN_MOVES)
         .collect();
     doc.para(&format!(
         "Human figures from {} (skillcal analyse --human), per rating band of the mover with at least {MIN_MOVES} moves ({} of {} bands). Human ratings are on their site's scale, not the pool's: \"at the band's Elo\" reads each family at the band's middle on its curve, \"at equal ACPL\" at the Elo where its ACPL equals the humans' (acpl_elo), where the other figures say whether it errs like them at the same average loss. Unlikeness: mean |ln(family / human)| over the blunder, mistake and inaccuracy rates, the losing/equal drop ratio and top-1 agreement at equal ACPL (0 alike; 0.1 about 10% apart on average); — outside the family's analysed range ({HUMAN_CSV}).",
@@ -248,7 +231,7 @@ pub fn human_section(doc: &mut Document, human: &HumanInput, rows: &[CompareHuma
         doc.section(&format!(
             "Band {} ({} human moves; ACPL {}, blunders {}, top-1 {})",
             band.label,
-            band.moves,
+            band.row.moves,
             num(h.acpl, 1),
             pct(h.blunder_rate),
             pct(h.top1)

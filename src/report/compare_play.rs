@@ -32,7 +32,7 @@ pub fn load_play(families: &[Family]) -> Result<Vec<Option<Levels>>, ReportError
 
 /// Linear interpolation of `value` in the curve Elo between the two settings (sorted by Elo)
 /// that bracket `target`; None outside their range or when either end lacks the value.
-fn interpolate(
+pub(super) fn interpolate(
     by_elo: &[&LevelRow],
     target: f64,
     value: impl Fn(&LevelRow) -> Option<f64>,
