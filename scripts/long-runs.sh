@@ -26,7 +26,8 @@ run_stage() {
   case "$1" in
     range) # issue 13: the default family over 600-2600 on the measured pool
       stage "calibrate blend -> results/range"
-      "$bin" calibrate configs/families/blend.toml --out results/range ;;
+      # the shipped table (configs/uci_elo_table.csv) is this run's: rebuild and commit the two together
+      "$bin" calibrate configs/families/blend.toml --out results/range --install ;;
     verify) # issue 13: the table's levels 600..2600 with fresh games
       stage "verify results/range"
       "$bin" verify results/range/uci_elo_table.csv --config configs/families/blend.toml
