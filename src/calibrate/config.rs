@@ -108,19 +108,27 @@ pub enum ModelKind {
     /// Elo = a + b t.
     #[default]
     Linear,
-    /// Elo = a + b t + c t^2 (kept only if monotone on [t_min, 1]; else the linear form is used).
+    /// Elo = a + b t + c t^2.
     Quadratic,
     /// Elo = a + b t + c t^2 + d t^3: an S-shaped path (flat at the weak end, steep in the
-    /// middle, flat near the ceiling). Kept only if monotone on [t_min, 1]; else the quadratic,
-    /// then the linear form.
+    /// middle, flat near the ceiling).
     Cubic,
     /// A natural cubic spline in t (`fit.knots` knots, equally spaced over [t_min, 1]): follows
-    /// a path whose steepness changes more than once, which no global cubic can. Kept only if
-    /// increasing on [t_min, 1]; else the cubic, quadratic, then linear form.
+    /// a path whose steepness changes more than once, which no global cubic can.
     Spline,
 }
 
+// Every form is kept only if increasing on [t_min, 1]; when the configured one is not, the fit
+// uses the increasing form that fits the tested settings best (calibrate::analysis).
+
 impl ModelKind {
+    pub const ALL: [ModelKind; 4] = [
+        ModelKind::Linear,
+        ModelKind::Quadratic,
+        ModelKind::Cubic,
+        ModelKind::Spline,
+    ];
+
     /// The next simpler form, tried when a curve is not increasing on the whole path.
     pub fn simpler(self) -> Option<ModelKind> {
         match self {

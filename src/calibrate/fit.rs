@@ -200,6 +200,12 @@ pub struct CurveFit {
     pub ratings: Vec<Linear>,
 }
 
+/// A tested setting's own rating (`point`, at strength `t`) against the curve, in standard
+/// errors of the two together.
+pub fn residual_z(point: &PlayerFit, curve: &CurveFit, t: f64) -> f64 {
+    (point.elo - curve.elo(t)) / (point.sd.powi(2) + curve.elo_sd(t).powi(2)).sqrt()
+}
+
 /// One side of a prospective game, for [`CurveFit::with_games`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Side {

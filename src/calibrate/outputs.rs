@@ -92,11 +92,7 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
         for (k, (i, t)) in idx.iter().enumerate() {
             let p = &pf.players[*i];
             let s = &a.stats[*i];
-            let (curve, csd) = a
-                .curve
-                .as_ref()
-                .map(|c| (c.elo(*t), c.elo_sd(*t)))
-                .unwrap_or((f64::NAN, f64::NAN));
+            let curve = a.curve.as_ref().map_or(f64::NAN, |c| c.elo(*t));
             let residual = p.elo - curve;
             point_rows.push(PointRow {
                 name: a.players.names[*i].clone(),
@@ -119,7 +115,9 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
                 isotonic: iso[k],
                 curve,
                 residual,
-                z: residual / (p.sd.powi(2) + csd.powi(2)).sqrt(),
+                z: a.curve
+                    .as_ref()
+                    .map_or(f64::NAN, |c| fit::residual_z(p, c, *t)),
             });
         }
     }

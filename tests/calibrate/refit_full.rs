@@ -109,3 +109,34 @@ fn refit_of_results_full_matches_the_committed_fit() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// results/families/gbm's games under the quadratic its config first named: the quadratic is not
+/// increasing on them, and the fit uses the increasing form that fits the tested settings best
+/// (the cubic, residual chi-square 7.3 on 16 d.o.f.), not the next simpler one (the linear form,
+/// 68.5 on 18, which the run first fell back to).
+#[test]
+fn a_curve_not_increasing_gives_way_to_the_best_increasing_form() {
+    let committed = root().join("results/families/gbm");
+    let dir = std::env::temp_dir().join(format!("skillcal-refit-gbm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&committed, &dir);
+    let mut cfg = CalibrationConfig::load(&root().join("configs/families/gbm.toml")).unwrap();
+    cfg.fit.model = skillcal::calibrate::config::ModelKind::Quadratic;
+    let runner = crate::support::calibrate::sim_runner([0.0; 9]); // fit only
+    let opts = Options {
+        fit_only: true,
+        quiet: true,
+    };
+    calibrate::calibrate(&cfg, &dir, &runner, &opts).unwrap();
+    let s = results::read_summary(&dir).unwrap();
+    assert_eq!(s.model, "cubic");
+    assert!(s.residual_chi2 < 10.0, "{}", s.residual_chi2);
+    let note = s
+        .notes
+        .iter()
+        .find(|n| n.contains("not increasing"))
+        .expect("a note says why the form changed");
+    assert!(note.contains("the cubic form is used"), "{note}");
+    assert!(note.contains("linear 68.5"), "{note}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
