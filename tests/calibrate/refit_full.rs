@@ -112,8 +112,9 @@ fn refit_of_results_full_matches_the_committed_fit() {
 
 /// results/families/gbm's games under the quadratic its config first named: the quadratic is not
 /// increasing on them, and the fit uses the increasing form that fits the tested settings best
-/// (the cubic, residual chi-square 7.3 on 16 d.o.f.), not the next simpler one (the linear form,
-/// 68.5 on 18, which the run first fell back to).
+/// (at 960 games the cubic, residual chi-square 7.3 on 16 d.o.f.; at 1,200 the spline, 6.6 on
+/// 17), not the next simpler one (the linear form, 68.5 on 18 at 960 games, which the run first
+/// fell back to). The run may grow, so the test asks for a richer form far closer than the line.
 #[test]
 fn a_curve_not_increasing_gives_way_to_the_best_increasing_form() {
     let committed = root().join("results/families/gbm");
@@ -129,14 +130,36 @@ fn a_curve_not_increasing_gives_way_to_the_best_increasing_form() {
     };
     calibrate::calibrate(&cfg, &dir, &runner, &opts).unwrap();
     let s = results::read_summary(&dir).unwrap();
-    assert_eq!(s.model, "cubic");
-    assert!(s.residual_chi2 < 10.0, "{}", s.residual_chi2);
+    assert!(
+        ["cubic", "spline"].contains(&s.model.as_str()),
+        "{}",
+        s.model
+    );
     let note = s
         .notes
         .iter()
         .find(|n| n.contains("not increasing"))
         .expect("a note says why the form changed");
-    assert!(note.contains("the cubic form is used"), "{note}");
-    assert!(note.contains("linear 68.5"), "{note}");
+    assert!(
+        note.starts_with("the quadratic curve is not increasing"),
+        "{note}"
+    );
+    assert!(
+        note.contains(&format!("the {} form is used", s.model)),
+        "{note}"
+    );
+    // "chi-square linear X, ...": the form used is far closer than the line
+    let linear: f64 = note
+        .split("linear ")
+        .nth(1)
+        .and_then(|r| r.split([',', ')']).next())
+        .and_then(|x| x.trim().parse().ok())
+        .expect("the linear form's chi-square in the note");
+    assert!(
+        s.residual_chi2 < 0.2 * linear,
+        "{} against {linear}",
+        s.residual_chi2
+    );
+    assert!(s.residual_p > 0.05, "p = {}", s.residual_p);
     let _ = std::fs::remove_dir_all(&dir);
 }
