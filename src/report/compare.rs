@@ -152,6 +152,9 @@ fn document(
                 r.status.clone(),
                 r.games.map(|g| g.to_string()).unwrap_or_default(),
                 r.budget.map(|g| g.to_string()).unwrap_or_default(),
+                r.game_hours
+                    .map(|h| format!("{h:.2} h"))
+                    .unwrap_or_default(),
                 span(r.covered75_from, r.covered75_to),
                 span(r.covered50_from, r.covered50_to),
                 r.verify_rms
@@ -171,6 +174,7 @@ fn document(
             "fit",
             "games",
             "budget",
+            "game time",
             "targets within ±75",
             "targets within ±50",
             "verify RMS",
@@ -178,7 +182,7 @@ fn document(
         ],
         rows,
     );
-    doc.para("Targets within ±75 / ±50: the lowest and highest in-range table target whose 95% interval is that narrow (table_details.csv). Verify RMS: measured − target over the verified levels in the anchored range (verify/verify.csv). Time-control check: every level rated within ±50 Elo at 10+0.1 and 60+0.6 (tc-check/tc_check.csv); a family that fails is marked FAIL.");
+    doc.para("Game time: the seconds of play of the run's games summed (games.csv; two games play at once on two cores, so the wall time is about half). A run on a measured pool file plays no pool-against-pool games: it counts the file's games in every fit. Targets within ±75 / ±50: the lowest and highest in-range table target whose 95% interval is that narrow (table_details.csv). Verify RMS: measured − target over the verified levels in the anchored range (verify/verify.csv). Time-control check: every level rated within ±50 Elo at 10+0.1 and 60+0.6 (tc-check/tc_check.csv); a family that fails is marked FAIL.");
     if plotted {
         doc.section("Elo against t");
         doc.figure(

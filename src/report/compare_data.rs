@@ -8,8 +8,8 @@ use super::plots::knob_value;
 use super::stats::verify_stats;
 use super::ReportError;
 use crate::results::{
-    self as data, tc_check_pass, CompareFamilyRow, CompareTargetRow, CurveRow, PointRow, RangeFlag,
-    ResultsError, Summary, TargetRow, TcCheckRow, VerifyRow,
+    self as data, tc_check_pass, CompareFamilyRow, CompareTargetRow, CurveRow, GameRow, PointRow,
+    RangeFlag, ResultsError, Summary, TargetRow, TcCheckRow, VerifyRow,
 };
 
 /// Where a family's node cost per move comes from.
@@ -42,6 +42,8 @@ pub struct Family {
     pub nodes: NodeCost,
     /// uci_elo_table.csv's rows by column name (its interval columns give the node limit's).
     pub table: Vec<HashMap<String, String>>,
+    /// Seconds of play summed over games.csv; `None` without the file.
+    pub game_seconds: Option<f64>,
 }
 
 impl Family {
@@ -199,6 +201,15 @@ pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportErro
         verify,
         tc_check,
         nodes,
+        game_seconds: match dir.join("games.csv") {
+            p if p.exists() => Some(
+                data::read_csv::<GameRow>(&p)?
+                    .iter()
+                    .map(|g| g.seconds)
+                    .sum(),
+            ),
+            _ => None,
+        },
     })
 }
 
@@ -232,6 +243,7 @@ pub fn family_row(f: &Family) -> CompareFamilyRow {
         status: if f.has_fit() { "fit" } else { "no fit yet" }.into(),
         games: f.summary.as_ref().map(|s| s.games),
         budget: f.summary.as_ref().map(|s| s.budget),
+        game_hours: f.game_seconds.map(|s| s / 3600.0),
         covered75_from: c75a,
         covered75_to: c75b,
         covered50_from: c50a,

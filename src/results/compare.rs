@@ -64,6 +64,9 @@ pub struct CompareFamilyRow {
     pub status: String,
     pub games: Option<u64>,
     pub budget: Option<u64>,
+    /// Hours of play summed over the run's games (games.csv `seconds`; two games play at once
+    /// on two cores, so the wall time is about half).
+    pub game_hours: Option<f64>,
     /// Lowest and highest in-range target whose interval is within ±75 (and ±50) Elo.
     pub covered75_from: Option<f64>,
     pub covered75_to: Option<f64>,

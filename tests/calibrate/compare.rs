@@ -91,6 +91,12 @@ fn compare_two_families_writes_rows_plot_and_marks_a_failed_tc_check() {
     let labels: Vec<&str> = fams.iter().map(|f| f.family.as_str()).collect();
     assert_eq!(labels, ["full", "renamed", "fresh"]);
     assert_eq!(fams[0].games, Some(3940));
+    // the seconds of results/full's games summed (5.3 h); the copy has no games.csv
+    let games: Vec<skillcal::results::GameRow> = read_csv(&full.join("games.csv")).unwrap();
+    let hours = games.iter().map(|g| g.seconds).sum::<f64>() / 3600.0;
+    assert!((5.0..5.6).contains(&hours), "{hours}");
+    assert_eq!(fams[0].game_hours, Some(hours));
+    assert_eq!(fams[1].game_hours, None);
     assert_eq!(fams[0].tc_pass, None);
     assert_eq!(fams[1].tc_pass, Some(false));
     assert_eq!(fams[2].status, "no fit yet");
