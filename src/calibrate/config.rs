@@ -102,6 +102,9 @@ pub use crate::arena::GoLimits as Limits;
 
 pub use super::path::{GoLimit, KnobPath, Scale};
 
+/// The curve's form. Every form is kept only if increasing on [t_min, 1]; when the configured
+/// one is not, the fit uses the increasing form that fits the tested settings best
+/// (calibrate::analysis).
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum ModelKind {
@@ -118,9 +121,6 @@ pub enum ModelKind {
     Spline,
 }
 
-// Every form is kept only if increasing on [t_min, 1]; when the configured one is not, the fit
-// uses the increasing form that fits the tested settings best (calibrate::analysis).
-
 impl ModelKind {
     pub const ALL: [ModelKind; 4] = [
         ModelKind::Linear,
@@ -129,7 +129,7 @@ impl ModelKind {
         ModelKind::Spline,
     ];
 
-    /// The next simpler form, tried when a curve is not increasing on the whole path.
+    /// The next simpler form (spline, cubic, quadratic, linear): the order the forms nest in.
     pub fn simpler(self) -> Option<ModelKind> {
         match self {
             ModelKind::Linear => None,
