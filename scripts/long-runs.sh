@@ -21,6 +21,17 @@ mv -f "$bin.new" "$bin"
 export SKILLCAL_BIN="$bin"
 families="nodes inaccuracy gaussian gbm evalnoise"
 stage() { echo "== $(date -u +%FT%TZ) $*"; }
+# analyse DIR: its play figures, when its games' PGNs are here (they are not committed: a fresh
+# checkout keeps the committed analysis until new games are played)
+analyse() {
+  if [ -z "$(find "$1" -name games.pgn -print -quit)" ]; then
+    stage "analyse $1: no PGN here, the committed analysis stands"
+    return
+  fi
+  stage "analyse $1"
+  "$bin" analyse "$1" --out "$1/analysis" --quiet
+  "$bin" report "$1" >/dev/null
+}
 
 run_stage() {
   case "$1" in
@@ -33,9 +44,7 @@ run_stage() {
       "$bin" verify results/range/uci_elo_table.csv --config configs/families/blend.toml
       "$bin" report results/range >/dev/null ;;
     analyse) # issue 15: how each level plays, then the report's section
-      stage "analyse results/range"
-      "$bin" analyse results/range --out results/range/analysis --quiet
-      "$bin" report results/range >/dev/null ;;
+      analyse results/range ;;
     families) # issue 14: every other family on the same pool
       for f in $families; do
         stage "calibrate $f -> results/families/$f"
@@ -44,9 +53,7 @@ run_stage() {
         # step (tests/calibrate/families.rs compares them): rebuild and commit both together
         "$bin" calibrate "configs/families/$f.toml" --out "results/families/$f" --install "$f"
         # issue 15: its play figures at once (cached: a later refit costs only the new games)
-        stage "analyse $f"
-        "$bin" analyse "results/families/$f" --out "results/families/$f/analysis" --quiet
-        "$bin" report "results/families/$f" >/dev/null
+        analyse "results/families/$f"
       done ;;
     family-checks) # issue 14: time-control check and verification per family
       for f in $families; do
@@ -56,11 +63,7 @@ run_stage() {
         "$bin" report "results/families/$f" >/dev/null
       done ;;
     family-analyses) # issue 15: the families' play figures
-      for f in $families; do
-        stage "analyse $f"
-        "$bin" analyse "results/families/$f" --out "results/families/$f/analysis" --quiet
-        "$bin" report "results/families/$f" >/dev/null
-      done ;;
+      for f in $families; do analyse "results/families/$f"; done ;;
     stockfish) # issue 14: what Stockfish's own UCI_Elo labels play at on this scale
       stage "calibrate Stockfish UCI_Elo -> results/families/stockfish-uci-elo"
       "$bin" calibrate configs/families/stockfish-uci-elo.toml --out results/families/stockfish-uci-elo ;;
