@@ -132,6 +132,7 @@ pub use options::{run, MatchOptions};
 pub use outcome::{GameResult, Termination};
 pub use players::{find_program, skillcal_bin};
 pub use run_options::RunOptions;
+pub use snapshot::SNAPSHOT_FILE;
 pub use sprt::SprtStatus;
 pub use stats::{elo_with_margin, PairingStats};
 pub use store::{read_games_csv, GameRecord, CSV_HEADER};

@@ -1,7 +1,8 @@
 //! `skillcal tc-check TABLE`: the same UCI_Elo levels played at two (or more) clocks. Every
 //! family is node-bounded, so a level should rate the same at 10+0.1 as at 60+0.6 unless the
 //! clock cuts its node-limited searches short; a level whose ratings differ by more than
-//! [`TOLERANCE`] fails the check.
+//! [`TOLERANCE`] fails the check. The time per ply at each clock tells whether the clock cut
+//! anything: a search stopped by the clock takes less time at the faster one.
 
 use std::path::Path;
 
@@ -84,6 +85,7 @@ pub fn tc_check(
     verify::guard_table(table, out)?;
     let mut all: Vec<GameRow> = Vec::new();
     let mut names = Vec::new();
+    let mut pace = Vec::new();
     for tc in tcs {
         for (i, &level) in levels.iter().enumerate() {
             let mut engine = level_engine(cfg, table, level);
@@ -92,9 +94,11 @@ pub fn tc_check(
             let d = matches.join(format!("{}-{level:.0}", tc_dir(tc)));
             // the seed depends on the level alone: each clock plays the same openings
             let seed = match_seed(cfg.seed ^ 0x7c_c0c4, 2000, i);
-            all.extend(verify::play_level(
-                cfg, engine, level, &d, games, seed, runner,
-            )?);
+            let played = verify::play_level(cfg, engine, level, &d, games, seed, runner)?;
+            let plies: u64 = played.iter().map(|g| u64::from(g.plies)).sum();
+            let seconds: f64 = played.iter().map(|g| g.seconds).sum();
+            pace.push((plies > 0 && seconds > 0.0).then(|| 1000.0 * seconds / plies as f64));
+            all.extend(played);
             names.push(tc_player(level, tc));
         }
     }
@@ -128,6 +132,7 @@ pub fn tc_check(
                 diff_lower: diff.map(|(d, sd)| d - Z95 * sd),
                 diff_upper: diff.map(|(d, sd)| d + Z95 * sd),
                 pass: diff.map(|d| d.0.abs() <= TOLERANCE),
+                ms_per_ply: pace[k * levels.len() + i],
             });
         }
     }

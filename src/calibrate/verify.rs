@@ -179,11 +179,45 @@ pub(super) fn play_level(
     engines.extend(near.iter().map(|(j, _)| pool_engine(cfg, *j)));
     let spec = match_spec(cfg, engines, games, seed);
     super::rundir::write_match_spec(dir, &spec)?;
+    relocate_table(dir, &spec.engines[0])?;
     if super::games_in(dir)?.len() < spec.planned_games() {
         eprintln!("{name} against {} pool members", near.len());
         runner.run(&spec, dir)?;
     }
     super::games_in(dir)
+}
+
+/// The level's `StrengthTable` is the table's absolute path, but the games rest on its contents,
+/// which [`guard_table`] keeps equal to the folder's verified-table.csv: a folder moved or cloned
+/// elsewhere keeps its games, so the arena's match.toml learns the table's new path.
+fn relocate_table(dir: &Path, engine: &EngineSpec) -> Result<()> {
+    let path = dir.join(crate::arena::SNAPSHOT_FILE);
+    let Some((_, now)) = engine.options.iter().find(|(k, _)| k == "StrengthTable") else {
+        return Ok(());
+    };
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(());
+    };
+    let mut doc: crate::arena::MatchConfig =
+        toml::from_str(&text).map_err(|e| CalibrateError::file(&path, format!("invalid: {e}")))?;
+    let mut moved = false;
+    for e in &mut doc.engines {
+        if e.name.as_deref() != Some(engine.name.as_str()) {
+            continue;
+        }
+        for (k, v) in &mut e.options.0 {
+            if k == "StrengthTable" && v != now {
+                v.clone_from(now);
+                moved = true;
+            }
+        }
+    }
+    if moved {
+        let text = toml::to_string(&doc)
+            .map_err(|e| CalibrateError::file(&path, format!("cannot encode: {e}")))?;
+        std::fs::write(&path, text).map_err(|e| CalibrateError::io("write", &path, e))?;
+    }
+    Ok(())
 }
 
 /// Rates the players `names` (each free) from `all` with the pool soft-anchored as in

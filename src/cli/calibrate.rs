@@ -300,7 +300,8 @@ pub fn run_tc_check(args: &TcCheckArgs) -> Result<()> {
 
 /// The check's table as printed: each level at each clock, then the verdict.
 fn tc_summary(rows: &[TcCheckRow]) -> String {
-    let mut s = String::from("level  tc          measured  95% interval      games  diff (95%)\n");
+    let mut s =
+        String::from("level  tc          measured  95% interval      games  ms/ply  diff (95%)\n");
     for r in rows {
         let diff = match (r.diff, r.diff_lower, r.diff_upper, r.pass) {
             (Some(d), Some(lo), Some(hi), Some(p)) => format!(
@@ -309,8 +310,9 @@ fn tc_summary(rows: &[TcCheckRow]) -> String {
             ),
             _ => "(reference)".into(),
         };
+        let pace = r.ms_per_ply.map_or("–".into(), |m| format!("{m:.1}"));
         s += &format!(
-            "{:>5.0}  {:<10}  {:>8.0}  [{:>6.0}, {:>6.0}]  {:>5}  {diff}\n",
+            "{:>5.0}  {:<10}  {:>8.0}  [{:>6.0}, {:>6.0}]  {:>5}  {pace:>6}  {diff}\n",
             r.level, r.tc, r.measured, r.lower, r.upper, r.games
         );
     }
@@ -335,5 +337,9 @@ fn tc_summary(rows: &[TcCheckRow]) -> String {
         ),
         None => "time-control check: no difference measured\n".into(),
     };
+    if let Some(pace) = report::tc_pace_note(rows) {
+        s += &pace;
+        s.push('\n');
+    }
     s
 }

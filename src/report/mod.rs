@@ -39,6 +39,7 @@ pub use levels::{load_levels, Levels};
 pub use load::{load, RunData};
 pub use rating_data::{RatingReportOptions, SprtSpec};
 pub use rating_report::{match_report, rating_report};
+pub use tc_section::tc_pace_note;
 
 use crate::rating::{LoadError, RateError};
 use crate::results::ResultsError;

@@ -30,6 +30,7 @@ pub fn tc_check_section(doc: &mut Document, rows: &[TcCheckRow]) {
                     (Some(d), Some(lo), Some(hi)) => format!("{d:+.0} [{lo:+.0}, {hi:+.0}]"),
                     _ => "reference".into(),
                 },
+                r.ms_per_ply.map_or("–".into(), |m| format!("{m:.1}")),
                 match r.pass {
                     Some(true) => "pass".into(),
                     Some(false) => "FAIL".into(),
@@ -45,6 +46,7 @@ pub fn tc_check_section(doc: &mut Document, rows: &[TcCheckRow]) {
             "measured (95%)",
             "games",
             "− reference clock (95%)",
+            "ms a ply",
             "within ±50",
         ],
         table,
@@ -55,10 +57,56 @@ pub fn tc_check_section(doc: &mut Document, rows: &[TcCheckRow]) {
 pub fn tc_check_verdict(rows: &[TcCheckRow]) -> String {
     let verdict = match tc_check_pass(rows) {
         Some(true) => "passes: every level rates within ±50 Elo at every clock",
-        Some(false) => "FAILS: a level's rating moves by more than 50 Elo with the clock, so the clock cuts its node-limited searches short",
+        Some(false) => "FAILS: a level's rating moves by more than 50 Elo with the clock",
         None => "has no difference yet",
     };
-    format!(
+    let mut s = format!(
         "The same UCI_Elo levels played with the subject's clock at each time control (opponents at their node limits), all rated in one fit with the pool: a node-bounded family should not depend on the clock. The check {verdict}."
-    )
+    );
+    if let Some(pace) = tc_pace_note(rows) {
+        s.push(' ');
+        s += &pace;
+    }
+    s
+}
+
+/// How far a level's time per ply may move between clocks and still count as unchanged: the
+/// machine's load alone moves it by a few percent.
+const PACE_SAME: f64 = 1.25;
+
+/// Whether the clock cut searches short, read from the time per ply: a search stopped by the
+/// clock takes less time at the faster clock, one stopped by its node limit the same at every
+/// clock. `None` when the rows lack the time per ply.
+pub fn tc_pace_note(rows: &[TcCheckRow]) -> Option<String> {
+    let mut same = Vec::new();
+    let mut cut = Vec::new();
+    for r in rows.iter().filter(|r| r.diff.is_some()) {
+        let reference = rows
+            .iter()
+            .find(|q| q.level == r.level && q.diff.is_none())?;
+        let (m, m0) = (r.ms_per_ply?, reference.ms_per_ply?);
+        let text = format!(
+            "{:.0}: {m0:.1} ms a ply at {} and {m:.1} at {}",
+            r.level, reference.tc, r.tc
+        );
+        if m / m0 > PACE_SAME || m0 / m > PACE_SAME {
+            cut.push(text);
+        } else {
+            same.push(text);
+        }
+    }
+    if cut.is_empty() && same.is_empty() {
+        return None;
+    }
+    Some(if cut.is_empty() {
+        format!(
+            "The games took as long a ply at every clock ({}): no clock cut the searches short, so a difference between clocks is chance at this number of games, not the clock.",
+            same.join("; ")
+        )
+    } else {
+        format!(
+            "The time per ply changed with the clock ({}): the clock changed how long the subject searched.",
+            cut.join("; ")
+        )
+    })
 }

@@ -23,6 +23,11 @@ pub struct TcCheckRow {
     pub diff_upper: Option<f64>,
     /// |diff| within the check's tolerance (±50 Elo).
     pub pass: Option<bool>,
+    /// Milliseconds of play per ply in this level's games at this clock (both sides; the
+    /// opponents search to their node limits at every clock, so a change is the subject's).
+    /// Absent in checks written before it was kept.
+    #[serde(default)]
+    pub ms_per_ply: Option<f64>,
 }
 
 /// Whether every level of a time-control check passed (`None`: no row holds a difference).

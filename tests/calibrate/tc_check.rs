@@ -38,7 +38,17 @@ fn sim_tc_check_fails_the_level_the_fast_clock_cuts_short() {
             ANCHORS[i]
         }),
         draw_rate: 0.3,
-        seconds: None,
+        // a cut search is a shorter one: the 2000 level's games take half as long at 10+0.1
+        seconds: Some(Box::new(|w: &EngineSpec, b: &EngineSpec| {
+            let cut = |e: &EngineSpec| {
+                e.limits.tc.as_deref() == Some("10+0.1") && e.option("UCI_Elo") == Some("2000")
+            };
+            if cut(w) || cut(b) {
+                5.0
+            } else {
+                10.0
+            }
+        })),
     };
     let tcs: Vec<String> = DEFAULT_TCS.iter().map(|s| s.to_string()).collect();
     let out = dir.join("tc-check");
@@ -61,6 +71,18 @@ fn sim_tc_check_fails_the_level_the_fast_clock_cuts_short() {
     assert!((d - 200.0).abs() < 60.0, "{high:?}");
     assert!(high.diff_lower.unwrap() < d && d < high.diff_upper.unwrap());
     assert_eq!(tc_check_pass(&rows), Some(false));
+    // the time per ply tells that the clock did it
+    let pace = report::tc_pace_note(&rows).unwrap();
+    assert!(
+        pace.contains("changed") && pace.contains("2000") && !pace.contains("1400"),
+        "{pace}"
+    );
+    let mut same = rows.clone();
+    for r in &mut same {
+        r.ms_per_ply = Some(20.0);
+    }
+    let pace = report::tc_pace_note(&same).unwrap();
+    assert!(pace.contains("no clock cut"), "{pace}");
     // the file holds what was returned, and a calibration's report beside it shows the check
     let back: Vec<TcCheckRow> = read_csv(&out.join("tc_check.csv")).unwrap();
     assert_eq!(back, rows);
@@ -181,11 +203,17 @@ fn real_tc_check_plays_both_clocks_writes_the_csv_and_resumes() {
         "{rows:?}"
     );
     assert!(rows[0].diff.is_none() && rows[0].pass.is_none());
+    assert!(
+        rows.iter().all(|r| r.ms_per_ply.is_some_and(|m| m > 0.0)),
+        "{rows:?}"
+    );
     let d = rows[1].diff.unwrap();
     assert_eq!(rows[1].pass, Some(d.abs() <= 50.0));
     assert!((d - (rows[1].measured - rows[0].measured)).abs() < 1e-6);
     assert!(
-        stdout.contains("10+0.1") && stdout.contains("time-control check:"),
+        stdout.contains("10+0.1")
+            && stdout.contains("time-control check:")
+            && stdout.contains("ms a ply"),
         "{stdout}"
     );
     // the subject played on the given clocks, every game finished on the board or by rule
@@ -212,5 +240,46 @@ fn real_tc_check_plays_both_clocks_writes_the_csv_and_resumes() {
     assert!(!stderr.contains("against"), "a game was replayed: {stderr}");
     let again: Vec<TcCheckRow> = read_csv(&out.join("tc_check.csv")).unwrap();
     assert_eq!(again, rows);
-    let _ = std::fs::remove_dir_all(&dir);
+    // moved elsewhere (a clone at another path), more games extend the same matches on the
+    // table's new path
+    let moved = temp_dir("tc-real-moved");
+    std::fs::remove_dir_all(&moved).unwrap();
+    std::fs::rename(&dir, &moved).unwrap();
+    let table = moved.join("uci_elo_table.csv");
+    let cfg = moved.join("tc.toml");
+    let (ok, _, stderr) = skillcal(&[
+        "tc-check",
+        table.to_str().unwrap(),
+        "--config",
+        cfg.to_str().unwrap(),
+        "--levels",
+        "1400",
+        "--games",
+        "4",
+    ]);
+    assert!(ok, "{stderr}");
+    let games = std::fs::read_to_string(moved.join("tc-check/games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 17, "16 games and the header");
+    let snapshot =
+        std::fs::read_to_string(moved.join("tc-check/matches/10+0.1-1400/match.toml")).unwrap();
+    let canonical = std::fs::canonicalize(&table).unwrap();
+    assert!(
+        snapshot.contains(&format!("StrengthTable = \"{}\"", canonical.display())),
+        "{snapshot}"
+    );
+    // a changed table is still refused: the games rest on its contents
+    std::fs::write(&table, "# tiny\nelo,LimitNodes\n1200,40\n1600,256\n").unwrap();
+    let (ok, _, stderr) = skillcal(&[
+        "tc-check",
+        table.to_str().unwrap(),
+        "--config",
+        cfg.to_str().unwrap(),
+        "--levels",
+        "1400",
+    ]);
+    assert!(
+        !ok && stderr.contains("verification of another table"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&moved);
 }
