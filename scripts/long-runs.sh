@@ -58,7 +58,11 @@ run_stage() {
     family-checks) # issue 14: time-control check and verification per family
       for f in $families; do
         stage "tc-check and verify $f"
-        "$bin" tc-check "results/families/$f/uci_elo_table.csv" --config "configs/families/$f.toml"
+        # gaussian read -52 and -65 at 240 games a level and clock, with the games as long a
+        # ply at both clocks (so no clock cut a search): twice the games to tell chance apart
+        tc_games=()
+        [ "$f" = gaussian ] && tc_games=(--games 240)
+        "$bin" tc-check "results/families/$f/uci_elo_table.csv" --config "configs/families/$f.toml" "${tc_games[@]}"
         "$bin" verify "results/families/$f/uci_elo_table.csv" --config "configs/families/$f.toml"
         "$bin" report "results/families/$f" >/dev/null
       done ;;
