@@ -6,8 +6,13 @@
 #   nohup nice -n 5 scripts/long-runs.sh > results/long-runs.log 2>&1 &
 # STAGES picks and orders stages (default: all, in the order of the loop at the end: the range
 # run, a first share of pool games, the range refitted on them and analysed, the families, each
-# analysed as soon as it is done, the comparison page, the families' checks, the Stockfish example, the pool to its goal, and last the range's verification, which plays the settings of the table
-# refitted on the final pool), e.g. STAGES="range verify".
+# analysed as soon as it is done, the comparison page, the families' checks, the Stockfish
+# example, the range's verification, then the pool towards its goal and the range refitted on
+# it), e.g. STAGES="range verify". The verification comes before the pool because the pool's goal
+# takes days of play and a refit on more pool games moves the table, which a verification folder
+# refuses (its games rest on the table it began with): while the pool stays as it is, every
+# refit gives the same table and an unfinished verification resumes. When the pool has met its
+# goal, move results/range/verify aside and run STAGES="range verify" for the final table.
 # The binary is copied first, so rebuilding while it plays changes nothing mid-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -93,7 +98,7 @@ run_stage() {
   esac
 }
 
-for s in ${STAGES:-range pool-part range analyse families compare family-checks stockfish compare pool range verify}; do
+for s in ${STAGES:-range pool-part range analyse families compare family-checks stockfish compare verify pool range}; do
   run_stage "$s"
 done
 stage "done"
