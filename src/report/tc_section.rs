@@ -70,8 +70,9 @@ pub fn tc_check_verdict(rows: &[TcCheckRow]) -> String {
     s
 }
 
-/// How far a level's time per ply may move between clocks and still count as unchanged: the
-/// machine's load alone moves it by a few percent.
+/// How far a level's time per ply may move between clocks and still count as unchanged: on a
+/// quiet machine the same node-bounded games repeat it within a few percent; a busier machine
+/// moves it further, which the note then names as the other cause.
 const PACE_SAME: f64 = 1.25;
 
 /// Whether the clock cut searches short, read from the time per ply: a search stopped by the
@@ -105,7 +106,7 @@ pub fn tc_pace_note(rows: &[TcCheckRow]) -> Option<String> {
         )
     } else {
         format!(
-            "The time per ply changed with the clock ({}): the clock changed how long the subject searched.",
+            "The time per ply differs between clocks by more than a factor {PACE_SAME} ({}): either the clock cut searches short or the machine's load differed while the matches played (the games' PGN comments give each move's depth and time).",
             cut.join("; ")
         )
     })

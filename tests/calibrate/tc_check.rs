@@ -74,7 +74,7 @@ fn sim_tc_check_fails_the_level_the_fast_clock_cuts_short() {
     // the time per ply tells that the clock did it
     let pace = report::tc_pace_note(&rows).unwrap();
     assert!(
-        pace.contains("changed") && pace.contains("2000") && !pace.contains("1400"),
+        pace.contains("cut searches short") && pace.contains("2000") && !pace.contains("1400"),
         "{pace}"
     );
     let mut same = rows.clone();
