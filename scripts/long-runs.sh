@@ -26,11 +26,19 @@ mv -f "$bin.new" "$bin"
 export SKILLCAL_BIN="$bin"
 families="nodes inaccuracy gaussian gbm evalnoise"
 stage() { echo "== $(date -u +%FT%TZ) $*"; }
-# analyse DIR: its play figures, when its games' PGNs are here (they are not committed: a fresh
-# checkout keeps the committed analysis until new games are played)
+# analyse DIR: its play figures, when every match's PGN is here (PGNs and the analysis cache are
+# not committed: in a fresh checkout the committed analysis stands, since analysing only the
+# games played here would replace it with a part of it)
 analyse() {
-  if [ -z "$(find "$1" -name games.pgn -print -quit)" ]; then
-    stage "analyse $1: no PGN here, the committed analysis stands"
+  local csv
+  while IFS= read -r csv; do
+    if [ ! -f "$(dirname "$csv")/games.pgn" ]; then
+      stage "analyse $1: $(dirname "$csv") has no games.pgn, the committed analysis stands"
+      return
+    fi
+  done < <(find "$1/matches" -name games.csv)
+  if [ ! -d "$1/matches" ]; then
+    stage "analyse $1: no matches, nothing to analyse"
     return
   fi
   stage "analyse $1"
