@@ -31,16 +31,16 @@ stage() { echo "== $(date -u +%FT%TZ) $*"; }
 # games played here would replace it with a part of it)
 analyse() {
   local csv
+  if [ ! -d "$1/matches" ]; then
+    stage "analyse $1: no matches, nothing to analyse"
+    return
+  fi
   while IFS= read -r csv; do
     if [ ! -f "$(dirname "$csv")/games.pgn" ]; then
       stage "analyse $1: $(dirname "$csv") has no games.pgn, the committed analysis stands"
       return
     fi
   done < <(find "$1/matches" -name games.csv)
-  if [ ! -d "$1/matches" ]; then
-    stage "analyse $1: no matches, nothing to analyse"
-    return
-  fi
   stage "analyse $1"
   "$bin" analyse "$1" --out "$1/analysis" --quiet
   "$bin" report "$1" >/dev/null
