@@ -10,7 +10,7 @@ use crate::calibrate::config::CalibrationConfig;
 use crate::calibrate::pool::{default_dir, measure, PoolOptions, PoolRunConfig};
 use crate::calibrate::{self, tc_check, verify, Options};
 use crate::report;
-use crate::report::stats::{anchored_rms, verify_stats};
+use crate::report::stats::{anchored_rms, verify_noise, verify_stats};
 use crate::results::{tc_check_pass, TcCheckRow, VerifyRow};
 use crate::strength::Family;
 
@@ -230,6 +230,11 @@ fn print_summary(rows: &[VerifyRow], low: f64) {
     }
     let (rms, n, off) = verify_stats(rows, low);
     println!("RMS of measured - target over {n} anchored levels: {rms:.0} Elo");
+    if let Some((noise, own)) = verify_noise(rows, low) {
+        println!(
+            "the games' noise alone gives an RMS of about {noise:.0}; the table's own error, less that noise: about {own:.0} Elo"
+        );
+    }
     if !off.is_empty() {
         println!("off by more than twice the 95% half-width: {off:?}");
     }

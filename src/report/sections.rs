@@ -7,7 +7,7 @@ use super::document::Document;
 use super::figures::Figure;
 use super::files::files_section;
 use super::load::RunData;
-use super::stats::{verify_stats, GameStats};
+use super::stats::{verify_noise, verify_stats, GameStats};
 use crate::results::RangeFlag;
 
 fn f0(x: f64) -> String {
@@ -181,6 +181,13 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
                 if off.is_empty() { "none".to_string() } else { format!("{off:?}") }
             ),
         );
+        if let Some((noise, own)) = verify_noise(&d.verify, low) {
+            doc.para(&format!(
+                "The games' noise alone makes an RMS of about {} Elo (each level's rating variance, read from its interval, averaged): an exact table would read that much. The table's own error, the mean squared miss less that variance: about {} Elo.",
+                f0(noise),
+                f0(own)
+            ));
+        }
         if run_pool {
             doc.para("The measured ratings hold the pool at the anchor table's values (prior SD as in the calibration), using the verification games alone. The last column rates the same games with the pool at the calibration run's own fitted ratings. It is not independent of the calibration, but it is free of any difference between the run's pool spacing and the anchor table.",
             );

@@ -144,3 +144,23 @@ pub fn anchored_rms(
     let rms = (d.iter().map(|x| x * x).sum::<f64>() / d.len() as f64).sqrt();
     (rms, d.len())
 }
+
+/// How much of a verification's RMS its games' noise explains: (the RMS that noise alone
+/// gives, the table's own error left after it). Each level's squared miss is in expectation its
+/// bias squared plus its rating's variance (read from its 95% interval), so the mean squared
+/// miss less the mean variance estimates the mean squared bias, whatever the levels'
+/// correlation through the shared pool; floored at 0. None without anchored levels.
+pub fn verify_noise(rows: &[VerifyRow], low: f64) -> Option<(f64, f64)> {
+    let levels: Vec<&VerifyRow> = rows.iter().filter(|r| r.target >= low).collect();
+    if levels.is_empty() {
+        return None;
+    }
+    let n = levels.len() as f64;
+    let var = levels
+        .iter()
+        .map(|r| ((r.upper - r.lower) / (2.0 * crate::calibrate::fit::Z95)).powi(2))
+        .sum::<f64>()
+        / n;
+    let miss = levels.iter().map(|r| r.diff * r.diff).sum::<f64>() / n;
+    Some((var.sqrt(), (miss - var).max(0.0).sqrt()))
+}

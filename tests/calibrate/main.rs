@@ -17,3 +17,4 @@ mod sim;
 mod spline;
 mod t_min;
 mod tc_check;
+mod verify_noise;

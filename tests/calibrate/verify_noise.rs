@@ -1,0 +1,46 @@
+//! How much of a verification's RMS its games' noise explains: on simulated verifications of an
+//! exact table and of one off by 60 Elo at every level, the estimate of the table's own error
+//! finds each.
+
+use rand::SeedableRng;
+use rand_distr::{Distribution, Normal};
+use skillcal::report::stats::verify_noise;
+use skillcal::results::VerifyRow;
+
+/// Levels whose ratings scatter with standard error `se` around target + `bias`.
+fn rows(bias: f64, se: f64, levels: usize, seed: u64) -> Vec<VerifyRow> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let noise = Normal::new(0.0, se).unwrap();
+    (0..levels)
+        .map(|i| {
+            let target = 600.0 + 10.0 * i as f64;
+            let measured = target + bias + noise.sample(&mut rng);
+            let half = 1.959_963_984_540_054 * se;
+            VerifyRow {
+                target,
+                measured,
+                lower: measured - half,
+                upper: measured + half,
+                games: 240,
+                score: 0.5,
+                diff: measured - target,
+                extrapolated: false,
+                measured_run_pool: None,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_noise_estimate_separates_an_exact_table_from_a_biased_one() {
+    // many levels, so that the estimate's own scatter is small against the gap tested
+    let exact = rows(0.0, 32.0, 2000, 1);
+    let (noise, own) = verify_noise(&exact, f64::NEG_INFINITY).unwrap();
+    assert!((noise - 32.0).abs() < 1e-9, "{noise}");
+    assert!(own < 12.0, "an exact table: {own}");
+    let biased = rows(60.0, 32.0, 2000, 2);
+    let (_, own) = verify_noise(&biased, f64::NEG_INFINITY).unwrap();
+    assert!((own - 60.0).abs() < 6.0, "60 Elo off: {own}");
+    // levels below `low` are left out; none left is None
+    assert!(verify_noise(&exact, 1e9).is_none());
+}
