@@ -26,8 +26,7 @@ use crate::rating::problem::{covariance_with, Cell, Linear, Prior, Problem, Solv
 use crate::results::GameRow;
 pub use crate::results::RangeFlag;
 
-/// 95% two-sided normal quantile.
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub use crate::rating::model::Z95;
 /// Floor of the estimated dispersion: Pearson's estimate runs low when many games are lopsided
 /// (expected scores near 0 or 1), and a floor keeps the intervals from shrinking on that alone.
 pub const MIN_DISPERSION: f64 = 0.5;

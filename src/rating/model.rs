@@ -24,6 +24,9 @@
 //! Davidson's relation keeps it to one parameter, puts the most draws between equals
 //! (`D = nu / (2 + nu)` at `E = 1/2`) and makes them fade smoothly as the gap widens.
 
+/// 95% two-sided normal quantile.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
 /// ln(10)/400: converts Elo to the natural-log odds scale.
 pub const ELO_TO_NAT: f64 = std::f64::consts::LN_10 / 400.0;
 
