@@ -1,8 +1,8 @@
 //! `skillcal tc-check TABLE`: the same UCI_Elo levels played at two (or more) clocks. Every
 //! family is node-bounded, so a level should rate the same at 10+0.1 as at 60+0.6 unless the
 //! clock cuts its node-limited searches short; a level whose ratings differ by more than
-//! [`TOLERANCE`] fails the check. The time per ply at each clock tells whether the clock cut
-//! anything: a search stopped by the clock takes less time at the faster one.
+//! [`TOLERANCE`] fails the check. The time per ply at each clock is kept beside it: a search the
+//! clock stops takes less time at the faster clock, though the machine's load moves it too.
 
 use std::path::Path;
 

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::rating::model::Z95;
 use crate::rating::Game;
 use crate::results::{GameRow, VerifyRow};
 
@@ -158,7 +159,7 @@ pub fn verify_noise(rows: &[VerifyRow], low: f64) -> Option<(f64, f64)> {
     let n = levels.len() as f64;
     let var = levels
         .iter()
-        .map(|r| ((r.upper - r.lower) / (2.0 * crate::rating::model::Z95)).powi(2))
+        .map(|r| ((r.upper - r.lower) / (2.0 * Z95)).powi(2))
         .sum::<f64>()
         / n;
     let miss = levels.iter().map(|r| r.diff * r.diff).sum::<f64>() / n;

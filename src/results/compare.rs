@@ -23,9 +23,9 @@ pub struct TcCheckRow {
     pub diff_upper: Option<f64>,
     /// |diff| within the check's tolerance (±50 Elo).
     pub pass: Option<bool>,
-    /// Milliseconds of play per ply in this level's games at this clock (both sides; the
-    /// opponents search to their node limits at every clock, so a change is the subject's).
-    /// Absent in checks written before it was kept.
+    /// Milliseconds of play per ply in this level's games at this clock (both sides, wall time:
+    /// the opponents search to their node limits at every clock, so a change is the subject's
+    /// clock or the machine's load). Absent in checks written before it was kept.
     #[serde(default)]
     pub ms_per_ply: Option<f64>,
 }

@@ -4,6 +4,7 @@
 
 use rand::SeedableRng;
 use rand_distr::{Distribution, Normal};
+use skillcal::rating::model::Z95;
 use skillcal::report::stats::verify_noise;
 use skillcal::results::VerifyRow;
 
@@ -15,7 +16,7 @@ fn rows(bias: f64, se: f64, levels: usize, seed: u64) -> Vec<VerifyRow> {
         .map(|i| {
             let target = 600.0 + 10.0 * i as f64;
             let measured = target + bias + noise.sample(&mut rng);
-            let half = 1.959_963_984_540_054 * se;
+            let half = Z95 * se;
             VerifyRow {
                 target,
                 measured,
