@@ -415,5 +415,9 @@ fn make_record(
         plies: d.moves.len() as u32,
         seconds: (d.seconds * 1000.0).round() / 1000.0,
         seed: job.seed,
+        white_depth: d.pace[0].depth(),
+        black_depth: d.pace[1].depth(),
+        white_nodes: d.pace[0].nodes(),
+        black_nodes: d.pace[1].nodes(),
     }
 }

@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use super::adjudication::{side_index, Adjudicator, Ending};
 use super::config::{AdjudicationConfig, Timeouts};
 use super::openings::Opening;
-use super::outcome::{win_for, FinishedGame, GameResult, PlayedMove, Termination};
+use super::outcome::{win_for, FinishedGame, GameResult, PlayedMove, SidePace, Termination};
 use super::players::Player;
 use super::time_control::{Budget, Clocks, Overrun};
 use super::uci_engine::{BestMove, EngineFault, SearchInfo, UciEngine};
@@ -150,6 +150,7 @@ pub async fn play(
         };
         let comment = move_comment(&bm.info, elapsed);
         game.push(mv, comment);
+        game.pace[i].record(&bm.info);
 
         if let Some(end) = game.rules_end(c) {
             return game.finish(end.0, end.1, end.2, None, started);
@@ -166,6 +167,7 @@ struct GameState {
     pos: Chess,
     uci_moves: Vec<String>,
     moves: Vec<PlayedMove>,
+    pace: [SidePace; 2],
     start_fen: String,
     seen: HashMap<u64, u8>,
     overhead_ns: u128,
@@ -198,6 +200,7 @@ impl GameState {
             pos,
             uci_moves: job.opening.moves.clone(),
             moves,
+            pace: [SidePace::default(); 2],
             seen,
             overhead_ns: 0,
             overhead_count: 0,
@@ -297,6 +300,7 @@ impl GameState {
             termination,
             detail,
             moves: std::mem::take(&mut self.moves),
+            pace: self.pace,
             start_fen: self.start_fen.clone(),
             seconds: started.elapsed().as_secs_f64(),
             faulty,
@@ -337,6 +341,7 @@ mod tests {
             cp: Some(35),
             mate: None,
             depth: Some(12),
+            nodes: None,
         };
         assert_eq!(
             move_comment(&i, Duration::from_millis(105)),
@@ -346,6 +351,7 @@ mod tests {
             cp: None,
             mate: Some(-2),
             depth: Some(3),
+            nodes: None,
         };
         assert_eq!(move_comment(&m, Duration::from_millis(10)), "-M2/3 0.010s");
         assert_eq!(

@@ -14,7 +14,11 @@ use super::error::{ArenaError, IoContext, Result};
 use crate::rating::GameResult;
 
 /// The games.csv columns, in order.
-pub const CSV_HEADER: &str = "game_id,pair_id,round,white,black,white_settings,black_settings,opening_id,opening_fen,result,termination,plies,seconds,seed";
+pub const CSV_HEADER: &str = "game_id,pair_id,round,white,black,white_settings,black_settings,opening_id,opening_fen,result,termination,plies,seconds,seed,white_depth,black_depth,white_nodes,black_nodes";
+
+/// The columns a games.csv must have: those before `white_depth`, which files written before
+/// it lack (the store rewrites such a file under the whole header when it resumes it).
+const REQUIRED_COLUMNS: usize = 14;
 
 /// One row of games.csv.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -38,6 +42,17 @@ pub struct GameRecord {
     pub plies: u32,
     pub seconds: f64,
     pub seed: u64,
+    /// Mean depth a move of White's searches (last reported depth of each; book moves not
+    /// counted), empty when the engine reported none.
+    #[serde(default)]
+    pub white_depth: Option<f64>,
+    #[serde(default)]
+    pub black_depth: Option<f64>,
+    /// Mean nodes a move of White's searches (the last `nodes` each reported).
+    #[serde(default)]
+    pub white_nodes: Option<u64>,
+    #[serde(default)]
+    pub black_nodes: Option<u64>,
 }
 
 impl GameRecord {
@@ -72,7 +87,7 @@ fn parse_games_csv(text: &str, path: &Path) -> Result<Vec<GameRecord>> {
         .headers()
         .map_err(|e| ArenaError::file(path, format!("bad header: {e}")))?
         .clone();
-    for col in CSV_HEADER.split(',') {
+    for col in CSV_HEADER.split(',').take(REQUIRED_COLUMNS) {
         if !headers.iter().any(|h| h == col) {
             return Err(ArenaError::file(path, format!("missing column '{col}'")));
         }
@@ -93,6 +108,9 @@ pub struct Store {
     /// Game ids already in games.csv.
     pub done: BTreeSet<u64>,
     pub records: Vec<GameRecord>,
+    /// The file's header is [`CSV_HEADER`]; a file from before its last columns is rewritten
+    /// under it when a game is added (not before: a finished match's file stays as it is).
+    header_ok: bool,
 }
 
 impl Store {
@@ -135,7 +153,9 @@ impl Store {
             (!pgn_kept || complete.contains(&r.game_id)) && done.insert(r.game_id)
         });
         let rows_ok = whole == text.len() && records.len() == count_rows(&text[..whole]);
+        let mut header_ok = text.lines().next() == Some(CSV_HEADER);
         if !rows_ok || whole == 0 {
+            header_ok = true;
             rewrite_csv(&csv_path, &records)?;
         }
         repair_pgn(&pgn_path, &pgn_text, &done)?;
@@ -152,6 +172,7 @@ impl Store {
             csv: open_append(&csv_path)?,
             done,
             records,
+            header_ok,
         })
     }
 
@@ -159,6 +180,16 @@ impl Store {
     pub fn append(&mut self, pgn_text: &str, record: &GameRecord) -> Result<()> {
         let pgn_path = self.dir.join("games.pgn");
         let csv_path = self.dir.join("games.csv");
+        if !self.header_ok {
+            // a file from before the last columns: its rows keep their values, the new
+            // columns stay empty for them
+            rewrite_csv(&csv_path, &self.records)?;
+            self.csv = OpenOptions::new()
+                .append(true)
+                .open(&csv_path)
+                .at("open", &csv_path)?;
+            self.header_ok = true;
+        }
         self.pgn
             .write_all(pgn_text.as_bytes())
             .and_then(|_| self.pgn.flush())
@@ -282,7 +313,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("skillcal-store-old-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let row = |id: u64| format!("{id},1,1,a,b,,,5,x,1-0,checkmate,40,1.5,7\n");
+        let row = |id: u64| format!("{id},1,1,a,b,,,5,x,1-0,checkmate,40,1.5,7,9.5,,120000,\n");
         let csv: String = (1..=5).map(row).collect();
         std::fs::write(dir.join("games.csv"), format!("{CSV_HEADER}\n{csv}")).unwrap();
         let game = |id: u64| format!("[Event \"e\"]\n[GameId \"{id}\"]\n\n1. e4 e5 1-0\n\n");
@@ -310,7 +341,8 @@ mod tests {
     fn unfinished_results_score_nothing() {
         let mut r: GameRecord = csv::ReaderBuilder::new()
             .from_reader(
-                format!("{CSV_HEADER}\n1,1,1,a,b,,,5,x,1/2-1/2,max_plies,40,1.5,7\n").as_bytes(),
+                format!("{CSV_HEADER}\n1,1,1,a,b,,,5,x,1/2-1/2,max_plies,40,1.5,7,,,,\n")
+                    .as_bytes(),
             )
             .deserialize()
             .next()
@@ -326,7 +358,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("skillcal-store-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let row = "1,1,1,a,b,,,5,8/8/8/8/8/8/8/K1k5 w - - 0 1,1-0,checkmate,40,1.5,7\n";
+        let row = "1,1,1,a,b,,,5,8/8/8/8/8/8/8/K1k5 w - - 0 1,1-0,checkmate,40,1.5,7,,,,\n";
         std::fs::write(
             dir.join("games.csv"),
             format!("{CSV_HEADER}\n{row}{row}2,1,1,b,a,,,5,x,0-"),
@@ -349,6 +381,46 @@ mod tests {
         assert_eq!(pgn, game(1));
         let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
         assert_eq!(csv, format!("{CSV_HEADER}\n{row}"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_from_before_the_pace_columns_gets_them_on_resume() {
+        let dir = std::env::temp_dir().join(format!("skillcal-store-v1-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let old_header = CSV_HEADER
+            .split(',')
+            .take(REQUIRED_COLUMNS)
+            .collect::<Vec<_>>();
+        let old_row = "1,1,1,a,b,X=1,,5,x,1-0,checkmate,40,1.5,7";
+        std::fs::write(
+            dir.join("games.csv"),
+            format!("{}\n{old_row}\n", old_header.join(",")),
+        )
+        .unwrap();
+        let mut store = Store::open(&dir).unwrap();
+        // opening a finished match changes nothing
+        assert_eq!(
+            std::fs::read_to_string(dir.join("games.csv")).unwrap(),
+            format!("{}\n{old_row}\n", old_header.join(","))
+        );
+        assert_eq!(store.records[0].white_settings, "X=1");
+        assert_eq!(store.records[0].white_depth, None);
+        let mut next = store.records[0].clone();
+        next.game_id = 2;
+        next.white_depth = Some(8.25);
+        next.black_nodes = Some(5000);
+        store
+            .append("[GameId \"2\"]\n\n1. e4 1-0\n\n", &next)
+            .unwrap();
+        let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+        assert_eq!(
+            csv,
+            format!("{CSV_HEADER}\n{old_row},,,,\n2,1,1,a,b,X=1,,5,x,1-0,checkmate,40,1.5,7,8.25,,,5000\n")
+        );
+        let back = read_games_csv(&dir.join("games.csv")).unwrap();
+        assert_eq!(back, vec![store.records[0].clone(), next]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -45,6 +45,9 @@ pub struct SearchInfo {
     pub cp: Option<i32>,
     pub mate: Option<i32>,
     pub depth: Option<u32>,
+    /// Nodes searched at the last `info` line that gave them (a score line or the closing
+    /// `info nodes ...` some engines send before `bestmove`).
+    pub nodes: Option<u64>,
 }
 
 impl SearchInfo {
@@ -208,7 +211,7 @@ impl UciEngine {
                     received,
                 });
             }
-            if t.starts_with("info") && t.contains(" score ") {
+            if t.starts_with("info ") {
                 parse_info(t, &mut info);
             }
         }
@@ -276,8 +279,9 @@ pub fn parse_bestmove(line: &str) -> Option<&str> {
     Some(rest.split_whitespace().next().unwrap_or(""))
 }
 
-/// Reads score/depth from an `info` line into `info` (only the first MultiPV line counts).
-/// Any text is accepted: numbers out of range or garbled fields are ignored, never a panic.
+/// Reads score/depth from an `info` line with a score into `info`, and nodes from any `info`
+/// line (only the first MultiPV line counts). Any text is accepted: numbers out of range or
+/// garbled fields are ignored, never a panic.
 pub fn parse_info(line: &str, info: &mut SearchInfo) {
     let mut toks = line.split_whitespace();
     if toks.next() != Some("info") {
@@ -285,6 +289,7 @@ pub fn parse_info(line: &str, info: &mut SearchInfo) {
     }
     let mut next = *info;
     let mut has_score = false;
+    let mut nodes = None;
     while let Some(t) = toks.next() {
         match t {
             "multipv" => {
@@ -298,6 +303,7 @@ pub fn parse_info(line: &str, info: &mut SearchInfo) {
                     next.depth = Some(d);
                 }
             }
+            "nodes" => nodes = toks.next().and_then(|v| v.parse::<u64>().ok()),
             "score" => {
                 let kind = toks.next();
                 let value = toks.next().and_then(|v| v.parse::<i32>().ok());
@@ -322,6 +328,9 @@ pub fn parse_info(line: &str, info: &mut SearchInfo) {
     }
     if has_score {
         *info = next;
+    }
+    if nodes.is_some() {
+        info.nodes = nodes;
     }
 }
 
@@ -359,5 +368,27 @@ mod tests {
         parse_info("info depth x score cp", &mut i);
         parse_info("info string score cp 900", &mut i);
         assert_eq!((i.cp, i.depth), (Some(7), Some(256)));
+    }
+
+    #[test]
+    fn nodes_come_from_any_info_line() {
+        let mut i = SearchInfo::default();
+        parse_info(
+            "info depth 9 multipv 1 score cp 32 nodes 99659 pv b1c3",
+            &mut i,
+        );
+        assert_eq!(i.nodes, Some(99_659));
+        parse_info(
+            "info depth 9 multipv 2 score cp 28 nodes 99700 pv e2e4",
+            &mut i,
+        );
+        assert_eq!(i.nodes, Some(99_659));
+        // the closing line of a search stopped between iterations (skillcal's own engine)
+        parse_info("info nodes 132245 nps 2448981 time 54", &mut i);
+        assert_eq!((i.nodes, i.cp, i.depth), (Some(132_245), Some(32), Some(9)));
+        // a line without a score moves neither score nor depth, free text moves nothing
+        parse_info("info depth 15 currmove e2e4 currmovenumber 1", &mut i);
+        parse_info("info string nodes 5", &mut i);
+        assert_eq!((i.nodes, i.depth), (Some(132_245), Some(9)));
     }
 }

@@ -85,6 +85,10 @@ impl GameRunner for SimRunner {
                     plies: 40 + (u * 1000.0) as u32 % 120,
                     seconds: self.seconds.as_ref().map_or(0.0, |f| f(white, black)),
                     seed: spec.seed,
+                    white_depth: None,
+                    black_depth: None,
+                    white_nodes: None,
+                    black_nodes: None,
                 };
                 results::append_csv(&path, &row)?;
             }

@@ -46,6 +46,20 @@ pub fn default_levels(table: &Path) -> Result<Vec<f64>> {
     Ok(out)
 }
 
+/// The mean over `games` of the subject `name`'s per-game figure `of(game, plays_white)`,
+/// over the games that have it.
+fn subject_mean(
+    games: &[GameRow],
+    name: &str,
+    of: impl Fn(&GameRow, bool) -> Option<f64>,
+) -> Option<f64> {
+    let xs: Vec<f64> = games
+        .iter()
+        .filter_map(|g| of(g, g.white == name))
+        .collect();
+    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
 /// A match folder's name for a clock: `/` (of `moves/base+inc`) is no file name character.
 fn tc_dir(tc: &str) -> String {
     tc.replace('/', "_")
@@ -97,7 +111,19 @@ pub fn tc_check(
             let played = verify::play_level(cfg, engine, level, &d, games, seed, runner)?;
             let plies: u64 = played.iter().map(|g| u64::from(g.plies)).sum();
             let seconds: f64 = played.iter().map(|g| g.seconds).sum();
-            pace.push((plies > 0 && seconds > 0.0).then(|| 1000.0 * seconds / plies as f64));
+            let ms = (plies > 0 && seconds > 0.0).then(|| 1000.0 * seconds / plies as f64);
+            let name = tc_player(level, tc);
+            let depth = subject_mean(&played, &name, |g, white| {
+                if white {
+                    g.white_depth
+                } else {
+                    g.black_depth
+                }
+            });
+            let nodes = subject_mean(&played, &name, |g, white| {
+                if white { g.white_nodes } else { g.black_nodes }.map(|n| n as f64)
+            });
+            pace.push((ms, depth, nodes));
             all.extend(played);
             names.push(tc_player(level, tc));
         }
@@ -132,7 +158,9 @@ pub fn tc_check(
                 diff_lower: diff.map(|(d, sd)| d - Z95 * sd),
                 diff_upper: diff.map(|(d, sd)| d + Z95 * sd),
                 pass: diff.map(|d| d.0.abs() <= TOLERANCE),
-                ms_per_ply: pace[k * levels.len() + i],
+                ms_per_ply: pace[k * levels.len() + i].0,
+                depth: pace[k * levels.len() + i].1,
+                nodes: pace[k * levels.len() + i].2,
             });
         }
     }

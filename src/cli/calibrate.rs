@@ -306,7 +306,7 @@ pub fn run_tc_check(args: &TcCheckArgs) -> Result<()> {
 /// The check's table as printed: each level at each clock, then the verdict.
 fn tc_summary(rows: &[TcCheckRow]) -> String {
     let mut s =
-        String::from("level  tc          measured  95% interval      games  ms/ply  diff (95%)\n");
+        String::from("level  tc          measured  95% interval      games  ms/ply  depth    nodes  diff (95%)\n");
     for r in rows {
         let diff = match (r.diff, r.diff_lower, r.diff_upper, r.pass) {
             (Some(d), Some(lo), Some(hi), Some(p)) => format!(
@@ -316,8 +316,10 @@ fn tc_summary(rows: &[TcCheckRow]) -> String {
             _ => "(reference)".into(),
         };
         let pace = r.ms_per_ply.map_or("–".into(), |m| format!("{m:.1}"));
+        let depth = r.depth.map_or("–".into(), |d| format!("{d:.2}"));
+        let nodes = r.nodes.map_or("–".into(), |n| format!("{n:.0}"));
         s += &format!(
-            "{:>5.0}  {:<10}  {:>8.0}  [{:>6.0}, {:>6.0}]  {:>5}  {pace:>6}  {diff}\n",
+            "{:>5.0}  {:<10}  {:>8.0}  [{:>6.0}, {:>6.0}]  {:>5}  {pace:>6}  {depth:>5}  {nodes:>7}  {diff}\n",
             r.level, r.tc, r.measured, r.lower, r.upper, r.games
         );
     }

@@ -31,6 +31,8 @@ pub fn tc_check_section(doc: &mut Document, rows: &[TcCheckRow]) {
                     _ => "reference".into(),
                 },
                 r.ms_per_ply.map_or("–".into(), |m| format!("{m:.1}")),
+                r.depth.map_or("–".into(), |d| format!("{d:.2}")),
+                r.nodes.map_or("–".into(), |n| format!("{n:.0}")),
                 match r.pass {
                     Some(true) => "pass".into(),
                     Some(false) => "FAIL".into(),
@@ -47,6 +49,8 @@ pub fn tc_check_section(doc: &mut Document, rows: &[TcCheckRow]) {
             "games",
             "− reference clock (95%)",
             "ms a ply",
+            "depth",
+            "nodes a move",
             "within ±50",
         ],
         table,
@@ -75,17 +79,39 @@ pub fn tc_check_verdict(rows: &[TcCheckRow]) -> String {
 /// moves it further, which the note then names as the other cause.
 const PACE_SAME: f64 = 1.25;
 
-/// Whether the clock cut searches short, read from the time per ply: a search stopped by the
-/// clock takes less time at the faster clock, one stopped by its node limit the same at every
-/// clock. `None` when the rows lack the time per ply.
+/// The share of its nodes a move a level may lose at a faster clock and still count as not cut:
+/// 10% fewer nodes is about a seventh of a doubling, some 10-15 Elo at these depths, well
+/// inside the check's ±50.
+const NODES_SAME: f64 = 0.9;
+
+/// Whether the clock cut searches short. Read from the subject's nodes a move when the games
+/// kept them (work done: a search stopped by the clock reaches fewer nodes, one stopped by its
+/// node limit as many at every clock, whatever the load), else from the time per ply (which
+/// the machine's load moves too). `None` when the rows have neither.
 pub fn tc_pace_note(rows: &[TcCheckRow]) -> Option<String> {
+    let pairs: Vec<(&TcCheckRow, &TcCheckRow)> = rows
+        .iter()
+        .filter(|r| r.diff.is_some())
+        .filter_map(|r| {
+            let reference = rows
+                .iter()
+                .find(|q| q.level == r.level && q.diff.is_none())?;
+            Some((reference, r))
+        })
+        .collect();
+    if !pairs.is_empty()
+        && pairs
+            .iter()
+            .all(|(a, b)| a.nodes.is_some() && b.nodes.is_some())
+    {
+        return Some(nodes_note(&pairs));
+    }
     let mut same = Vec::new();
     let mut cut = Vec::new();
-    for r in rows.iter().filter(|r| r.diff.is_some()) {
-        let reference = rows
-            .iter()
-            .find(|q| q.level == r.level && q.diff.is_none())?;
-        let (m, m0) = (r.ms_per_ply?, reference.ms_per_ply?);
+    for (reference, r) in &pairs {
+        let (Some(m), Some(m0)) = (r.ms_per_ply, reference.ms_per_ply) else {
+            return None;
+        };
         let text = format!(
             "{:.0}: {m0:.1} ms a ply at {} and {m:.1} at {}",
             r.level, reference.tc, r.tc
@@ -110,4 +136,34 @@ pub fn tc_pace_note(rows: &[TcCheckRow]) -> Option<String> {
             cut.join("; ")
         )
     })
+}
+
+/// The note from the subject's nodes a move: a level whose nodes at one clock fall below
+/// [`NODES_SAME`] of the other's had its searches cut there.
+fn nodes_note(pairs: &[(&TcCheckRow, &TcCheckRow)]) -> String {
+    let mut same = Vec::new();
+    let mut cut = Vec::new();
+    for (reference, r) in pairs {
+        let (n0, n) = (reference.nodes.unwrap_or(0.0), r.nodes.unwrap_or(0.0));
+        let text = format!(
+            "{:.0}: {n0:.0} nodes a move at {} and {n:.0} at {}",
+            r.level, reference.tc, r.tc
+        );
+        if n.min(n0) < NODES_SAME * n.max(n0) {
+            cut.push(text);
+        } else {
+            same.push(text);
+        }
+    }
+    if cut.is_empty() {
+        format!(
+            "The subject searched as many nodes a move at every clock ({}): no clock cut its searches short, so a difference between clocks is chance at this number of games, not the clock.",
+            same.join("; ")
+        )
+    } else {
+        format!(
+            "The subject searched fewer nodes a move at one clock than at the other ({}): the clock cut its searches short there (nodes are work done, which the machine's load does not change).",
+            cut.join("; ")
+        )
+    }
 }

@@ -28,6 +28,14 @@ pub struct TcCheckRow {
     /// clock or the machine's load). Absent in checks written before it was kept.
     #[serde(default)]
     pub ms_per_ply: Option<f64>,
+    /// The subject's mean depth and nodes a move in these games (games.csv's per-side
+    /// columns; a game counts once). Nodes are work done, so unlike the time per ply the load
+    /// does not move them: a search the clock stops short reaches fewer. Absent in checks
+    /// whose games were played before games.csv kept them.
+    #[serde(default)]
+    pub depth: Option<f64>,
+    #[serde(default)]
+    pub nodes: Option<f64>,
 }
 
 /// Whether every level of a time-control check passed (`None`: no row holds a difference).

@@ -162,6 +162,16 @@ pub struct GameRow {
     pub seconds: f64,
     #[serde(default)]
     pub seed: u64,
+    /// Each side's mean depth and nodes a move (absent in files written before they were kept,
+    /// and for engines that report none).
+    #[serde(default)]
+    pub white_depth: Option<f64>,
+    #[serde(default)]
+    pub black_depth: Option<f64>,
+    #[serde(default)]
+    pub white_nodes: Option<u64>,
+    #[serde(default)]
+    pub black_nodes: Option<u64>,
 }
 
 impl GameRow {
@@ -171,12 +181,13 @@ impl GameRow {
     }
 }
 
-/// Writes `out` as every row of the `games.csv` files `parts` under one header, each row's
-/// fields exactly as read (columns need not be known to this version). Missing parts are
-/// skipped; parts with a different header are an error naming the file.
+/// Writes `out` as every row of the `games.csv` files `parts`, each row's fields exactly as
+/// read (columns need not be known to this version), under the union of their headers in order
+/// of first appearance: a part written before a column existed gets it empty. Missing parts are
+/// skipped.
 pub fn merge_games_csv(parts: &[&Path], out: &Path) -> Result<(), ResultsError> {
-    let mut header: Option<csv::StringRecord> = None;
-    let mut rows = Vec::new();
+    let mut header: Vec<String> = Vec::new();
+    let mut read = Vec::new();
     for &path in parts {
         if !path.exists() {
             continue;
@@ -185,16 +196,12 @@ pub fn merge_games_csv(parts: &[&Path], out: &Path) -> Result<(), ResultsError> 
             .from_path(path)
             .map_err(|e| parse_error(path, e))?;
         let h = reader.headers().map_err(|e| parse_error(path, e))?.clone();
-        match &header {
-            None => header = Some(h),
-            Some(first) if *first != h => {
-                return Err(ResultsError::Invalid {
-                    path: path.to_path_buf(),
-                    message: "its header differs from the other matches' games.csv".into(),
-                })
+        for col in &h {
+            if !header.iter().any(|c| c == col) {
+                header.push(col.to_string());
             }
-            Some(_) => {}
         }
+        let mut rows = Vec::new();
         for rec in reader.records() {
             let rec = rec.map_err(|e| parse_error(path, e))?;
             if rec.len() == 1 && rec[0].trim().is_empty() {
@@ -202,17 +209,26 @@ pub fn merge_games_csv(parts: &[&Path], out: &Path) -> Result<(), ResultsError> 
             }
             rows.push(rec);
         }
+        read.push((h, rows));
     }
     let write_err = |e: csv::Error| ResultsError::Invalid {
         path: out.to_path_buf(),
         message: format!("cannot write: {e}"),
     };
     let mut writer = csv::Writer::from_path(out).map_err(write_err)?;
-    if let Some(h) = &header {
-        writer.write_record(h).map_err(write_err)?;
+    if !header.is_empty() {
+        writer.write_record(&header).map_err(write_err)?;
     }
-    for r in &rows {
-        writer.write_record(r).map_err(write_err)?;
+    for (h, rows) in &read {
+        // where each merged column sits in this part (None: the part lacks it)
+        let at: Vec<Option<usize>> = header
+            .iter()
+            .map(|c| h.iter().position(|x| x == c))
+            .collect();
+        for r in rows {
+            let fields = at.iter().map(|i| i.and_then(|i| r.get(i)).unwrap_or(""));
+            writer.write_record(fields).map_err(write_err)?;
+        }
     }
     writer.flush().map_err(|source| ResultsError::Write {
         path: out.to_path_buf(),
@@ -264,5 +280,33 @@ mod tests {
                 t => assert_eq!(t.as_str(), *name),
             }
         }
+    }
+
+    #[test]
+    fn merging_parts_of_two_header_versions_keeps_every_column() {
+        let dir = std::env::temp_dir().join(format!("skillcal-merge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b, out) = (dir.join("a.csv"), dir.join("b.csv"), dir.join("all.csv"));
+        std::fs::write(&a, "game_id,white,black,result\n1,x,y,1-0\n").unwrap();
+        std::fs::write(
+            &b,
+            "game_id,white,black,result,white_depth\n2,y,x,0-1,7.5\n",
+        )
+        .unwrap();
+        merge_games_csv(&[&a, &dir.join("missing.csv"), &b], &out).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "game_id,white,black,result,white_depth\n1,x,y,1-0,\n2,y,x,0-1,7.5\n"
+        );
+        let rows: Vec<GameRow> = csv::Reader::from_path(&out)
+            .unwrap()
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            (rows[0].white_depth, rows[1].white_depth),
+            (None, Some(7.5))
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

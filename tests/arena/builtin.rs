@@ -65,6 +65,19 @@ options = {{ "Skill Level" = 0 }}
                 .contains(&r.termination.as_str())),
         "the built-in engine misbehaved: {rows:?}"
     );
+    // both sides' searches are kept: Skill 0 picks at depth 1 but searches on to the limit
+    for r in &rows {
+        for (depth, nodes) in [
+            (r.white_depth, r.white_nodes),
+            (r.black_depth, r.black_nodes),
+        ] {
+            assert!(depth.is_some_and(|d| d >= 1.0), "{r:?}");
+            assert!(
+                nodes.is_some_and(|n| n > 0 && n < 3000),
+                "limit 2000: {r:?}"
+            );
+        }
+    }
     check_run_dir(&dir);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -55,6 +55,8 @@ fn tc_row(tc: &str, diff: Option<f64>) -> TcCheckRow {
         diff_upper: diff.map(|d| d + 40.0),
         pass: diff.map(|d| d.abs() <= 50.0),
         ms_per_ply: None,
+        depth: None,
+        nodes: None,
     }
 }
 

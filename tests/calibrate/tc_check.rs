@@ -83,6 +83,27 @@ fn sim_tc_check_fails_the_level_the_fast_clock_cuts_short() {
     }
     let pace = report::tc_pace_note(&same).unwrap();
     assert!(pace.contains("no clock cut"), "{pace}");
+    // nodes a move, where the games kept them, decide over the time per ply (the load moves
+    // that): equal nodes are no cut, a fifth fewer at one clock is
+    for r in &mut same {
+        r.ms_per_ply = Some(if r.tc == "60+0.6" { 60.0 } else { 20.0 });
+        r.nodes = Some(50_000.0);
+    }
+    let pace = report::tc_pace_note(&same).unwrap();
+    assert!(
+        pace.contains("as many nodes") && pace.contains("no clock cut"),
+        "{pace}"
+    );
+    for r in &mut same {
+        if r.level == 2000.0 && r.tc == "10+0.1" {
+            r.nodes = Some(40_000.0);
+        }
+    }
+    let pace = report::tc_pace_note(&same).unwrap();
+    assert!(
+        pace.contains("fewer nodes") && pace.contains("2000: 40000") && !pace.contains("1400"),
+        "{pace}"
+    );
     // the file holds what was returned, and a calibration's report beside it shows the check
     let back: Vec<TcCheckRow> = read_csv(&out.join("tc_check.csv")).unwrap();
     assert_eq!(back, rows);
@@ -204,7 +225,9 @@ fn real_tc_check_plays_both_clocks_writes_the_csv_and_resumes() {
     );
     assert!(rows[0].diff.is_none() && rows[0].pass.is_none());
     assert!(
-        rows.iter().all(|r| r.ms_per_ply.is_some_and(|m| m > 0.0)),
+        rows.iter().all(|r| r.ms_per_ply.is_some_and(|m| m > 0.0)
+            && r.depth.is_some_and(|d| d >= 1.0)
+            && r.nodes.is_some_and(|n| n > 0.0)),
         "{rows:?}"
     );
     let d = rows[1].diff.unwrap();
@@ -213,7 +236,7 @@ fn real_tc_check_plays_both_clocks_writes_the_csv_and_resumes() {
     assert!(
         stdout.contains("10+0.1")
             && stdout.contains("time-control check:")
-            && stdout.contains("ms a ply"),
+            && stdout.contains("nodes a move"),
         "{stdout}"
     );
     // the subject played on the given clocks, every game finished on the board or by rule
