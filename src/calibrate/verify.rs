@@ -116,6 +116,7 @@ pub fn verify(
         None => None,
     };
     let low = cfg.lowest_reference();
+    let sd_games = conditional_sds(&f);
     let rows: Vec<VerifyRow> = levels
         .iter()
         .enumerate()
@@ -136,6 +137,7 @@ pub fn verify(
                 diff: p.elo - target,
                 extrapolated: target < low,
                 measured_run_pool: on_run_pool.as_ref().map(|g| g.players[first + k].elo),
+                sd_games: sd_games[first + k],
             }
         })
         .collect();
@@ -261,6 +263,20 @@ pub(super) fn rate_levels(
         super::config::ModelKind::Linear,
     )?;
     Ok((roles, first, f, stats, tallies))
+}
+
+/// Each player's rating SD given every other parameter at its fitted value (the inverse of
+/// the precision's diagonal), for ratings that are one parameter; `None` for the others or
+/// when the covariance cannot be inverted.
+fn conditional_sds(f: &fit::CurveFit) -> Vec<Option<f64>> {
+    let precision = f.cov.clone().try_inverse();
+    f.ratings
+        .iter()
+        .map(|r| match (r.terms.as_slice(), &precision) {
+            ([(k, w)], Some(p)) if p[(*k, *k)] > 0.0 => Some(w.abs() / p[(*k, *k)].sqrt()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Merges every match's games into `out/games.csv`.

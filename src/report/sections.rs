@@ -183,7 +183,7 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
         );
         if let Some((noise, own)) = verify_noise(&d.verify, low) {
             doc.para(&format!(
-                "The games' noise alone makes an RMS of about {} Elo (each level's rating variance, read from its interval, averaged): an exact table would read that much. The table's own error, the mean squared miss less that variance: about {} Elo.",
+                "The games' noise alone makes an RMS of about {} Elo (each level's rating variance from its own games, averaged; the pool's uncertainty, in the intervals too, is shared with the table and cancels in the miss): an exact table would read that much. The table's own error, the mean squared miss less that variance: about {} Elo.",
                 f0(noise),
                 f0(own)
             ));

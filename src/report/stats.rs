@@ -148,9 +148,12 @@ pub fn anchored_rms(
 
 /// How much of a verification's RMS its games' noise explains: (the RMS that noise alone
 /// gives, the table's own error left after it). Each level's squared miss is in expectation its
-/// bias squared plus its rating's variance (read from its 95% interval), so the mean squared
-/// miss less the mean variance estimates the mean squared bias, whatever the levels'
-/// correlation through the shared pool; floored at 0. None without anchored levels.
+/// bias squared plus the variance of its measurement, so the mean squared miss less the mean
+/// variance estimates the mean squared bias, whatever the levels' correlation; floored at 0.
+/// The variance is the level's own games' (`sd_games`): the pool's uncertainty against the
+/// anchors is in the interval too, but the table was fitted on the same pool, so it cancels in
+/// the miss and counting it would hide the table's error behind it. Rows without `sd_games`
+/// (older verifications) fall back to the interval. None without anchored levels.
 pub fn verify_noise(rows: &[VerifyRow], low: f64) -> Option<(f64, f64)> {
     let levels: Vec<&VerifyRow> = rows.iter().filter(|r| r.target >= low).collect();
     if levels.is_empty() {
@@ -159,7 +162,11 @@ pub fn verify_noise(rows: &[VerifyRow], low: f64) -> Option<(f64, f64)> {
     let n = levels.len() as f64;
     let var = levels
         .iter()
-        .map(|r| ((r.upper - r.lower) / (2.0 * Z95)).powi(2))
+        .map(|r| {
+            r.sd_games
+                .unwrap_or((r.upper - r.lower) / (2.0 * Z95))
+                .powi(2)
+        })
         .sum::<f64>()
         / n;
     let miss = levels.iter().map(|r| r.diff * r.diff).sum::<f64>() / n;

@@ -100,6 +100,12 @@ pub struct VerifyRow {
     /// but free of the difference between the run's pool spacing and the anchor table's.
     #[serde(default)]
     pub measured_run_pool: Option<f64>,
+    /// The level's rating SD from its own games, every other player held at its fitted
+    /// rating: the noise of its miss from the target. The interval also carries the pool's
+    /// place against the anchors, which the table (rated on the same pool) shares, so that
+    /// part cancels in the miss. Absent in verifications written before it was kept.
+    #[serde(default)]
+    pub sd_games: Option<f64>,
 }
 
 /// Where a target falls on the engine's range.

@@ -184,6 +184,12 @@ fn verify_measures_the_offset_of_a_mislabelled_engine() {
     let rows = calibrate::verify::verify(&cfg, &table, &dir, &levels, 200, &runner).unwrap();
     for r in &rows {
         assert!(r.lower < r.measured && r.measured < r.upper);
+        // the level's own games' noise, inside its interval (which carries the pool's too)
+        let sd = r.sd_games.unwrap();
+        assert!(
+            sd > 5.0 && sd * 2.0 * 1.959_964 < r.upper - r.lower,
+            "{r:?}"
+        );
         assert!(
             (r.diff - 100.0).abs() < 2.5 * (r.upper - r.lower) / 2.0,
             "{r:?}"
