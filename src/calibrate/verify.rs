@@ -172,7 +172,7 @@ pub(super) fn play_level(
         .members
         .iter()
         .enumerate()
-        .filter_map(|(j, m)| m.elo.map(|e| (j, e)))
+        .filter_map(|(j, m)| member_place(cfg, m).map(|e| (j, e)))
         .collect();
     near.sort_by(|a, b| (a.1 - level).abs().total_cmp(&(b.1 - level).abs()));
     near.truncate(cfg.verify.opponents_per_level.max(1));
@@ -187,6 +187,20 @@ pub(super) fn play_level(
         runner.run(&spec, dir)?;
     }
     super::games_in(dir)
+}
+
+/// Where a pool member plays, for choosing a level's opponents: its anchor value, else (a
+/// member chained below the anchors) its rating in the measured pool file, else its guess.
+/// Without the chained members a level below the lowest anchor would meet only anchored ones,
+/// hundreds of Elo above it, and its rating would rest on a few lucky games.
+fn member_place(cfg: &CalibrationConfig, m: &super::config::PoolMember) -> Option<f64> {
+    m.elo.or_else(|| {
+        cfg.pool_measured
+            .iter()
+            .find(|r| r.name == m.name && r.games > 0)
+            .and_then(|r| r.elo)
+            .or(m.guess)
+    })
 }
 
 /// The level's `StrengthTable` is the table's absolute path, but the games rest on its contents,

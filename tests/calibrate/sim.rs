@@ -404,3 +404,52 @@ fn settings_below_the_anchors_chain_upward_past_weak_unanchored_members() {
     assert!(chained > 0, "no extrapolated setting was chained:\n{plan}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn verify_below_the_anchors_meets_the_chained_members() {
+    use skillcal::calibrate::runner::EngineSpec;
+    use skillcal::calibrate::sim::SimRunner;
+    // a member chained below the anchors (no anchor value, placed by its guess)
+    let text = crate::support::calibrate::config_text(100, 50.0, "linear")
+        + "\n[[pool.member]]\nname = \"weak\"\nguess = 700\noptions = { Hash = 1 }\n";
+    let cfg = CalibrationConfig::parse(&text, "test.toml").unwrap();
+    let dir = tmpdir("verify-chain");
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("table.csv");
+    std::fs::write(&table, "elo,LimitNodes\n600,40\n2500,60000\n").unwrap();
+    let runner = SimRunner {
+        truth: Box::new(|e: &EngineSpec| {
+            if let Some(l) = e.option("UCI_Elo") {
+                return l.parse::<f64>().unwrap();
+            }
+            if e.name == "weak" {
+                return 700.0;
+            }
+            let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
+            crate::support::calibrate::ANCHORS[i]
+        }),
+        draw_rate: 0.3,
+        seconds: None,
+    };
+    let rows = calibrate::verify::verify(&cfg, &table, &dir, &[700.0], 200, &runner).unwrap();
+    let games: Vec<skillcal::results::GameRow> =
+        skillcal::results::read_csv(&dir.join("matches/v01-700/games.csv")).unwrap();
+    let opponents: std::collections::BTreeSet<&str> = games
+        .iter()
+        .map(|g| {
+            if g.white.starts_with("skillcal") {
+                g.black.as_str()
+            } else {
+                g.white.as_str()
+            }
+        })
+        .collect();
+    // its nearest: the chained member at 700 and the lowest anchor, not Skill 0 and 1 alone
+    assert_eq!(
+        opponents.into_iter().collect::<Vec<_>>(),
+        vec!["sf0", "weak"]
+    );
+    let r = &rows[0];
+    assert!(r.lower < 700.0 && 700.0 < r.upper, "{r:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
