@@ -1,5 +1,5 @@
-//! Fits of a run's games: the curve (the configured form, or while that is not increasing the
-//! increasing form that fits best), every tested setting rated on its own, and the pool's
+//! Fits of a run's games: the curve (the configured form, or with `select_form` or while that
+//! is not increasing the increasing form that fits best), every tested setting rated on its own, and the pool's
 //! current estimates.
 
 use super::config::{CalibrationConfig, ModelKind};
@@ -40,19 +40,24 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
     if has_subject {
         let t_min = cfg.plan.t_min;
         let form = |m| fit::Curve::new(m, t_min, cfg.fit.n_knots());
+        let select = cfg.fit.select_form;
         match fit::fit_with(&players.roles, &tallies, &evidence, form(cfg.fit.model)) {
-            Ok(f) if !f.monotone(t_min) => {
+            Ok(f) if select || !f.monotone(t_min) => {
                 // Of the increasing forms, the one that fits the tested settings best: the
                 // next simpler form alone can miss them by hundreds of Elo (results/families/gbm
                 // at 960 games: the quadratic not increasing, its linear fallback residual chi²
-                // 68.5 on 18 d.o.f., the cubic 7.3 on 16).
+                // 68.5 on 18 d.o.f., the cubic 7.3 on 16). With `select_form`, always so.
                 let mut best: Option<(f64, CurveFit)> = None;
                 let mut scores = Vec::new();
-                for m in ModelKind::ALL.into_iter().filter(|&m| m != cfg.fit.model) {
+                for m in ModelKind::ALL
+                    .into_iter()
+                    .filter(|&m| select || m != cfg.fit.model)
+                {
                     let Ok(g) = fit::fit_with(&players.roles, &tallies, &evidence, form(m)) else {
                         continue;
                     };
                     if !g.monotone(t_min) {
+                        scores.push(format!("{} not increasing", m.name()));
                         continue;
                     }
                     let chi2 = points
@@ -67,9 +72,16 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
                 }
                 match best {
                     Some((_, g)) => {
+                        let why = if select {
+                            "form selection (select_form)".to_string()
+                        } else {
+                            format!(
+                                "the {} curve is not increasing on the whole path",
+                                cfg.fit.model.name()
+                            )
+                        };
                         notes.push(format!(
-                            "the {} curve is not increasing on the whole path; the {} form is used: of the increasing forms it fits the tested settings best (residual chi-square plus 2 per coefficient; chi-square {})",
-                            cfg.fit.model.name(),
+                            "{why}; the {} form is used: of the increasing forms it fits the tested settings best (residual chi-square plus 2 per coefficient; chi-square {})",
                             g.curve.kind.name(),
                             scores.join(", ")
                         ));

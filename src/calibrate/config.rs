@@ -158,6 +158,13 @@ pub struct FitConfig {
     /// saved configuration of a run without it reads as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub knots: Option<usize>,
+    /// Use whichever increasing form (linear, quadratic, cubic, the spline with `knots`) fits
+    /// the tested settings best by residual chi-square plus 2 per coefficient (Akaike), not
+    /// `model` whenever that is increasing: a form too stiff for the path can pass the
+    /// chi-square test and still misplace the middle rows by 50-100 Elo (README, "Comparing
+    /// families"). Not written when off, so saved configurations read as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub select_form: bool,
 }
 
 impl FitConfig {
@@ -172,6 +179,7 @@ impl Default for FitConfig {
         FitConfig {
             model: ModelKind::Linear,
             knots: None,
+            select_form: false,
         }
     }
 }
