@@ -156,8 +156,9 @@ pub(super) type LevelFit = (
     Vec<Cell>,
 );
 
-/// Plays (or resumes) `engine` at `level` against the pool members nearest to it into `dir`;
-/// returns the match's games.
+/// Plays (or resumes) `engine` at `level` against the pool members nearest to it into `dir`,
+/// then, if it scored beyond [`FOLLOW_SCORE`] either way, against the members nearest where it
+/// played (see [`follow_up`]); returns both matches' games.
 pub(super) fn play_level(
     cfg: &CalibrationConfig,
     engine: EngineSpec,
@@ -167,23 +168,112 @@ pub(super) fn play_level(
     seed: u64,
     runner: &dyn GameRunner,
 ) -> Result<Vec<GameRow>> {
-    let mut near: Vec<(usize, f64)> = cfg
+    let places: Vec<(usize, f64)> = cfg
         .pool
         .members
         .iter()
         .enumerate()
         .filter_map(|(j, m)| member_place(cfg, m).map(|e| (j, e)))
         .collect();
+    let mut near = places.clone();
     near.sort_by(|a, b| (a.1 - level).abs().total_cmp(&(b.1 - level).abs()));
     near.truncate(cfg.verify.opponents_per_level.max(1));
-    let name = engine.name.clone();
-    let mut engines = vec![engine];
-    engines.extend(near.iter().map(|(j, _)| pool_engine(cfg, *j)));
+    let mut played = play_against(cfg, &engine, &near, dir, games, seed, runner)?;
+    let Some(more) = follow_up(cfg, &engine.name, &places, &near, &played) else {
+        return Ok(played);
+    };
+    let name = dir
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let dir = dir.with_file_name(format!("{name}-more"));
+    played.extend(play_against(
+        cfg,
+        &engine,
+        &more,
+        &dir,
+        games,
+        seed ^ 0xf011,
+        runner,
+    )?);
+    Ok(played)
+}
+
+/// A level scoring above this against its nearest members (or below 1 minus it) is more than
+/// about 300 Elo from them: its rating then rests on the logistic curve's tail and on those
+/// members' ratings far from where it plays (results/range/verify: UCI_Elo 600 scored 97% against
+/// Fairy-Stockfish Skill -12 and -20, on 2026-11-24).
+pub const FOLLOW_SCORE: f64 = 0.85;
+
+/// The members a level plays next when its first match scored beyond [`FOLLOW_SCORE`]: those
+/// not yet met beyond the first opponents on the side it played (stronger for a high score),
+/// nearest to its performance there (the opponents' mean place plus the score's logistic Elo,
+/// at most 400).
+/// None if the level played within the band, or no member lies on that side.
+fn follow_up(
+    cfg: &CalibrationConfig,
+    name: &str,
+    places: &[(usize, f64)],
+    met: &[(usize, f64)],
+    played: &[GameRow],
+) -> Option<Vec<(usize, f64)>> {
+    let (mut score, mut n) = (0.0, 0usize);
+    for g in played {
+        let Some(s) = g.result.map(|r| r.white_score()) else {
+            continue;
+        };
+        if g.white == name {
+            score += s;
+        } else if g.black == name {
+            score += 1.0 - s;
+        } else {
+            continue;
+        }
+        n += 1;
+    }
+    if n == 0 || met.is_empty() {
+        return None;
+    }
+    let p = score / n as f64;
+    let up = p > FOLLOW_SCORE;
+    if !up && p >= 1.0 - FOLLOW_SCORE {
+        return None;
+    }
+    // a near-perfect score says little of how far beyond: at most 400 Elo (a 91% score)
+    let q = p.clamp(1.0 / 11.0, 10.0 / 11.0);
+    let mean = met.iter().map(|m| m.1).sum::<f64>() / met.len() as f64;
+    let perf = mean + 400.0 * (q / (1.0 - q)).log10();
+    let (lo, hi) = met
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), m| {
+            (l.min(m.1), h.max(m.1))
+        });
+    let mut side: Vec<(usize, f64)> = places
+        .iter()
+        .copied()
+        .filter(|(j, e)| !met.iter().any(|m| m.0 == *j) && if up { *e > hi } else { *e < lo })
+        .collect();
+    side.sort_by(|a, b| (a.1 - perf).abs().total_cmp(&(b.1 - perf).abs()));
+    side.truncate(cfg.verify.opponents_per_level.max(1));
+    (!side.is_empty()).then_some(side)
+}
+
+/// Plays (or resumes) `engine` against the pool members `opponents` into `dir`.
+fn play_against(
+    cfg: &CalibrationConfig,
+    engine: &EngineSpec,
+    opponents: &[(usize, f64)],
+    dir: &Path,
+    games: usize,
+    seed: u64,
+    runner: &dyn GameRunner,
+) -> Result<Vec<GameRow>> {
+    let mut engines = vec![engine.clone()];
+    engines.extend(opponents.iter().map(|(j, _)| pool_engine(cfg, *j)));
     let spec = match_spec(cfg, engines, games, seed);
     super::rundir::write_match_spec(dir, &spec)?;
     relocate_table(dir, &spec.engines[0])?;
     if super::games_in(dir)?.len() < spec.planned_games() {
-        eprintln!("{name} against {} pool members", near.len());
+        eprintln!("{} against {} pool members", engine.name, opponents.len());
         runner.run(&spec, dir)?;
     }
     super::games_in(dir)

@@ -453,3 +453,70 @@ fn verify_below_the_anchors_meets_the_chained_members() {
     assert!(r.lower < 700.0 && 700.0 < r.upper, "{r:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A level playing far above its nearest members (the table 600 Elo off, as results/range's 600
+/// scored 97% against Fairy-Stockfish Skill -12/-20) plays a second match against the members
+/// nearest where it played, and its rating comes from both: within its interval of the truth.
+/// A level within the band plays no second match.
+#[test]
+fn verify_follows_a_level_that_outscores_its_opponents() {
+    use skillcal::calibrate::runner::EngineSpec;
+    use skillcal::calibrate::sim::SimRunner;
+    let text = crate::support::calibrate::config_text(100, 50.0, "linear")
+        + "\n[[pool.member]]\nname = \"weak\"\nguess = 600\noptions = { Hash = 1 }\n"
+        + "\n[[pool.member]]\nname = \"weaker\"\nguess = 750\noptions = { Hash = 2 }\n";
+    let cfg = CalibrationConfig::parse(&text, "test.toml").unwrap();
+    let dir = tmpdir("verify-follow");
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("table.csv");
+    std::fs::write(&table, "elo,LimitNodes\n600,40\n2500,60000\n").unwrap();
+    let runner = SimRunner {
+        truth: Box::new(|e: &EngineSpec| {
+            if let Some(l) = e.option("UCI_Elo") {
+                let l: f64 = l.parse().unwrap();
+                // 700 plays 600 Elo above its label; 1600 plays its label
+                return if l < 1000.0 { l + 600.0 } else { l };
+            }
+            match e.name.as_str() {
+                "weak" => return 600.0,
+                "weaker" => return 750.0,
+                _ => {}
+            }
+            let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
+            crate::support::calibrate::ANCHORS[i]
+        }),
+        draw_rate: 0.3,
+        seconds: None,
+    };
+    let rows =
+        calibrate::verify::verify(&cfg, &table, &dir, &[700.0, 1600.0], 100, &runner).unwrap();
+    let opponents = |d: &str| -> std::collections::BTreeSet<String> {
+        let games: Vec<skillcal::results::GameRow> =
+            skillcal::results::read_csv(&dir.join("matches").join(d).join("games.csv")).unwrap();
+        games
+            .iter()
+            .map(|g| {
+                if g.white.starts_with("skillcal") {
+                    g.black.clone()
+                } else {
+                    g.white.clone()
+                }
+            })
+            .collect()
+    };
+    assert_eq!(
+        opponents("v01-700"),
+        ["weak", "weaker"].map(String::from).into()
+    );
+    // 1300 in truth: the members just above the ones it beat
+    assert_eq!(
+        opponents("v01-700-more"),
+        ["sf0", "sf1"].map(String::from).into()
+    );
+    assert!(!dir.join("matches/v02-1600-more").exists());
+    let r = &rows[0];
+    assert_eq!(r.games, 400);
+    assert!(r.lower < 1300.0 && 1300.0 < r.upper, "{r:?}");
+    assert!(r.upper - r.lower < 150.0, "{r:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
