@@ -2,10 +2,12 @@
 //! is not increasing the increasing form that fits best), every tested setting rated on its own, and the pool's
 //! current estimates.
 
-use super::config::{CalibrationConfig, ModelKind};
+use super::config::{CalibrationConfig, ModelKind, SelfPlayScale};
 use super::error::Result;
 use super::fit::{self, CurveFit, PlayerStats, Role};
+use super::held::fit_run;
 use super::players::{players, pool_evidence, Players};
+use super::self_scale;
 use crate::results::GameRow;
 
 /// Fits of all games so far: the curve and the per-setting ratings.
@@ -31,17 +33,55 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
             other => other.clone(),
         })
         .collect();
+    let t_min = cfg.plan.t_min;
+    let form = |m| fit::Curve::new(m, t_min, cfg.fit.n_knots());
+    let kappa = match cfg.fit.self_play_scale {
+        SelfPlayScale::Fixed(k) => k,
+        SelfPlayScale::Fit if has_subject => {
+            let configured = form(cfg.fit.model);
+            let fitted = self_scale::profile(|k| {
+                fit_run(
+                    cfg,
+                    &players.roles,
+                    &tallies,
+                    &evidence,
+                    configured.clone(),
+                    k,
+                )
+                .ok()
+                .map(|f| f.loglik)
+            });
+            match fitted {
+                Some(k) => {
+                    notes.push(format!(
+                        "games between the run's settings stretch rating differences by kappa = {k:.2} (fitted: fit.self_play_scale = \"fit\")"
+                    ));
+                    k
+                }
+                None => {
+                    notes.push("self-play scale: the profile fit failed; kappa = 1".into());
+                    1.0
+                }
+            }
+        }
+        SelfPlayScale::Fit => 1.0,
+    };
     let points = if has_subject {
-        fit::fit_with(&free, &tallies, &evidence, ModelKind::Linear).ok()
+        fit_run(cfg, &free, &tallies, &evidence, ModelKind::Linear, kappa).ok()
     } else {
         None
     };
     let mut curve = None;
     if has_subject {
-        let t_min = cfg.plan.t_min;
-        let form = |m| fit::Curve::new(m, t_min, cfg.fit.n_knots());
         let select = cfg.fit.select_form;
-        match fit::fit_with(&players.roles, &tallies, &evidence, form(cfg.fit.model)) {
+        match fit_run(
+            cfg,
+            &players.roles,
+            &tallies,
+            &evidence,
+            form(cfg.fit.model),
+            kappa,
+        ) {
             Ok(f) if select || !f.monotone(t_min) => {
                 // Of the increasing forms, the one that fits the tested settings best: the
                 // next simpler form alone can miss them by hundreds of Elo (results/families/gbm
@@ -53,7 +93,8 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
                     .into_iter()
                     .filter(|&m| select || m != cfg.fit.model)
                 {
-                    let Ok(g) = fit::fit_with(&players.roles, &tallies, &evidence, form(m)) else {
+                    let Ok(g) = fit_run(cfg, &players.roles, &tallies, &evidence, form(m), kappa)
+                    else {
                         continue;
                     };
                     if !g.monotone(t_min) {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::error::{config_err, CalibrateError, Result};
+pub use super::fit_config::{FitConfig, ModelKind, SelfPlayScale};
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -102,88 +103,6 @@ pub use crate::arena::GoLimits as Limits;
 
 pub use super::path::{GoLimit, KnobPath, Scale};
 
-/// The curve's form. Every form is kept only if increasing on [t_min, 1]; when the configured
-/// one is not, the fit uses the increasing form that fits the tested settings best
-/// (calibrate::analysis).
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum ModelKind {
-    /// Elo = a + b t.
-    #[default]
-    Linear,
-    /// Elo = a + b t + c t^2.
-    Quadratic,
-    /// Elo = a + b t + c t^2 + d t^3: an S-shaped path (flat at the weak end, steep in the
-    /// middle, flat near the ceiling).
-    Cubic,
-    /// A natural cubic spline in t (`fit.knots` knots, equally spaced over [t_min, 1]): follows
-    /// a path whose steepness changes more than once, which no global cubic can.
-    Spline,
-}
-
-impl ModelKind {
-    pub const ALL: [ModelKind; 4] = [
-        ModelKind::Linear,
-        ModelKind::Quadratic,
-        ModelKind::Cubic,
-        ModelKind::Spline,
-    ];
-
-    /// The next simpler form (spline, cubic, quadratic, linear): the order the forms nest in.
-    pub fn simpler(self) -> Option<ModelKind> {
-        match self {
-            ModelKind::Linear => None,
-            ModelKind::Quadratic => Some(ModelKind::Linear),
-            ModelKind::Cubic => Some(ModelKind::Quadratic),
-            ModelKind::Spline => Some(ModelKind::Cubic),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ModelKind::Linear => "linear",
-            ModelKind::Quadratic => "quadratic",
-            ModelKind::Cubic => "cubic",
-            ModelKind::Spline => "spline",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct FitConfig {
-    #[serde(default)]
-    pub model: ModelKind,
-    /// Knots of the `spline` model (4..=10); absent means 6. Not written when absent, so the
-    /// saved configuration of a run without it reads as before.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub knots: Option<usize>,
-    /// Use whichever increasing form (linear, quadratic, cubic, the spline with `knots`) fits
-    /// the tested settings best by residual chi-square plus 2 per coefficient (Akaike), not
-    /// `model` whenever that is increasing: a form too stiff for the path can pass the
-    /// chi-square test and still misplace the middle rows by 50-100 Elo (README, "Comparing
-    /// families"). Not written when off, so saved configurations read as before.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub select_form: bool,
-}
-
-impl FitConfig {
-    /// The spline's knot count: `knots`, or the default.
-    pub fn n_knots(&self) -> usize {
-        self.knots.unwrap_or(super::spline::DEFAULT_KNOTS)
-    }
-}
-
-impl Default for FitConfig {
-    fn default() -> Self {
-        FitConfig {
-            model: ModelKind::Linear,
-            knots: None,
-            select_form: false,
-        }
-    }
-}
-
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct PlanConfig {
@@ -249,6 +168,11 @@ pub struct PoolConfig {
     /// replaying the pool's own ladder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<PathBuf>,
+    /// With `file`: hold the members at the pool file's ratings (its games and anchors alone)
+    /// and carry their covariance into the curve's band, instead of letting this run's games
+    /// re-measure them (see [`super::held`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hold: bool,
     /// Default engine command of every member (members may override).
     #[serde(default)]
     pub command: Option<String>,
@@ -557,6 +481,12 @@ impl CalibrationConfig {
                 );
             }
         } else {
+            if self.pool.hold {
+                config_err!(
+                    "{origin}: key `pool.hold`: holds the members at a measured pool's ratings; \
+                     it needs `pool.file`"
+                );
+            }
             self.validate_pool(origin)?;
         }
         if self.verify.games_per_opponent < 2 || !self.verify.games_per_opponent.is_multiple_of(2) {

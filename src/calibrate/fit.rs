@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use nalgebra::{DMatrix, DVector};
 
 use super::config::ModelKind;
+use super::self_scale::{self, Among};
 use super::spline;
 use crate::rating::model::{expected_score, ELO_TO_NAT};
 use crate::rating::problem::{covariance_with, Cell, Linear, Prior, Problem, SolveError};
@@ -193,6 +194,10 @@ pub struct CurveFit {
     pub players: Vec<PlayerFit>,
     pub dispersion: f64,
     pub games: f64,
+    /// Log-likelihood of the games (and the pool file's) at the fit, for profiling.
+    pub loglik: f64,
+    /// Self-play's scale factor ([`self_scale`]; 1 when games between settings count as any).
+    pub kappa: f64,
     /// Covariance of all parameters (theta first, then the pool's free ratings).
     pub cov: DMatrix<f64>,
     /// Each player's rating as a linear combination of the parameters.
@@ -221,12 +226,11 @@ pub fn curve_problem(
     cells: &[Cell],
     curve: &Curve,
 ) -> Result<(Problem, usize, DVector<f64>), FitError> {
-    let has_curve = roles.iter().any(|r| matches!(r, Role::Subject(_)));
-    let n_theta = if has_curve {
-        basis(curve, 0.0).len()
-    } else {
-        0
-    };
+    curve_problem_at(roles, cells, curve, anchor_center(roles)?)
+}
+
+/// The anchors' mean: where an unanchored player's weak prior sits.
+pub(super) fn anchor_center(roles: &[Role]) -> Result<f64, FitError> {
     let anchors: Vec<f64> = roles
         .iter()
         .filter_map(|r| match r {
@@ -237,7 +241,22 @@ pub fn curve_problem(
     if anchors.is_empty() {
         return Err(FitError::NoAnchor);
     }
-    let center = anchors.iter().sum::<f64>() / anchors.len() as f64;
+    Ok(anchors.iter().sum::<f64>() / anchors.len() as f64)
+}
+
+/// [`curve_problem`] with the weak priors (and the curve's start) at `center`.
+pub(super) fn curve_problem_at(
+    roles: &[Role],
+    cells: &[Cell],
+    curve: &Curve,
+    center: f64,
+) -> Result<(Problem, usize, DVector<f64>), FitError> {
+    let has_curve = roles.iter().any(|r| matches!(r, Role::Subject(_)));
+    let n_theta = if has_curve {
+        basis(curve, 0.0).len()
+    } else {
+        0
+    };
     let mut players = Vec::with_capacity(roles.len());
     let mut priors = Vec::new();
     let mut init = vec![0.0; n_theta];
@@ -291,20 +310,31 @@ pub fn fit_with(
     evidence: &[Cell],
     model: impl Into<Curve>,
 ) -> Result<CurveFit, FitError> {
+    fit_among(roles, cells, evidence, model, None)
+}
+
+/// [`fit_with`] with the games among the players of `among` on their own scale.
+pub fn fit_among(
+    roles: &[Role],
+    cells: &[Cell],
+    evidence: &[Cell],
+    model: impl Into<Curve>,
+    among: Option<&Among>,
+) -> Result<CurveFit, FitError> {
     let curve = model.into();
     let (mut problem, n_theta, init) = curve_problem(roles, cells, &curve)?;
     problem.evidence = evidence.to_vec();
+    if let Some(among) = among {
+        self_scale::apply(&mut problem, among);
+    }
     let n = problem.n_params;
     let games: f64 = cells.iter().map(|t| t.n).sum();
     let beta = problem.solve(init, 1.0)?;
-    let dof = (games - n as f64).max(1.0);
-    let dispersion = if games > n as f64 + 5.0 {
-        (problem.pearson(&beta) / dof).clamp(MIN_DISPERSION, 4.0)
-    } else {
-        1.0
-    };
+    let dispersion = estimate_dispersion(&problem, &beta);
     let beta = problem.solve(beta, dispersion)?;
     let cov = problem.covariance(&beta, dispersion)?;
+    let loglik = problem.objective(&problem.cells, &[], &beta, 1.0);
+    problem.players.truncate(roles.len());
     let players = problem
         .players
         .iter()
@@ -323,9 +353,23 @@ pub fn fit_with(
         players,
         dispersion,
         games,
+        loglik,
+        kappa: among.map_or(1.0, |a| a.kappa),
         ratings: problem.players,
         cov,
     })
+}
+
+/// The quasi-likelihood dispersion of `problem`'s games at `beta`: Pearson's chi-square per
+/// degree of freedom, clamped to [[`MIN_DISPERSION`], 4]; 1 with too few games to tell.
+pub(super) fn estimate_dispersion(problem: &Problem, beta: &DVector<f64>) -> f64 {
+    let n = problem.n_params as f64;
+    let games: f64 = problem.cells.iter().map(|t| t.n).sum();
+    if games > n + 5.0 {
+        (problem.pearson(beta) / (games - n).max(1.0)).clamp(MIN_DISPERSION, 4.0)
+    } else {
+        1.0
+    }
 }
 
 /// The setting for a target Elo with its intervals.

@@ -272,6 +272,7 @@ impl CalibrationConfig {
         }
         self.pool = PoolConfig {
             file: Some(dir.clone()),
+            hold: self.pool.hold,
             ..run.pool
         };
         self.pool_pairs = pairs;

@@ -1,0 +1,142 @@
+//! The `[fit]` section of a calibration configuration: the curve's form and how games between
+//! the run's own settings count.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FitConfig {
+    #[serde(default)]
+    pub model: ModelKind,
+    /// Knots of the `spline` model (4..=10); absent means 6. Not written when absent, so the
+    /// saved configuration of a run without it reads as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub knots: Option<usize>,
+    /// Use whichever increasing form (linear, quadratic, cubic, the spline with `knots`) fits
+    /// the tested settings best by residual chi-square plus 2 per coefficient (Akaike), not
+    /// `model` whenever that is increasing: a form too stiff for the path can pass the
+    /// chi-square test and still misplace the middle rows by 50-100 Elo (README, "Comparing
+    /// families"). Not written when off, so saved configurations read as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub select_form: bool,
+    /// How games between two of the run's own settings count ([`super::self_scale`]): a number
+    /// kappa stretches their rating differences by it (1, the default: as any game), `"fit"`
+    /// takes the kappa that fits the games best. Not written when 1.
+    #[serde(default, skip_serializing_if = "SelfPlayScale::is_one")]
+    pub self_play_scale: SelfPlayScale,
+}
+
+/// `fit.self_play_scale`: a fixed factor, or `"fit"`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SelfPlayScale {
+    Fixed(f64),
+    Fit,
+}
+
+impl Default for SelfPlayScale {
+    fn default() -> Self {
+        SelfPlayScale::Fixed(1.0)
+    }
+}
+
+impl SelfPlayScale {
+    fn is_one(&self) -> bool {
+        *self == SelfPlayScale::Fixed(1.0)
+    }
+}
+
+impl Serialize for SelfPlayScale {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            SelfPlayScale::Fixed(k) => s.serialize_f64(*k),
+            SelfPlayScale::Fit => s.serialize_str("fit"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SelfPlayScale {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Number(f64),
+            Word(String),
+        }
+        let (lo, hi) = super::self_scale::KAPPA_RANGE;
+        match Raw::deserialize(d)? {
+            Raw::Number(k) if (lo..=hi).contains(&k) => Ok(SelfPlayScale::Fixed(k)),
+            Raw::Number(k) => Err(serde::de::Error::custom(format!(
+                "self_play_scale {k} is outside [{lo}, {hi}]"
+            ))),
+            Raw::Word(w) if w == "fit" => Ok(SelfPlayScale::Fit),
+            Raw::Word(w) => Err(serde::de::Error::custom(format!(
+                "self_play_scale `{w}`: expected a number or \"fit\""
+            ))),
+        }
+    }
+}
+
+impl FitConfig {
+    /// The spline's knot count: `knots`, or the default.
+    pub fn n_knots(&self) -> usize {
+        self.knots.unwrap_or(super::spline::DEFAULT_KNOTS)
+    }
+}
+
+impl Default for FitConfig {
+    fn default() -> Self {
+        FitConfig {
+            model: ModelKind::Linear,
+            knots: None,
+            select_form: false,
+            self_play_scale: SelfPlayScale::default(),
+        }
+    }
+}
+
+/// The curve's form. Every form is kept only if increasing on [t_min, 1]; when the configured
+/// one is not, the fit uses the increasing form that fits the tested settings best
+/// (calibrate::analysis).
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ModelKind {
+    /// Elo = a + b t.
+    #[default]
+    Linear,
+    /// Elo = a + b t + c t^2.
+    Quadratic,
+    /// Elo = a + b t + c t^2 + d t^3: an S-shaped path (flat at the weak end, steep in the
+    /// middle, flat near the ceiling).
+    Cubic,
+    /// A natural cubic spline in t (`fit.knots` knots, equally spaced over [t_min, 1]): follows
+    /// a path whose steepness changes more than once, which no global cubic can.
+    Spline,
+}
+
+impl ModelKind {
+    pub const ALL: [ModelKind; 4] = [
+        ModelKind::Linear,
+        ModelKind::Quadratic,
+        ModelKind::Cubic,
+        ModelKind::Spline,
+    ];
+
+    /// The next simpler form (spline, cubic, quadratic, linear): the order the forms nest in.
+    pub fn simpler(self) -> Option<ModelKind> {
+        match self {
+            ModelKind::Linear => None,
+            ModelKind::Quadratic => Some(ModelKind::Linear),
+            ModelKind::Cubic => Some(ModelKind::Quadratic),
+            ModelKind::Spline => Some(ModelKind::Cubic),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelKind::Linear => "linear",
+            ModelKind::Quadratic => "quadratic",
+            ModelKind::Cubic => "cubic",
+            ModelKind::Spline => "spline",
+        }
+    }
+}

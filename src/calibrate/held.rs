@@ -1,0 +1,207 @@
+//! The pool held at its measured ratings (`pool.hold`): a two-step estimate.
+//!
+//! Step 1 rates the pool members from the pool file's games and their anchors alone:
+//! r^ with covariance S. Step 2 fits this run's players (the curve, free settings) with the
+//! members fixed at r^. Their uncertainty is carried into step 2 by the implicit function of
+//! its optimum: with I the information of this run's games at (theta^, r^) (blocks I_tt,
+//! I_tr), the optimum moves by d theta = J dr, J = -I_tt^-1 I_tr, so
+//!     Cov(theta) = I_tt^-1 + J S J^T,  Cov(theta, r) = J S,  Cov(r) = S
+//! (Murphy and Topel, "Estimation and Inference in Two-Step Econometric Models", 1985).
+//!
+//! Why: a joint fit lets the run's games re-measure the members. Where the subject's weakening
+//! sees the pool's spacing differently from the pool's own ladder (results/low-end-check: the
+//! range run's weak settings put Fairy-Stockfish Skill -4 270 Elo below the pool file), the
+//! table's low rows then sit on the run's spacing while a verification reads them on the pool
+//! file's. Holding puts both on the pool file's scale; the disagreement stays visible as the
+//! curve's residuals instead of moving the scale.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::fit::{
+    anchor_center, curve_problem, curve_problem_at, estimate_dispersion, Curve, CurveFit, FitError,
+    PlayerFit, Role,
+};
+use super::self_scale::{self, Among};
+use crate::rating::problem::{Cell, Linear};
+
+/// The parameter each role owns alone in a problem's layout (`None`: fixed or on the curve).
+fn own_params(players: &[Linear], roles: &[Role]) -> Vec<Option<usize>> {
+    players
+        .iter()
+        .zip(roles)
+        .map(|(p, r)| match (r, p.terms.as_slice()) {
+            (Role::Subject(_), _) => None,
+            (_, [(k, _)]) => Some(*k),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Fits `roles` from `cells` with the roles marked in `held` (pool members) at their ratings
+/// from `evidence` and their priors alone, their uncertainty carried into the others'. The
+/// result has the layout of [`super::fit::fit_with`] (theta, then every own parameter).
+pub fn fit_held(
+    roles: &[Role],
+    held: &[bool],
+    cells: &[Cell],
+    evidence: &[Cell],
+    model: impl Into<Curve>,
+    among: Option<&Among>,
+) -> Result<CurveFit, FitError> {
+    let curve = model.into();
+    // the weak priors of unanchored players where the joint fit puts them
+    let center = anchor_center(roles)?;
+    // Step 1: the members alone (every other player fixed, without games here).
+    let pool_roles: Vec<Role> = roles
+        .iter()
+        .zip(held)
+        .map(|(r, &h)| {
+            if h {
+                r.clone()
+            } else {
+                Role::Anchored {
+                    mean: center,
+                    sd: 0.0,
+                }
+            }
+        })
+        .collect();
+    let (mut pool, _, init) = curve_problem_at(&pool_roles, &[], &curve, center)?;
+    pool.evidence = evidence.to_vec();
+    let r_hat = pool.solve(init, 1.0)?;
+    let pool_cov = pool.covariance(&r_hat, 1.0)?;
+    let member_elo: Vec<f64> = pool.players.iter().map(|p| p.eval(&r_hat)).collect();
+    let pool_own = own_params(&pool.players, roles);
+
+    // Step 2: the run's players with the members fixed.
+    let run_roles: Vec<Role> = roles
+        .iter()
+        .zip(held)
+        .zip(&member_elo)
+        .map(|((r, &h), &elo)| {
+            if h {
+                Role::Anchored { mean: elo, sd: 0.0 }
+            } else {
+                r.clone()
+            }
+        })
+        .collect();
+    let (mut run, n_theta, init) = curve_problem_at(&run_roles, cells, &curve, center)?;
+    if let Some(among) = among {
+        self_scale::apply(&mut run, among);
+    }
+    let beta = run.solve(init, 1.0)?;
+    let dispersion = estimate_dispersion(&run, &beta);
+    let beta = run.solve(beta, dispersion)?;
+    let a = run.covariance(&beta, dispersion)?;
+    let loglik = run.objective(&run.cells, &[], &beta, 1.0);
+    let run_own = own_params(&run.players, roles);
+
+    // The joint layout, its parameters from the two steps.
+    let (mut joint, _, _) = curve_problem(roles, cells, &curve)?;
+    joint.priors.clear();
+    if let Some(among) = among {
+        self_scale::apply(&mut joint, among);
+    }
+    let n = joint.n_params;
+    let joint_own = own_params(&joint.players, roles);
+    // run parameter -> joint parameter: theta keeps its place, own parameters follow their role
+    let mut run_to_joint: Vec<usize> = (0..run.n_params).collect();
+    let mut from_pool = Vec::new();
+    let mut full = DVector::zeros(n);
+    full.rows_mut(0, n_theta)
+        .copy_from(&beta.rows(0, n_theta).into_owned());
+    for (i, jk) in joint_own.iter().enumerate() {
+        let Some(jk) = *jk else { continue };
+        if held[i] {
+            let pk = pool_own[i].expect("a held member owns a parameter in both layouts");
+            full[jk] = r_hat[pk];
+            from_pool.push((pk, jk));
+        } else {
+            let rk = run_own[i].expect("a free player owns a parameter in both layouts");
+            full[jk] = beta[rk];
+            run_to_joint[rk] = jk;
+        }
+    }
+
+    // Cross-information of this run's games, and the carried pool covariance.
+    let info = joint.derivatives(&joint.cells, &[], &full, dispersion).1;
+    joint.players.truncate(roles.len());
+    let s = from_pool.len();
+    let m = run.n_params;
+    let mut b = DMatrix::zeros(m, s);
+    let mut sigma = DMatrix::zeros(s, s);
+    for (c, &(pk, jk)) in from_pool.iter().enumerate() {
+        for r in 0..m {
+            b[(r, c)] = info[(run_to_joint[r], jk)];
+        }
+        for (c2, &(pk2, _)) in from_pool.iter().enumerate() {
+            sigma[(c, c2)] = pool_cov[(pk, pk2)];
+        }
+    }
+    let j = -(&a * &b);
+    let js = &j * &sigma;
+    let mut cov = DMatrix::zeros(n, n);
+    let cov_run = &a + &js * j.transpose();
+    for r in 0..m {
+        for c in 0..m {
+            cov[(run_to_joint[r], run_to_joint[c])] = cov_run[(r, c)];
+        }
+        for (c, &(_, jk)) in from_pool.iter().enumerate() {
+            cov[(run_to_joint[r], jk)] = js[(r, c)];
+            cov[(jk, run_to_joint[r])] = js[(r, c)];
+        }
+    }
+    for (r, &(_, jr)) in from_pool.iter().enumerate() {
+        for (c, &(_, jc)) in from_pool.iter().enumerate() {
+            cov[(jr, jc)] = sigma[(r, c)];
+        }
+    }
+    let players = joint
+        .players
+        .iter()
+        .map(|p| {
+            let v = p.dense(n);
+            PlayerFit {
+                elo: p.eval(&full),
+                sd: v.dot(&(&cov * &v)).max(0.0).sqrt(),
+            }
+        })
+        .collect();
+    Ok(CurveFit {
+        curve,
+        theta: full.as_slice()[..n_theta].to_vec(),
+        cov_theta: cov.view((0, 0), (n_theta, n_theta)).into_owned(),
+        players,
+        dispersion,
+        games: cells.iter().map(|c| c.n).sum(),
+        loglik,
+        kappa: among.map_or(1.0, |a| a.kappa),
+        ratings: joint.players,
+        cov,
+    })
+}
+
+/// A run's fit as its configuration asks: the members (the first `cfg.pool.members.len()`
+/// roles) held at the pool file with `pool.hold`, else re-measured by the run's games too; games
+/// between two of the others (the run's settings) stretched by `kappa` unless it is 1.
+pub fn fit_run(
+    cfg: &super::config::CalibrationConfig,
+    roles: &[Role],
+    cells: &[Cell],
+    evidence: &[Cell],
+    model: impl Into<Curve>,
+    kappa: f64,
+) -> Result<CurveFit, FitError> {
+    let members = cfg.pool.members.len();
+    let among = (kappa != 1.0).then(|| Among {
+        players: (0..roles.len()).map(|i| i >= members).collect(),
+        kappa,
+    });
+    if cfg.pool.hold {
+        let held: Vec<bool> = (0..roles.len()).map(|i| i < members).collect();
+        fit_held(roles, &held, cells, evidence, model, among.as_ref())
+    } else {
+        super::fit::fit_among(roles, cells, evidence, model, among.as_ref())
+    }
+}

@@ -1,0 +1,153 @@
+//! The pool held at its measured ratings (`pool.hold`): the members stay where their own games
+//! put them whatever the run's games say, and their uncertainty reaches the run's players.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use skillcal::calibrate::config::ModelKind;
+use skillcal::calibrate::fit::{self, Role, Z95};
+use skillcal::calibrate::held::fit_held;
+use skillcal::rating::problem::Cell;
+
+/// `n` decisive games of `a` against `b`, `a` winning each with the logistic chance of `diff`.
+fn games(rng: &mut ChaCha8Rng, a: usize, b: usize, diff: f64, n: usize) -> Cell {
+    let p = 1.0 / (1.0 + 10f64.powf(-diff / 400.0));
+    let mut c = Cell {
+        a,
+        b,
+        ..Default::default()
+    };
+    for _ in 0..n {
+        c.n += 1.0;
+        if rng.random::<f64>() < p {
+            c.score += 1.0;
+        }
+    }
+    c
+}
+
+/// Member 0 anchored hard at 1000, member 1 placed by the pool's games alone, player 2 the run's.
+fn roles() -> Vec<Role> {
+    vec![
+        Role::Anchored {
+            mean: 1000.0,
+            sd: 0.0,
+        },
+        Role::Free,
+        Role::Free,
+    ]
+}
+const HELD: [bool; 3] = [true, true, false];
+
+#[test]
+fn held_members_stay_at_their_own_games_rating() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    // the pool's ladder: member 1 is 200 above member 0
+    let evidence = [games(&mut rng, 1, 0, 200.0, 400)];
+    // the run's player sees them 600 apart: level with member 1, 600 above member 0
+    let cells = [
+        games(&mut rng, 2, 1, 0.0, 400),
+        games(&mut rng, 2, 0, 600.0, 400),
+    ];
+    let alone = fit::fit_with(&roles()[..2], &[], &evidence, ModelKind::Linear).unwrap();
+    let held = fit_held(&roles(), &HELD, &cells, &evidence, ModelKind::Linear, None).unwrap();
+    let joint = fit::fit_with(&roles(), &cells, &evidence, ModelKind::Linear).unwrap();
+    assert!(
+        (held.players[1].elo - alone.players[1].elo).abs() < 1e-6,
+        "held {} vs its own games {}",
+        held.players[1].elo,
+        alone.players[1].elo
+    );
+    assert!((held.players[1].sd - alone.players[1].sd).abs() < 1e-6);
+    // the joint fit lets the run's games pull the member up; holding does not
+    assert!(
+        joint.players[1].elo - held.players[1].elo > 50.0,
+        "joint {} held {}",
+        joint.players[1].elo,
+        held.players[1].elo
+    );
+}
+
+#[test]
+fn a_player_meeting_one_held_member_inherits_its_variance() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let evidence = [games(&mut rng, 1, 0, 150.0, 300)];
+    let cells = [games(&mut rng, 2, 1, 100.0, 300)];
+    let held = fit_held(&roles(), &HELD, &cells, &evidence, ModelKind::Linear, None).unwrap();
+    // the same player with the member fixed, without its uncertainty
+    let mut fixed = roles();
+    fixed[1] = Role::Anchored {
+        mean: held.players[1].elo,
+        sd: 0.0,
+    };
+    let f = fit::fit_with(&fixed, &cells, &[], ModelKind::Linear).unwrap();
+    // (up to the weak prior of the unanchored player, centred on the anchors)
+    assert!((f.players[2].elo - held.players[2].elo).abs() < 0.5);
+    // rating = member + difference, the two estimated from different games
+    let want = f.players[2].sd.powi(2) + held.players[1].sd.powi(2);
+    assert!(
+        (held.players[2].sd.powi(2) - want).abs() < 1e-3 * want,
+        "variance {} want {want}",
+        held.players[2].sd.powi(2)
+    );
+}
+
+#[test]
+fn held_intervals_cover_the_truth_as_often_as_they_claim() {
+    // the member 1 is known to about +-35 from 100 games, the run's player to about +-35 more:
+    // an interval without the member's uncertainty would cover about 83% of the time
+    let reps = 400;
+    let (mut covered, mut covered_fixed) = (0, 0);
+    for rep in 0..reps {
+        let mut rng = ChaCha8Rng::seed_from_u64(500 + rep);
+        let evidence = [games(&mut rng, 1, 0, 150.0, 100)];
+        let cells = [games(&mut rng, 2, 1, 50.0, 100)];
+        let f = fit_held(&roles(), &HELD, &cells, &evidence, ModelKind::Linear, None).unwrap();
+        let p = &f.players[2];
+        let truth = 1200.0;
+        if (p.elo - truth).abs() <= Z95 * p.sd {
+            covered += 1;
+        }
+        let mut fixed = roles();
+        fixed[1] = Role::Anchored {
+            mean: f.players[1].elo,
+            sd: 0.0,
+        };
+        let g = fit::fit_with(&fixed, &cells, &[], ModelKind::Linear).unwrap();
+        if (g.players[2].elo - truth).abs() <= Z95 * g.players[2].sd {
+            covered_fixed += 1;
+        }
+    }
+    let rate = covered as f64 / reps as f64;
+    let rate_fixed = covered_fixed as f64 / reps as f64;
+    assert!((0.92..=0.98).contains(&rate), "coverage {rate}");
+    assert!(
+        rate_fixed < 0.90,
+        "without the pool's variance {rate_fixed}"
+    );
+}
+
+#[test]
+fn a_held_curve_fit_has_the_joint_layout() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let evidence = [games(&mut rng, 1, 0, 200.0, 200)];
+    let mut roles = roles();
+    roles.truncate(2);
+    roles.push(Role::Subject(0.0));
+    roles.push(Role::Subject(1.0));
+    let cells = [
+        games(&mut rng, 2, 0, 0.0, 200),
+        games(&mut rng, 3, 1, 100.0, 200),
+        games(&mut rng, 3, 2, 300.0, 100),
+    ];
+    let held = [true, true, false, false];
+    let h = fit_held(&roles, &held, &cells, &evidence, ModelKind::Linear, None).unwrap();
+    let j = fit::fit_with(&roles, &cells, &evidence, ModelKind::Linear).unwrap();
+    assert_eq!(h.cov.shape(), j.cov.shape());
+    assert_eq!(h.theta.len(), 2);
+    // the curve passes through its settings' ratings
+    assert!((h.elo(0.0) - h.players[2].elo).abs() < 1e-9);
+    assert!((h.elo(1.0) - h.players[3].elo).abs() < 1e-9);
+    assert!((h.elo_sd(1.0) - h.players[3].sd).abs() < 1e-9);
+    // consistent games: holding moves the estimates little
+    assert!((h.elo(1.0) - j.elo(1.0)).abs() < 30.0);
+}
