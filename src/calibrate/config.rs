@@ -58,6 +58,10 @@ pub struct CalibrationConfig {
     /// shown beside the run's fit.
     #[serde(skip)]
     pub pool_measured: Vec<crate::results::PoolMemberRow>,
+    /// That pool's covariance (its `pool-covariance.csv`, members in `pool.member` order), what
+    /// `pool.hold` carries into the curve.
+    #[serde(skip)]
+    pub pool_covariance: Option<nalgebra::DMatrix<f64>>,
 }
 
 fn default_concurrency() -> usize {

@@ -24,6 +24,14 @@ use super::fit::{
 use super::self_scale::{self, Among};
 use crate::rating::problem::{Cell, Linear};
 
+/// The members' ratings and covariance as a pool file measured them (indexed like the roles;
+/// entries of other roles unused): held there exactly, instead of refitting its games here.
+#[derive(Debug, Clone)]
+pub struct MeasuredPool {
+    pub elo: Vec<f64>,
+    pub cov: DMatrix<f64>,
+}
+
 /// The parameter each role owns alone in a problem's layout (`None`: fixed or on the curve).
 fn own_params(players: &[Linear], roles: &[Role]) -> Vec<Option<usize>> {
     players
@@ -38,7 +46,8 @@ fn own_params(players: &[Linear], roles: &[Role]) -> Vec<Option<usize>> {
 }
 
 /// Fits `roles` from `cells` with the roles marked in `held` (pool members) at their ratings
-/// from `evidence` and their priors alone, their uncertainty carried into the others'. The
+/// from `given` (a pool file's own), else from `evidence` and their priors alone, their
+/// uncertainty carried into the others'. The
 /// result has the layout of [`super::fit::fit_with`] (theta, then every own parameter).
 pub fn fit_held(
     roles: &[Role],
@@ -47,6 +56,7 @@ pub fn fit_held(
     evidence: &[Cell],
     model: impl Into<Curve>,
     among: Option<&Among>,
+    given: Option<&MeasuredPool>,
 ) -> Result<CurveFit, FitError> {
     let curve = model.into();
     // the weak priors of unanchored players where the joint fit puts them
@@ -67,11 +77,31 @@ pub fn fit_held(
         })
         .collect();
     let (mut pool, _, init) = curve_problem_at(&pool_roles, &[], &curve, center)?;
-    pool.evidence = evidence.to_vec();
-    let r_hat = pool.solve(init, 1.0)?;
-    let pool_cov = pool.covariance(&r_hat, 1.0)?;
-    let member_elo: Vec<f64> = pool.players.iter().map(|p| p.eval(&r_hat)).collect();
     let pool_own = own_params(&pool.players, roles);
+    let (r_hat, pool_cov) = match given {
+        // the pool file's own ratings and covariance, as measured
+        Some(g) => {
+            let mut r = init;
+            let mut cov = DMatrix::zeros(pool.n_params, pool.n_params);
+            for (i, k) in pool_own.iter().enumerate() {
+                let Some(k) = *k else { continue };
+                r[k] = g.elo[i];
+                for (j, l) in pool_own.iter().enumerate() {
+                    if let Some(l) = *l {
+                        cov[(k, l)] = g.cov[(i, j)];
+                    }
+                }
+            }
+            (r, cov)
+        }
+        None => {
+            pool.evidence = evidence.to_vec();
+            let r = pool.solve(init, 1.0)?;
+            let cov = pool.covariance(&r, 1.0)?;
+            (r, cov)
+        }
+    };
+    let member_elo: Vec<f64> = pool.players.iter().map(|p| p.eval(&r_hat)).collect();
 
     // Step 2: the run's players with the members fixed.
     let run_roles: Vec<Role> = roles
@@ -200,7 +230,28 @@ pub fn fit_run(
     });
     if cfg.pool.hold {
         let held: Vec<bool> = (0..roles.len()).map(|i| i < members).collect();
-        fit_held(roles, &held, cells, evidence, model, among.as_ref())
+        let given = cfg.pool_covariance.as_ref().and_then(|cov| {
+            let mut elo = vec![0.0; roles.len()];
+            for (i, m) in cfg.pool.members.iter().enumerate() {
+                elo[i] = cfg
+                    .pool_measured
+                    .iter()
+                    .find(|r| r.name == m.name)
+                    .and_then(|r| r.elo)?;
+            }
+            let mut full = DMatrix::zeros(roles.len(), roles.len());
+            full.view_mut((0, 0), (members, members)).copy_from(cov);
+            Some(MeasuredPool { elo, cov: full })
+        });
+        fit_held(
+            roles,
+            &held,
+            cells,
+            evidence,
+            model,
+            among.as_ref(),
+            given.as_ref(),
+        )
     } else {
         super::fit::fit_among(roles, cells, evidence, model, among.as_ref())
     }

@@ -251,7 +251,19 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             })
             .collect();
         doc.table(&head, rows);
-        if measured {
+        // held (`pool.hold`): every member at its pool-file rating by construction
+        let held = measured
+            && d.pool
+                .iter()
+                .all(|p| p.pool_file_elo.is_none_or(|e| (p.elo - e).abs() < 0.5));
+        if held {
+            doc.para(
+                "The members are held at their pool-file ratings (`pool.hold`): the run's games \
+                 place only its settings, and the pool file's uncertainty is carried into the \
+                 curve's band. How the run's games alone see the members: \
+                 `scripts/member-views.py POOL_DIR ANCHOR --with skillcal_ games.csv`.",
+            );
+        } else if measured {
             doc.para(&if apart.is_empty() {
                 "Every member's fitted rating lies within its interval in the pool file (its own \
                  games): the run's games agree with the pool's."

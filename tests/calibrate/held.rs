@@ -49,7 +49,16 @@ fn held_members_stay_at_their_own_games_rating() {
         games(&mut rng, 2, 0, 600.0, 400),
     ];
     let alone = fit::fit_with(&roles()[..2], &[], &evidence, ModelKind::Linear).unwrap();
-    let held = fit_held(&roles(), &HELD, &cells, &evidence, ModelKind::Linear, None).unwrap();
+    let held = fit_held(
+        &roles(),
+        &HELD,
+        &cells,
+        &evidence,
+        ModelKind::Linear,
+        None,
+        None,
+    )
+    .unwrap();
     let joint = fit::fit_with(&roles(), &cells, &evidence, ModelKind::Linear).unwrap();
     assert!(
         (held.players[1].elo - alone.players[1].elo).abs() < 1e-6,
@@ -72,7 +81,16 @@ fn a_player_meeting_one_held_member_inherits_its_variance() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let evidence = [games(&mut rng, 1, 0, 150.0, 300)];
     let cells = [games(&mut rng, 2, 1, 100.0, 300)];
-    let held = fit_held(&roles(), &HELD, &cells, &evidence, ModelKind::Linear, None).unwrap();
+    let held = fit_held(
+        &roles(),
+        &HELD,
+        &cells,
+        &evidence,
+        ModelKind::Linear,
+        None,
+        None,
+    )
+    .unwrap();
     // the same player with the member fixed, without its uncertainty
     let mut fixed = roles();
     fixed[1] = Role::Anchored {
@@ -101,7 +119,16 @@ fn held_intervals_cover_the_truth_as_often_as_they_claim() {
         let mut rng = ChaCha8Rng::seed_from_u64(500 + rep);
         let evidence = [games(&mut rng, 1, 0, 150.0, 100)];
         let cells = [games(&mut rng, 2, 1, 50.0, 100)];
-        let f = fit_held(&roles(), &HELD, &cells, &evidence, ModelKind::Linear, None).unwrap();
+        let f = fit_held(
+            &roles(),
+            &HELD,
+            &cells,
+            &evidence,
+            ModelKind::Linear,
+            None,
+            None,
+        )
+        .unwrap();
         let p = &f.players[2];
         let truth = 1200.0;
         if (p.elo - truth).abs() <= Z95 * p.sd {
@@ -140,7 +167,16 @@ fn a_held_curve_fit_has_the_joint_layout() {
         games(&mut rng, 3, 2, 300.0, 100),
     ];
     let held = [true, true, false, false];
-    let h = fit_held(&roles, &held, &cells, &evidence, ModelKind::Linear, None).unwrap();
+    let h = fit_held(
+        &roles,
+        &held,
+        &cells,
+        &evidence,
+        ModelKind::Linear,
+        None,
+        None,
+    )
+    .unwrap();
     let j = fit::fit_with(&roles, &cells, &evidence, ModelKind::Linear).unwrap();
     assert_eq!(h.cov.shape(), j.cov.shape());
     assert_eq!(h.theta.len(), 2);
@@ -150,4 +186,99 @@ fn a_held_curve_fit_has_the_joint_layout() {
     assert!((h.elo_sd(1.0) - h.players[3].sd).abs() < 1e-9);
     // consistent games: holding moves the estimates little
     assert!((h.elo(1.0) - j.elo(1.0)).abs() < 30.0);
+}
+
+#[test]
+fn a_measured_pool_is_held_exactly_with_its_covariance() {
+    use skillcal::calibrate::held::MeasuredPool;
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let evidence = [games(&mut rng, 1, 0, 150.0, 300)];
+    let cells = [games(&mut rng, 2, 1, 100.0, 300)];
+    let mut cov = nalgebra::DMatrix::zeros(3, 3);
+    cov[(1, 1)] = 40.0 * 40.0;
+    let given = MeasuredPool {
+        elo: vec![1000.0, 1234.0, 0.0],
+        cov,
+    };
+    let f = fit_held(
+        &roles(),
+        &HELD,
+        &cells,
+        &evidence,
+        ModelKind::Linear,
+        None,
+        Some(&given),
+    )
+    .unwrap();
+    assert!((f.players[1].elo - 1234.0).abs() < 1e-9);
+    assert!((f.players[1].sd - 40.0).abs() < 1e-9);
+    let refit = fit_held(
+        &roles(),
+        &HELD,
+        &cells,
+        &evidence,
+        ModelKind::Linear,
+        None,
+        None,
+    )
+    .unwrap();
+    // the player moves with its member
+    let shift = f.players[2].elo - refit.players[2].elo;
+    let member_shift = 1234.0 - refit.players[1].elo;
+    assert!(
+        (shift - member_shift).abs() < 1.0,
+        "{shift} vs {member_shift}"
+    );
+    assert!(f.players[2].sd > 40.0);
+}
+
+#[test]
+fn the_shipped_config_loads_its_pool_files_covariance() {
+    use skillcal::calibrate::config::CalibrationConfig;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cfg = CalibrationConfig::load(&root.join("configs/families/blend.toml")).unwrap();
+    assert!(cfg.pool.hold);
+    let cov = cfg
+        .pool_covariance
+        .as_ref()
+        .expect("results/pool/pool-covariance.csv");
+    let n = cfg.pool.members.len();
+    assert_eq!(cov.shape(), (n, n));
+    for i in 0..n {
+        assert!(cov[(i, i)] > 0.0);
+        for j in 0..n {
+            assert!((cov[(i, j)] - cov[(j, i)]).abs() < 1e-6);
+        }
+    }
+    // a broken file is named with its row
+    let dir = std::env::temp_dir().join(format!("skillcal-covtest-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("pool")).unwrap();
+    for f in [
+        "pool.toml",
+        "pool-pairs.csv",
+        "pool.csv",
+        "pool-covariance.csv",
+    ] {
+        std::fs::copy(root.join("results/pool").join(f), dir.join("pool").join(f)).unwrap();
+    }
+    let text = std::fs::read_to_string(dir.join("pool/pool-covariance.csv")).unwrap();
+    let broken = text.replacen(",", ",x", 20);
+    let broken =
+        text.lines().next().unwrap().to_string() + "\n" + broken.lines().nth(1).unwrap() + "\n";
+    std::fs::write(dir.join("pool/pool-covariance.csv"), broken).unwrap();
+    let cfg_text = std::fs::read_to_string(root.join("configs/families/blend.toml"))
+        .unwrap()
+        .replace("../../results/pool", "pool")
+        .replace("../books/", &format!("{}/configs/books/", root.display()));
+    std::fs::write(dir.join("blend.toml"), cfg_text).unwrap();
+    let e = format!(
+        "{:#}",
+        CalibrationConfig::load(&dir.join("blend.toml")).unwrap_err()
+    );
+    assert!(
+        e.contains("pool-covariance.csv") && e.contains("row 2"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

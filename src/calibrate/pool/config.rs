@@ -280,6 +280,56 @@ impl CalibrationConfig {
         if ratings.exists() {
             self.pool_measured = crate::results::read_csv(&ratings)?;
         }
+        let cov = dir.join("pool-covariance.csv");
+        if cov.exists() {
+            self.pool_covariance = Some(read_covariance(&cov, &self.pool.members)?);
+        }
         self.validate_pool(&path.display().to_string())
     }
+}
+
+/// `pool-covariance.csv` (a header of names, then a row per member: its name and covariances) as
+/// a matrix in the order of `members`.
+fn read_covariance(
+    path: &std::path::Path,
+    members: &[crate::calibrate::config::PoolMember],
+) -> Result<nalgebra::DMatrix<f64>> {
+    let bad = |what: String| CalibrateError::file(path, what);
+    let mut reader = csv::Reader::from_path(path).map_err(|e| bad(format!("cannot read: {e}")))?;
+    let header: Vec<String> = reader
+        .headers()
+        .map_err(|e| bad(format!("no header: {e}")))?
+        .iter()
+        .skip(1)
+        .map(str::to_string)
+        .collect();
+    let col = |name: &str| header.iter().position(|h| h == name);
+    let n = members.len();
+    let mut cov = nalgebra::DMatrix::from_element(n, n, f64::NAN);
+    for (line, rec) in reader.records().enumerate() {
+        let rec = rec.map_err(|e| bad(format!("row {}: {e}", line + 2)))?;
+        let name = rec.get(0).unwrap_or_default();
+        let Some(i) = members.iter().position(|m| m.name == name) else {
+            return Err(bad(format!(
+                "row {}: `{name}` is not a member of the pool",
+                line + 2
+            )));
+        };
+        for (j, m) in members.iter().enumerate() {
+            let c =
+                col(&m.name).ok_or_else(|| bad(format!("no column for member `{}`", m.name)))?;
+            let v = rec.get(c + 1).unwrap_or_default();
+            cov[(i, j)] = v.parse().map_err(|_| {
+                bad(format!(
+                    "row {}, column `{}`: `{v}` is not a number",
+                    line + 2,
+                    m.name
+                ))
+            })?;
+        }
+    }
+    if cov.iter().any(|v| v.is_nan()) {
+        return Err(bad("a member has no row".into()));
+    }
+    Ok(cov)
 }
