@@ -172,9 +172,10 @@ pub struct PoolConfig {
     /// replaying the pool's own ladder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<PathBuf>,
-    /// With `file`: hold the members at the pool file's ratings (its games and anchors alone)
-    /// and carry their covariance into the curve's band, instead of letting this run's games
-    /// re-measure them (see [`super::held`]).
+    /// With `file`: hold the members at the pool file's ratings and covariance (`pool.csv`,
+    /// `pool-covariance.csv`; without the covariance file, its games and anchors refitted) and
+    /// carry that covariance into the curve's band, instead of letting this run's games
+    /// re-measure the members (see [`super::held`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hold: bool,
     /// Default engine command of every member (members may override).

@@ -24,8 +24,8 @@ use super::fit::{
 use super::self_scale::{self, Among};
 use crate::rating::problem::{Cell, Linear};
 
-/// The members' ratings and covariance as a pool file measured them (indexed like the roles;
-/// entries of other roles unused): held there exactly, instead of refitting its games here.
+/// The members' ratings and covariance as a pool file measured them, indexed like the roles
+/// (the held members come first): held there exactly, instead of refitting its games here.
 #[derive(Debug, Clone)]
 pub struct MeasuredPool {
     pub elo: Vec<f64>,
@@ -231,17 +231,19 @@ pub fn fit_run(
     if cfg.pool.hold {
         let held: Vec<bool> = (0..roles.len()).map(|i| i < members).collect();
         let given = cfg.pool_covariance.as_ref().and_then(|cov| {
-            let mut elo = vec![0.0; roles.len()];
-            for (i, m) in cfg.pool.members.iter().enumerate() {
-                elo[i] = cfg
-                    .pool_measured
-                    .iter()
-                    .find(|r| r.name == m.name)
-                    .and_then(|r| r.elo)?;
-            }
-            let mut full = DMatrix::zeros(roles.len(), roles.len());
-            full.view_mut((0, 0), (members, members)).copy_from(cov);
-            Some(MeasuredPool { elo, cov: full })
+            let elo = cfg
+                .pool
+                .members
+                .iter()
+                .map(|m| {
+                    let row = cfg.pool_measured.iter().find(|r| r.name == m.name)?;
+                    row.elo
+                })
+                .collect::<Option<Vec<f64>>>()?;
+            Some(MeasuredPool {
+                elo,
+                cov: cov.clone(),
+            })
         });
         fit_held(
             roles,

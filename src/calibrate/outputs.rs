@@ -29,8 +29,13 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
     let mut notes = a.notes.clone();
     if let Some(f) = &cfg.pool.file {
         let n: u32 = cfg.pool_pairs.iter().map(|p| p.games).sum();
+        let how = if cfg.pool.hold {
+            "its ratings and covariance held by pool.hold"
+        } else {
+            "counted in every fit"
+        };
         notes.push(format!(
-            "the pool is the measured one of {} ({n} games among its members, counted in every fit)",
+            "the pool is the measured one of {} ({n} games among its members, {how})",
             f.display()
         ));
     }
@@ -221,6 +226,7 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
         residual_chi2,
         residual_points: zs.len() as u32,
         residual_p,
+        pool_held: cfg.pool.hold,
         notes,
     };
     data::write_summary(dir, &summary)?;

@@ -251,12 +251,7 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             })
             .collect();
         doc.table(&head, rows);
-        // held (`pool.hold`): every member at its pool-file rating by construction
-        let held = measured
-            && d.pool
-                .iter()
-                .all(|p| p.pool_file_elo.is_none_or(|e| (p.elo - e).abs() < 0.5));
-        if held {
+        if d.summary.as_ref().is_some_and(|s| s.pool_held) {
             doc.para(
                 "The members are held at their pool-file ratings (`pool.hold`): the run's games \
                  place only its settings, and the pool file's uncertainty is carried into the \

@@ -41,6 +41,10 @@ pub struct Summary {
     pub residual_points: u32,
     #[serde(default)]
     pub residual_p: f64,
+    /// The pool's members were held at a measured pool file's ratings (`pool.hold`), so their
+    /// fitted ratings equal the file's by construction.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pool_held: bool,
     pub notes: Vec<String>,
 }
 
