@@ -38,6 +38,27 @@ fn roles() -> Vec<Role> {
 }
 const HELD: [bool; 3] = [true, true, false];
 
+/// [`roles`] fitted with the members held at their games' ratings.
+fn held_fit(cells: &[Cell], evidence: &[Cell]) -> fit::CurveFit {
+    fit_held(
+        &roles(),
+        &HELD,
+        cells,
+        evidence,
+        ModelKind::Linear,
+        None,
+        None,
+    )
+    .unwrap()
+}
+
+/// [`roles`] fitted with member 1 fixed at `elo`, without its uncertainty.
+fn member_fixed_fit(elo: f64, cells: &[Cell]) -> fit::CurveFit {
+    let mut fixed = roles();
+    fixed[1] = Role::Anchored { mean: elo, sd: 0.0 };
+    fit::fit_with(&fixed, cells, &[], ModelKind::Linear).unwrap()
+}
+
 #[test]
 fn held_members_stay_at_their_own_games_rating() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -49,16 +70,7 @@ fn held_members_stay_at_their_own_games_rating() {
         games(&mut rng, 2, 0, 600.0, 400),
     ];
     let alone = fit::fit_with(&roles()[..2], &[], &evidence, ModelKind::Linear).unwrap();
-    let held = fit_held(
-        &roles(),
-        &HELD,
-        &cells,
-        &evidence,
-        ModelKind::Linear,
-        None,
-        None,
-    )
-    .unwrap();
+    let held = held_fit(&cells, &evidence);
     let joint = fit::fit_with(&roles(), &cells, &evidence, ModelKind::Linear).unwrap();
     assert!(
         (held.players[1].elo - alone.players[1].elo).abs() < 1e-6,
@@ -81,23 +93,9 @@ fn a_player_meeting_one_held_member_inherits_its_variance() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let evidence = [games(&mut rng, 1, 0, 150.0, 300)];
     let cells = [games(&mut rng, 2, 1, 100.0, 300)];
-    let held = fit_held(
-        &roles(),
-        &HELD,
-        &cells,
-        &evidence,
-        ModelKind::Linear,
-        None,
-        None,
-    )
-    .unwrap();
+    let held = held_fit(&cells, &evidence);
     // the same player with the member fixed, without its uncertainty
-    let mut fixed = roles();
-    fixed[1] = Role::Anchored {
-        mean: held.players[1].elo,
-        sd: 0.0,
-    };
-    let f = fit::fit_with(&fixed, &cells, &[], ModelKind::Linear).unwrap();
+    let f = member_fixed_fit(held.players[1].elo, &cells);
     // (up to the weak prior of the unanchored player, centred on the anchors)
     assert!((f.players[2].elo - held.players[2].elo).abs() < 0.5);
     // rating = member + difference, the two estimated from different games
@@ -119,27 +117,13 @@ fn held_intervals_cover_the_truth_as_often_as_they_claim() {
         let mut rng = ChaCha8Rng::seed_from_u64(500 + rep);
         let evidence = [games(&mut rng, 1, 0, 150.0, 100)];
         let cells = [games(&mut rng, 2, 1, 50.0, 100)];
-        let f = fit_held(
-            &roles(),
-            &HELD,
-            &cells,
-            &evidence,
-            ModelKind::Linear,
-            None,
-            None,
-        )
-        .unwrap();
+        let f = held_fit(&cells, &evidence);
         let p = &f.players[2];
         let truth = 1200.0;
         if (p.elo - truth).abs() <= Z95 * p.sd {
             covered += 1;
         }
-        let mut fixed = roles();
-        fixed[1] = Role::Anchored {
-            mean: f.players[1].elo,
-            sd: 0.0,
-        };
-        let g = fit::fit_with(&fixed, &cells, &[], ModelKind::Linear).unwrap();
+        let g = member_fixed_fit(f.players[1].elo, &cells);
         if (g.players[2].elo - truth).abs() <= Z95 * g.players[2].sd {
             covered_fixed += 1;
         }
@@ -212,16 +196,7 @@ fn a_measured_pool_is_held_exactly_with_its_covariance() {
     .unwrap();
     assert!((f.players[1].elo - 1234.0).abs() < 1e-9);
     assert!((f.players[1].sd - 40.0).abs() < 1e-9);
-    let refit = fit_held(
-        &roles(),
-        &HELD,
-        &cells,
-        &evidence,
-        ModelKind::Linear,
-        None,
-        None,
-    )
-    .unwrap();
+    let refit = held_fit(&cells, &evidence);
     // the player moves with its member
     let shift = f.players[2].elo - refit.players[2].elo;
     let member_shift = 1234.0 - refit.players[1].elo;
