@@ -7,7 +7,7 @@ use super::error::Result;
 use super::fit::{self, CurveFit, PlayerStats, Role};
 use super::held::fit_run;
 use super::players::{players, pool_evidence, Players};
-use super::self_scale;
+use super::self_scale::{self, Stretch};
 use crate::results::GameRow;
 
 /// Fits of all games so far: the curve and the per-setting ratings.
@@ -35,53 +35,68 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
         .collect();
     let t_min = cfg.plan.t_min;
     let form = |m| fit::Curve::new(m, t_min, cfg.fit.n_knots());
-    let kappa = match cfg.fit.self_play_scale {
-        SelfPlayScale::Fixed(k) => k,
-        SelfPlayScale::Fit if has_subject => {
-            let configured = form(cfg.fit.model);
-            let fitted = self_scale::profile(|k| {
-                fit_run(
-                    cfg,
-                    &players.roles,
-                    &tallies,
-                    &evidence,
-                    configured.clone(),
-                    k,
-                )
-                .ok()
-                .map(|f| f.loglik)
-            });
+    let setting_t: Vec<Option<f64>> = players
+        .roles
+        .iter()
+        .map(|r| match r {
+            Role::Subject(t) => Some(*t),
+            _ => None,
+        })
+        .collect();
+    let run = |roles: &[Role], model: fit::Curve, stretch: Stretch| {
+        fit_run(cfg, roles, &setting_t, &tallies, &evidence, model, stretch)
+    };
+    let configured = form(cfg.fit.model);
+    let loglik = |s: Stretch| {
+        run(&players.roles, configured.clone(), s)
+            .ok()
+            .map(|f| f.loglik)
+    };
+    let stretch = match cfg.fit.self_play_scale {
+        SelfPlayScale::Fixed(k) => Stretch::flat(k),
+        SelfPlayScale::Fit | SelfPlayScale::FitByT if !has_subject => Stretch::ONE,
+        scale => {
+            let fitted = if scale == SelfPlayScale::Fit {
+                self_scale::profile(|k| loglik(Stretch::flat(k))).map(Stretch::flat)
+            } else {
+                self_scale::profile_by_t(loglik)
+            };
             match fitted {
-                Some(k) => {
+                Some(s) if s.slope == 0.0 => {
                     notes.push(format!(
-                        "games between the run's settings stretch rating differences by kappa = {k:.2} (fitted: fit.self_play_scale = \"fit\")"
+                        "games between the run's settings stretch rating differences by kappa = {:.2} (fitted: fit.self_play_scale = \"fit\")",
+                        s.kappa
                     ));
-                    k
+                    s
+                }
+                Some(s) => {
+                    notes.push(format!(
+                        "games between the run's settings stretch rating differences by kappa = {:.2} at t = {} times exp({:.2} (t - {})), t the pair's mean: {:.2} at t = 0, {:.2} at t = 1 (fitted: fit.self_play_scale = \"fit-by-t\")",
+                        s.kappa,
+                        self_scale::PIVOT,
+                        s.slope,
+                        self_scale::PIVOT,
+                        s.at(0.0, 0.0),
+                        s.at(1.0, 1.0)
+                    ));
+                    s
                 }
                 None => {
                     notes.push("self-play scale: the profile fit failed; kappa = 1".into());
-                    1.0
+                    Stretch::ONE
                 }
             }
         }
-        SelfPlayScale::Fit => 1.0,
     };
     let points = if has_subject {
-        fit_run(cfg, &free, &tallies, &evidence, ModelKind::Linear, kappa).ok()
+        run(&free, ModelKind::Linear.into(), stretch).ok()
     } else {
         None
     };
     let mut curve = None;
     if has_subject {
         let select = cfg.fit.select_form;
-        match fit_run(
-            cfg,
-            &players.roles,
-            &tallies,
-            &evidence,
-            form(cfg.fit.model),
-            kappa,
-        ) {
+        match run(&players.roles, form(cfg.fit.model), stretch) {
             Ok(f) if select || !f.monotone(t_min) => {
                 // Of the increasing forms, the one that fits the tested settings best: the
                 // next simpler form alone can miss them by hundreds of Elo (results/families/gbm
@@ -93,8 +108,7 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
                     .into_iter()
                     .filter(|&m| select || m != cfg.fit.model)
                 {
-                    let Ok(g) = fit_run(cfg, &players.roles, &tallies, &evidence, form(m), kappa)
-                    else {
+                    let Ok(g) = run(&players.roles, form(m), stretch) else {
                         continue;
                     };
                     if !g.monotone(t_min) {

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use nalgebra::{DMatrix, DVector};
 
 use super::config::ModelKind;
-use super::self_scale::{self, Among};
+use super::self_scale::{self, Among, Stretch};
 use super::spline;
 use crate::rating::model::{expected_score, ELO_TO_NAT};
 use crate::rating::problem::{covariance_with, Cell, Linear, Prior, Problem, SolveError};
@@ -196,8 +196,9 @@ pub struct CurveFit {
     pub games: f64,
     /// Log-likelihood of the games (and the pool file's) at the fit, for profiling.
     pub loglik: f64,
-    /// Self-play's scale factor ([`self_scale`]; 1 when games between settings count as any).
-    pub kappa: f64,
+    /// Self-play's stretch ([`self_scale`]; [`Stretch::ONE`] when games between settings count
+    /// as any).
+    pub stretch: Stretch,
     /// Covariance of all parameters (theta first, then the pool's free ratings).
     pub cov: DMatrix<f64>,
     /// Each player's rating as a linear combination of the parameters.
@@ -354,7 +355,7 @@ pub fn fit_among(
         dispersion,
         games,
         loglik,
-        kappa: among.map_or(1.0, |a| a.kappa),
+        stretch: among.map_or(Stretch::ONE, |a| a.stretch),
         ratings: problem.players,
         cov,
     })
@@ -427,8 +428,13 @@ impl CurveFit {
     pub fn with_games(&self, a: Side, b: Side, n: f64) -> CurveFit {
         let (ra, xa) = self.side(a);
         let (rb, xb) = self.side(b);
-        let x = xa - xb;
-        let p = expected_score(ra - rb);
+        // games between two settings on their own scale (self_scale)
+        let k = match (a, b) {
+            (Side::Curve(s), Side::Curve(u)) => self.stretch.at(s, u),
+            _ => 1.0,
+        };
+        let x = (xa - xb) * k;
+        let p = expected_score(k * (ra - rb));
         let lambda = n * ELO_TO_NAT * ELO_TO_NAT * p * (1.0 - p) / self.dispersion;
         let mut out = self.clone();
         out.cov = covariance_with(&self.cov, &x, lambda);

@@ -21,16 +21,18 @@ pub struct FitConfig {
     pub select_form: bool,
     /// How games between two of the run's own settings count ([`super::self_scale`]): a number
     /// kappa stretches their rating differences by it (1, the default: as any game), `"fit"`
-    /// takes the kappa that fits the games best. Not written when 1.
+    /// takes the kappa that fits the games best, `"fit-by-t"` a kappa log-linear in the pair's
+    /// mean t, both coefficients fitted. Not written when 1.
     #[serde(default, skip_serializing_if = "SelfPlayScale::is_one")]
     pub self_play_scale: SelfPlayScale,
 }
 
-/// `fit.self_play_scale`: a fixed factor, or `"fit"`.
+/// `fit.self_play_scale`: a fixed factor, `"fit"`, or `"fit-by-t"`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SelfPlayScale {
     Fixed(f64),
     Fit,
+    FitByT,
 }
 
 impl Default for SelfPlayScale {
@@ -50,6 +52,7 @@ impl Serialize for SelfPlayScale {
         match self {
             SelfPlayScale::Fixed(k) => s.serialize_f64(*k),
             SelfPlayScale::Fit => s.serialize_str("fit"),
+            SelfPlayScale::FitByT => s.serialize_str("fit-by-t"),
         }
     }
 }
@@ -69,8 +72,9 @@ impl<'de> Deserialize<'de> for SelfPlayScale {
                 "self_play_scale {k} is outside [{lo}, {hi}]"
             ))),
             Raw::Word(w) if w == "fit" => Ok(SelfPlayScale::Fit),
+            Raw::Word(w) if w == "fit-by-t" => Ok(SelfPlayScale::FitByT),
             Raw::Word(w) => Err(serde::de::Error::custom(format!(
-                "self_play_scale `{w}`: expected a number or \"fit\""
+                "self_play_scale `{w}`: expected a number, \"fit\" or \"fit-by-t\""
             ))),
         }
     }

@@ -21,7 +21,7 @@ use super::fit::{
     anchor_center, curve_problem, curve_problem_at, estimate_dispersion, Curve, CurveFit, FitError,
     PlayerFit, Role,
 };
-use super::self_scale::{self, Among};
+use super::self_scale::{self, Among, Stretch};
 use crate::rating::problem::{Cell, Linear};
 
 /// The members' ratings and covariance as a pool file measured them, indexed like the roles
@@ -206,7 +206,7 @@ pub fn fit_held(
         dispersion,
         games: cells.iter().map(|c| c.n).sum(),
         loglik,
-        kappa: among.map_or(1.0, |a| a.kappa),
+        stretch: among.map_or(Stretch::ONE, |a| a.stretch),
         ratings: joint.players,
         cov,
     })
@@ -214,19 +214,29 @@ pub fn fit_held(
 
 /// A run's fit as its configuration asks: the members (the first `cfg.pool.members.len()`
 /// roles) held at the pool file with `pool.hold`, else re-measured by the run's games too; games
-/// between two of the others (the run's settings) stretched by `kappa` unless it is 1.
+/// between two of the others (the run's settings, at `setting_t`) stretched by `stretch` unless
+/// it is one.
 pub fn fit_run(
     cfg: &super::config::CalibrationConfig,
     roles: &[Role],
+    setting_t: &[Option<f64>],
     cells: &[Cell],
     evidence: &[Cell],
     model: impl Into<Curve>,
-    kappa: f64,
+    stretch: Stretch,
 ) -> Result<CurveFit, FitError> {
     let members = cfg.pool.members.len();
-    let among = (kappa != 1.0).then(|| Among {
-        players: (0..roles.len()).map(|i| i >= members).collect(),
-        kappa,
+    let among = (!stretch.is_one()).then(|| Among {
+        t: (0..roles.len())
+            .map(|i| {
+                if i < members {
+                    None
+                } else {
+                    setting_t.get(i).copied().flatten()
+                }
+            })
+            .collect(),
+        stretch,
     });
     if cfg.pool.hold {
         let held: Vec<bool> = (0..roles.len()).map(|i| i < members).collect();

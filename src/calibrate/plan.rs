@@ -12,7 +12,7 @@
 //! play, as the pool's planner does: a game against Fairy-Stockfish's weak levels (50,000 nodes
 //! with MultiPV) takes about twice one against a Stockfish level at its pick depth.
 
-use super::config::CalibrationConfig;
+use super::config::{CalibrationConfig, SelfPlayScale};
 use super::cost::GameCost;
 use super::fit::{CurveFit, RangeFlag, Role, Side};
 use super::players::Players;
@@ -281,7 +281,9 @@ fn unplayed_low_end(cfg: &CalibrationConfig, state: &PlanState) -> Option<(f64, 
 /// Elo either side; each pick is the one after whose games (as the fit expects them to score)
 /// Var r(t) is smallest (with `plan.per_second`: whose games remove the most of Var r(t) per
 /// second of play). The nearest members are not always best: when the anchors' priors dominate,
-/// a game against a member further along the pool ties t to more of the scale.
+/// a game against a member further along the pool ties t to more of the scale. With self-play
+/// on its own scale (`fit.self_play_scale`) the first pick is a member, the closest if none is
+/// within `max_gap`.
 fn informative(
     cfg: &CalibrationConfig,
     state: &PlanState,
@@ -313,6 +315,16 @@ fn informative(
         Opponent::Subject(u) => Side::Curve(*u),
     };
     let n = cfg.plan.games_per_pairing as f64;
+    // Self-play on its own scale ties a setting to the others by a fitted stretch, not to the
+    // pool's scale: the first opponent is then a pool member (the closest if none is within
+    // max_gap), whatever the variance says (the extension to t = -0.35 in
+    // results/range-extension got only self-play and its 600 row landed on a setting that
+    // plays about 710).
+    let pool_first = cfg.fit.self_play_scale != SelfPlayScale::Fixed(1.0);
+    if pool_first && !candidates.iter().any(|o| matches!(o, Opponent::Pool(_))) {
+        candidates.extend(closest(pool, e).map(Opponent::Pool));
+    }
+    let pool_first = pool_first && candidates.iter().any(|o| matches!(o, Opponent::Pool(_)));
     let mut current = fit.clone();
     let mut chosen = Vec::new();
     while chosen.len() < cfg.plan.opponents_per_setting && !candidates.is_empty() {
@@ -320,6 +332,7 @@ fn informative(
         let (best, after, _) = candidates
             .iter()
             .enumerate()
+            .filter(|(_, o)| !(pool_first && chosen.is_empty()) || matches!(o, Opponent::Pool(_)))
             .map(|(i, o)| {
                 let after = current.with_games(Side::Curve(t), side(o), n);
                 let gain = (now - after.elo_sd(t).powi(2)) / per(o);

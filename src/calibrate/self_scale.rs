@@ -11,37 +11,80 @@
 //!
 //! A game of settings a and b is expected to score E(kappa (r_a - r_b)): each setting gains a
 //! shadow player rated kappa r, and games between settings are played by the shadows. Kappa is
-//! the maximum of the profile likelihood ([`profile`]).
+//! the maximum of the profile likelihood ([`profile`]). With `self_play_scale = "fit-by-t"`
+//! kappa may change along the path, log-linearly in the pair's mean t ([`Stretch`]): below
+//! t = 0.3 the games stretch about 2.2, in 0.3-0.5 about 1.3 (the script above with `--split`),
+//! and one kappa for both is a compromise that misplaces one end or the middle.
+
+use std::collections::HashMap;
 
 use crate::rating::problem::{Linear, Problem};
 
-/// The players whose mutual games are stretched, and by how much.
-#[derive(Debug, Clone)]
-pub struct Among {
-    pub players: Vec<bool>,
+/// The t at which [`Stretch::kappa`] is the stretch: the middle of the path [0, 1].
+pub const PIVOT: f64 = 0.5;
+
+/// How much games between two settings stretch their difference: kappa at t = [`PIVOT`],
+/// times exp(slope (t - PIVOT)) at the pair's mean t.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stretch {
     pub kappa: f64,
+    pub slope: f64,
 }
 
-/// Gives every player of `among` a shadow rated `kappa` times its rating and moves the games
-/// between two of them onto their shadows. The players' own entries keep their indices.
-pub fn apply(problem: &mut Problem, among: &Among) {
-    let n = problem.players.len();
-    let mut shadow = vec![None; n];
-    for (i, &on) in among.players.iter().enumerate().take(n) {
-        if on {
-            let p = &problem.players[i];
-            shadow[i] = Some(problem.players.len());
-            problem.players.push(Linear {
-                constant: among.kappa * p.constant,
-                terms: p.terms.iter().map(|&(k, w)| (k, among.kappa * w)).collect(),
-            });
-        }
+impl Stretch {
+    /// Games between settings count as any game.
+    pub const ONE: Stretch = Stretch {
+        kappa: 1.0,
+        slope: 0.0,
+    };
+
+    /// The same stretch everywhere.
+    pub fn flat(kappa: f64) -> Stretch {
+        Stretch { kappa, slope: 0.0 }
     }
-    for c in &mut problem.cells {
-        if let (Some(a), Some(b)) = (shadow[c.a], shadow[c.b]) {
-            c.a = a;
-            c.b = b;
-        }
+
+    /// The stretch of a game between settings at t_a and t_b.
+    pub fn at(&self, t_a: f64, t_b: f64) -> f64 {
+        self.kappa * (self.slope * ((t_a + t_b) / 2.0 - PIVOT)).exp()
+    }
+
+    pub fn is_one(&self) -> bool {
+        *self == Stretch::ONE
+    }
+}
+
+/// The players whose mutual games are stretched (each with its setting's t), and by how much.
+#[derive(Debug, Clone)]
+pub struct Among {
+    pub t: Vec<Option<f64>>,
+    pub stretch: Stretch,
+}
+
+/// Moves every game between two players of `among` onto shadows of the two rated kappa times
+/// their ratings, kappa that of the pair ([`Stretch::at`]); one shadow per player and kappa.
+/// The players' own entries keep their indices; shadows come after them.
+pub fn apply(problem: &mut Problem, among: &Among) {
+    let mut shadows: HashMap<(usize, u64), usize> = HashMap::new();
+    let mut shadow = |problem: &mut Problem, i: usize, kappa: f64| -> usize {
+        *shadows.entry((i, kappa.to_bits())).or_insert_with(|| {
+            let p = &problem.players[i];
+            let s = Linear {
+                constant: kappa * p.constant,
+                terms: p.terms.iter().map(|&(k, w)| (k, kappa * w)).collect(),
+            };
+            problem.players.push(s);
+            problem.players.len() - 1
+        })
+    };
+    for c in 0..problem.cells.len() {
+        let (a, b) = (problem.cells[c].a, problem.cells[c].b);
+        let (Some(Some(ta)), Some(Some(tb))) = (among.t.get(a), among.t.get(b)) else {
+            continue;
+        };
+        let kappa = among.stretch.at(*ta, *tb);
+        let (sa, sb) = (shadow(problem, a, kappa), shadow(problem, b, kappa));
+        problem.cells[c].a = sa;
+        problem.cells[c].b = sb;
     }
 }
 
@@ -72,4 +115,40 @@ pub fn profile(mut loglik: impl FnMut(f64) -> Option<f64>) -> Option<f64> {
         }
     }
     Some((a + b) / 2.0)
+}
+
+/// Bounds of the log-kappa slope per unit of t: at its ends kappa changes e^2 = 7.4-fold from
+/// t = 0 to 1, beyond the 1.3-to-2.2 measured on the range.
+pub const SLOPE_RANGE: (f64, f64) = (-2.0, 2.0);
+
+/// The stretch at which `loglik` is largest over kappa in [`KAPPA_RANGE`] and slope in
+/// [`SLOPE_RANGE`]: golden-section over the slope, each slope's kappa by [`profile`].
+pub fn profile_by_t(mut loglik: impl FnMut(Stretch) -> Option<f64>) -> Option<Stretch> {
+    let mut best_at = |slope: f64| -> Option<(f64, f64)> {
+        let kappa = profile(|kappa| loglik(Stretch { kappa, slope }))?;
+        Some((kappa, loglik(Stretch { kappa, slope })?))
+    };
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut a, mut b) = SLOPE_RANGE;
+    let mut c = b - g * (b - a);
+    let mut d = a + g * (b - a);
+    let (mut fc, mut fd) = (best_at(c)?, best_at(d)?);
+    while b - a > 0.02 {
+        if fc.1 > fd.1 {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - g * (b - a);
+            fc = best_at(c)?;
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + g * (b - a);
+            fd = best_at(d)?;
+        }
+    }
+    let slope = (a + b) / 2.0;
+    let (kappa, _) = best_at(slope)?;
+    Some(Stretch { kappa, slope })
 }

@@ -360,13 +360,15 @@ pub(super) fn rate_levels(
     // The measured pool's own games (pool.file) place the members; the run-pool variant of
     // verify takes the members from a calibration's fit, which counted them already.
     let evidence = super::players::pool_evidence(cfg, &index);
+    // the levels do not meet each other: nothing is stretched
     let f = super::held::fit_run(
         cfg,
         &roles,
+        &[],
         &tallies,
         &evidence,
         super::config::ModelKind::Linear,
-        1.0,
+        super::self_scale::Stretch::ONE,
     )?;
     Ok((roles, first, f, stats, tallies))
 }
