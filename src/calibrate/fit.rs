@@ -203,6 +203,8 @@ pub struct CurveFit {
     pub cov: DMatrix<f64>,
     /// Each player's rating as a linear combination of the parameters.
     pub ratings: Vec<Linear>,
+    /// With the pool held ([`super::held`]): what foreseeing more games needs.
+    pub held: Option<Box<super::two_step::HeldParts>>,
 }
 
 /// A tested setting's own rating (`point`, at strength `t`) against the curve, in standard
@@ -358,6 +360,7 @@ pub fn fit_among(
         stretch: among.map_or(Stretch::ONE, |a| a.stretch),
         ratings: problem.players,
         cov,
+        held: None,
     })
 }
 
@@ -425,6 +428,7 @@ impl CurveFit {
     ///     Sigma' = Sigma - lambda Sigma x x^T Sigma / (1 + lambda x^T Sigma x),
     /// with x the design of the rating difference and lambda = n K^2 p (1 - p) / dispersion the
     /// information of the games. The planner ranks opponents by the curve's variance after it.
+    /// With the pool held the games inform the run's parameters only ([`super::held`]).
     pub fn with_games(&self, a: Side, b: Side, n: f64) -> CurveFit {
         let (ra, xa) = self.side(a);
         let (rb, xb) = self.side(b);
@@ -437,7 +441,14 @@ impl CurveFit {
         let p = expected_score(k * (ra - rb));
         let lambda = n * ELO_TO_NAT * ELO_TO_NAT * p * (1.0 - p) / self.dispersion;
         let mut out = self.clone();
-        out.cov = covariance_with(&self.cov, &x, lambda);
+        match &self.held {
+            Some(h) => {
+                let (parts, cov) = h.after(&x, lambda);
+                out.cov = cov;
+                out.held = Some(Box::new(parts));
+            }
+            None => out.cov = covariance_with(&self.cov, &x, lambda),
+        }
         let n_theta = self.theta.len();
         out.cov_theta = out.cov.view((0, 0), (n_theta, n_theta)).into_owned();
         out

@@ -22,6 +22,7 @@ use super::fit::{
     PlayerFit, Role,
 };
 use super::self_scale::{self, Among, Stretch};
+use super::two_step::HeldParts;
 use crate::rating::problem::{Cell, Linear};
 
 /// The members' ratings and covariance as a pool file measured them, indexed like the roles
@@ -169,24 +170,10 @@ pub fn fit_held(
             sigma[(c, c2)] = pool_cov[(pk, pk2)];
         }
     }
-    let j = -(&a * &b);
-    let js = &j * &sigma;
-    let mut cov = DMatrix::zeros(n, n);
-    let cov_run = &a + &js * j.transpose();
-    for r in 0..m {
-        for c in 0..m {
-            cov[(run_to_joint[r], run_to_joint[c])] = cov_run[(r, c)];
-        }
-        for (c, &(_, jk)) in from_pool.iter().enumerate() {
-            cov[(run_to_joint[r], jk)] = js[(r, c)];
-            cov[(jk, run_to_joint[r])] = js[(r, c)];
-        }
-    }
-    for (r, &(_, jr)) in from_pool.iter().enumerate() {
-        for (c, &(_, jc)) in from_pool.iter().enumerate() {
-            cov[(jr, jc)] = sigma[(r, c)];
-        }
-    }
+    let free: Vec<usize> = run_to_joint.clone();
+    let members: Vec<usize> = from_pool.iter().map(|&(_, jk)| jk).collect();
+    let parts = HeldParts::new(free, members, a, b, sigma);
+    let cov = parts.covariance(n);
     let players = joint
         .players
         .iter()
@@ -209,6 +196,7 @@ pub fn fit_held(
         stretch: among.map_or(Stretch::ONE, |a| a.stretch),
         ratings: joint.players,
         cov,
+        held: Some(Box::new(parts)),
     })
 }
 

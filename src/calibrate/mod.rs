@@ -34,6 +34,7 @@ pub mod sim;
 pub mod spline;
 pub mod table;
 pub mod tc_check;
+pub mod two_step;
 pub mod verify;
 
 pub use analysis::{analyse, Analysis};

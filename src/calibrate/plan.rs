@@ -282,8 +282,7 @@ fn unplayed_low_end(cfg: &CalibrationConfig, state: &PlanState) -> Option<(f64, 
 /// Var r(t) is smallest (with `plan.per_second`: whose games remove the most of Var r(t) per
 /// second of play). The nearest members are not always best: when the anchors' priors dominate,
 /// a game against a member further along the pool ties t to more of the scale. With self-play
-/// on its own scale (`fit.self_play_scale`) the first pick is a member, the closest if none is
-/// within `max_gap`.
+/// on its own scale (`fit.self_play_scale`) the first pick is the member nearest the estimate.
 fn informative(
     cfg: &CalibrationConfig,
     state: &PlanState,
@@ -315,24 +314,29 @@ fn informative(
         Opponent::Subject(u) => Side::Curve(*u),
     };
     let n = cfg.plan.games_per_pairing as f64;
-    // Self-play on its own scale ties a setting to the others by a fitted stretch, not to the
-    // pool's scale: the first opponent is then a pool member (the closest if none is within
-    // max_gap), whatever the variance says (the extension to t = -0.35 in
-    // results/range-extension got only self-play and its 600 row landed on a setting that
-    // plays about 710).
-    let pool_first = cfg.fit.self_play_scale != SelfPlayScale::Fixed(1.0);
-    if pool_first && !candidates.iter().any(|o| matches!(o, Opponent::Pool(_))) {
-        candidates.extend(closest(pool, e).map(Opponent::Pool));
-    }
-    let pool_first = pool_first && candidates.iter().any(|o| matches!(o, Opponent::Pool(_)));
     let mut current = fit.clone();
     let mut chosen = Vec::new();
+    // Self-play on its own scale ties a setting to the others by a fitted stretch, not to the
+    // pool's scale: the first opponent is then the pool member nearest the estimate, whatever
+    // the variance says. Nearest, because below 1000 the engine and Fairy-Stockfish's ladder are
+    // not transitive: t = -0.175 scored 20% against Skill -4 (852), a performance of 611, while
+    // t = 0 scored 95% against Skill -12 (482), 993 (results/range-ext, batch 18); the logistic
+    // model holds best between near opponents, and verify meets the nearest members too.
+    // (Ranked by variance, the extension to t = -0.35 in results/range-extension got only
+    // self-play, and its 600 row landed on a setting that plays about 710.)
+    if cfg.fit.self_play_scale != SelfPlayScale::Fixed(1.0) {
+        if let Some(j) = closest(pool, e) {
+            let o = Opponent::Pool(j);
+            candidates.retain(|c| *c != o);
+            current = current.with_games(Side::Curve(t), side(&o), n);
+            chosen.push(o);
+        }
+    }
     while chosen.len() < cfg.plan.opponents_per_setting && !candidates.is_empty() {
         let now = current.elo_sd(t).powi(2);
         let (best, after, _) = candidates
             .iter()
             .enumerate()
-            .filter(|(_, o)| !(pool_first && chosen.is_empty()) || matches!(o, Opponent::Pool(_)))
             .map(|(i, o)| {
                 let after = current.with_games(Side::Curve(t), side(o), n);
                 let gain = (now - after.elo_sd(t).powi(2)) / per(o);

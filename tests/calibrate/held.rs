@@ -257,3 +257,53 @@ fn the_shipped_config_loads_its_pool_files_covariance() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// SD of player `i` of a fit, from its covariance.
+fn player_sd(f: &fit::CurveFit, i: usize) -> f64 {
+    let v = f.ratings[i].dense(f.cov.nrows());
+    v.dot(&(&f.cov * &v)).sqrt()
+}
+
+/// The planner's foresight in a held fit: more games between the run's player and a member
+/// narrow the player as a refit with those games (scoring as expected) does, and never the
+/// member; a joint fit's foresight narrows the member too.
+#[test]
+fn foreseen_games_against_a_held_member_inform_only_the_run() {
+    use skillcal::calibrate::fit::Side;
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let evidence = [games(&mut rng, 1, 0, 200.0, 60)];
+    let cells = [
+        games(&mut rng, 2, 1, 50.0, 40),
+        games(&mut rng, 2, 0, 250.0, 40),
+    ];
+    let f = held_fit(&cells, &evidence);
+    let n = 200.0;
+    let after = f.with_games(Side::Player(2), Side::Player(1), n);
+    // the same games played, each pair scoring as the fit expects
+    let diff = f.players[2].elo - f.players[1].elo;
+    let p = 1.0 / (1.0 + 10f64.powf(-diff / 400.0));
+    let mut more = cells.to_vec();
+    more.push(Cell {
+        a: 2,
+        b: 1,
+        n,
+        score: n * p,
+        ..Default::default()
+    });
+    let refit = held_fit(&more, &evidence);
+    // (the refit re-estimates the dispersion from its games, 1.41 -> 1.12 here: the run's
+    // share of the variance, small beside the member's, so within 5%; seen 1.7%)
+    let (foreseen, played) = (player_sd(&after, 2), player_sd(&refit, 2));
+    assert!(
+        (foreseen / played - 1.0).abs() < 0.05,
+        "foreseen {foreseen} played {played}"
+    );
+    assert!(player_sd(&after, 2) < player_sd(&f, 2));
+    assert!((player_sd(&after, 1) - player_sd(&f, 1)).abs() < 1e-9);
+    // the player can be known no better than the member it is tied to
+    assert!(player_sd(&after, 2) > player_sd(&f, 1) * 0.9);
+
+    let joint = fit::fit_with(&roles(), &cells, &evidence, ModelKind::Linear).unwrap();
+    let joint_after = joint.with_games(Side::Player(2), Side::Player(1), n);
+    assert!(player_sd(&joint_after, 1) < 0.99 * player_sd(&joint, 1));
+}

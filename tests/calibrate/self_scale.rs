@@ -8,6 +8,8 @@ use skillcal::calibrate::fit::{self, Role};
 use skillcal::calibrate::self_scale::{profile, profile_by_t, Among, Stretch};
 use skillcal::rating::problem::Cell;
 
+use crate::support::calibrate::ANCHORS;
+
 fn games(rng: &mut ChaCha8Rng, a: usize, b: usize, diff: f64, n: usize) -> Cell {
     let p = 1.0 / (1.0 + 10f64.powf(-diff / 400.0));
     let mut c = Cell {
@@ -211,9 +213,10 @@ fn the_config_names_a_bad_scale_and_a_hold_without_a_pool_file() {
     assert!(e.contains("pool.hold") && e.contains("pool.file"), "{e}");
 }
 
-/// With self-play on its own scale every planned setting meets a pool member: its games with
-/// other settings tie it to them by a fitted stretch, not to the pool's scale. Counted as any
-/// game (kappa 1), the planner does give some settings only other settings.
+/// With self-play on its own scale every planned setting meets the pool member nearest its
+/// estimate first: its games with other settings tie it to them by a fitted stretch, not to the
+/// pool's scale. Counted as any game (kappa 1), the planner gives some settings only other
+/// settings, and others a member further away first.
 #[test]
 fn with_self_play_on_its_own_scale_every_setting_meets_the_pool() {
     use skillcal::calibrate::{self, config::CalibrationConfig, Options};
@@ -242,25 +245,47 @@ fn with_self_play_on_its_own_scale_every_setting_meets_the_pool() {
             .iter()
             .position(|h| h == "opponents");
         let opponents = opponents.expect("plan.csv has an opponents column");
-        let (mut planned, mut only) = (0, 0);
+        let estimate = rows.headers().unwrap().iter().position(|h| h == "estimate");
+        let estimate = estimate.expect("plan.csv has an estimate column");
+        let (mut planned, mut only, mut not_nearest) = (0, 0, 0);
         for r in rows.records() {
             let r = r.unwrap();
             planned += 1;
-            if r[opponents].split(' ').all(|o| o.starts_with("skillcal_")) {
+            let names: Vec<&str> = r[opponents].split(' ').collect();
+            if names.iter().all(|o| o.starts_with("skillcal_")) {
                 only += 1;
             }
+            // after the initial design: the first opponent is the member nearest the estimate
+            // (the pool is simulated at its anchors, so the fitted members sit near them)
+            let (Ok(e), Some(first)) = (r[estimate].parse::<f64>(), names[0].strip_prefix("sf"))
+            else {
+                continue;
+            };
+            let gap = |i: usize| (ANCHORS[i] - e).abs();
+            let nearest = (0..ANCHORS.len()).map(gap).fold(f64::INFINITY, f64::min);
+            if gap(first.parse().unwrap()) > nearest + 60.0 {
+                not_nearest += 1;
+            }
         }
-        (planned, only)
+        (planned, only, not_nearest)
     };
-    let (planned, only) = only_self_play("self_play_scale = \"fit\"");
+    let (planned, only, not_nearest) = only_self_play("self_play_scale = \"fit\"");
     assert!(planned > 10, "{planned} settings planned");
     assert_eq!(
         only, 0,
         "{only} of {planned} settings met only other settings"
     );
-    let (planned, only) = only_self_play("");
+    assert_eq!(
+        not_nearest, 0,
+        "{not_nearest} of {planned} first met another member"
+    );
+    let (planned, only, not_nearest) = only_self_play("");
     assert!(
         only > 0,
         "kappa 1: {only} of {planned} settings met only other settings"
+    );
+    assert!(
+        not_nearest > 0,
+        "kappa 1: {not_nearest} of {planned} first met another member"
     );
 }
