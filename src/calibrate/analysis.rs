@@ -2,12 +2,13 @@
 //! is not increasing the increasing form that fits best), every tested setting rated on its own, and the pool's
 //! current estimates.
 
-use super::config::{CalibrationConfig, ModelKind, SelfPlayScale};
+use super::config::{CalibrationConfig, KnotPlacement, ModelKind, SelfPlayScale};
 use super::error::Result;
 use super::fit::{self, CurveFit, PlayerStats, Role};
 use super::held::fit_run;
 use super::players::{players, pool_evidence, Players};
 use super::self_scale::{self, Stretch};
+use super::spline;
 use crate::results::GameRow;
 
 /// Fits of all games so far: the curve and the per-setting ratings.
@@ -34,7 +35,25 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
         })
         .collect();
     let t_min = cfg.plan.t_min;
-    let form = |m| fit::Curve::new(m, t_min, cfg.fit.n_knots());
+    let tested: Vec<(f64, f64)> = players
+        .roles
+        .iter()
+        .zip(&stats)
+        .filter_map(|(r, s)| match r {
+            Role::Subject(t) => Some((*t, s.games as f64)),
+            _ => None,
+        })
+        .collect();
+    let data_knots = (cfg.fit.knots_at == KnotPlacement::Data)
+        .then(|| spline::data_knots(&tested, cfg.fit.n_knots()))
+        .flatten();
+    let form = |m| {
+        let mut c = fit::Curve::new(m, t_min, cfg.fit.n_knots());
+        if let (ModelKind::Spline, Some(k)) = (m, &data_knots) {
+            c.knots = k.clone();
+        }
+        c
+    };
     let setting_t: Vec<Option<f64>> = players
         .roles
         .iter()

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::error::{config_err, CalibrateError, Result};
-pub use super::fit_config::{FitConfig, ModelKind, SelfPlayScale};
+pub use super::fit_config::{FitConfig, KnotPlacement, ModelKind, SelfPlayScale};
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]

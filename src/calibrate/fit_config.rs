@@ -12,6 +12,13 @@ pub struct FitConfig {
     /// saved configuration of a run without it reads as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub knots: Option<usize>,
+    /// Where the spline's knots go: `"even"` (the default) spaces them over [t_min, 1];
+    /// `"data"` puts the boundary knots at the lowest and highest tested settings and the
+    /// others at quantiles of the games' t, so extending the domain moves no knot (on
+    /// results/range, t_min -0.2 -> -0.35 moved 1800 by 16% in nodes through the knots alone).
+    /// Not written when even.
+    #[serde(default, skip_serializing_if = "KnotPlacement::is_even")]
+    pub knots_at: KnotPlacement,
     /// Use whichever increasing form (linear, quadratic, cubic, the spline with `knots`) fits
     /// the tested settings best by residual chi-square plus 2 per coefficient (Akaike), not
     /// `model` whenever that is increasing: a form too stiff for the path can pass the
@@ -25,6 +32,21 @@ pub struct FitConfig {
     /// mean t, both coefficients fitted. Not written when 1.
     #[serde(default, skip_serializing_if = "SelfPlayScale::is_one")]
     pub self_play_scale: SelfPlayScale,
+}
+
+/// `fit.knots_at`.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum KnotPlacement {
+    #[default]
+    Even,
+    Data,
+}
+
+impl KnotPlacement {
+    fn is_even(&self) -> bool {
+        *self == KnotPlacement::Even
+    }
 }
 
 /// `fit.self_play_scale`: a fixed factor, `"fit"`, or `"fit-by-t"`.
@@ -92,6 +114,7 @@ impl Default for FitConfig {
         FitConfig {
             model: ModelKind::Linear,
             knots: None,
+            knots_at: KnotPlacement::Even,
             select_form: false,
             self_play_scale: SelfPlayScale::default(),
         }

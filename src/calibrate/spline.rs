@@ -24,6 +24,31 @@ pub fn knots(t_min: f64, n: usize) -> Vec<f64> {
         .collect()
 }
 
+/// `n` knots placed by the tested settings (t, games): the boundary knots at the lowest and
+/// highest t, the others at the games' quantiles i / (n - 1) of t, as regression splines are
+/// usually placed. `None` when they do not come out strictly increasing (too few distinct t).
+pub fn data_knots(tested: &[(f64, f64)], n: usize) -> Option<Vec<f64>> {
+    let n = n.max(2);
+    let mut tested: Vec<(f64, f64)> = tested.iter().copied().filter(|x| x.1 > 0.0).collect();
+    tested.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (lo, hi) = (tested.first()?.0, tested.last()?.0);
+    let total: f64 = tested.iter().map(|x| x.1).sum();
+    let quantile = |q: f64| {
+        let mut seen = 0.0;
+        for &(t, w) in &tested {
+            seen += w;
+            if seen >= q * total {
+                return t;
+            }
+        }
+        hi
+    };
+    let mut knots = vec![lo];
+    knots.extend((1..n - 1).map(|i| quantile(i as f64 / (n - 1) as f64)));
+    knots.push(hi);
+    knots.windows(2).all(|w| w[0] < w[1]).then_some(knots)
+}
+
 fn cube_plus(x: f64) -> f64 {
     if x > 0.0 {
         x * x * x

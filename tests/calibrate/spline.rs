@@ -228,3 +228,62 @@ fn every_allowed_knot_count_fits_the_shape() {
         assert!(f.monotone(-0.2), "{n} knots");
     }
 }
+
+#[test]
+fn data_knots_sit_at_the_games_quantiles() {
+    use skillcal::calibrate::spline::data_knots;
+    // games at t: 0 (10), 0.2 (10), 0.4 (50), 0.6 (10), 1 (20): the quartiles of 100 games
+    let tested = [
+        (0.4, 50.0),
+        (0.0, 10.0),
+        (0.2, 10.0),
+        (0.6, 10.0),
+        (1.0, 20.0),
+    ];
+    assert_eq!(data_knots(&tested, 3), Some(vec![0.0, 0.4, 1.0]));
+    // a setting without games does not count; ties leave no strictly increasing knots
+    let tested = [(-0.3, 0.0), (0.0, 10.0), (0.5, 80.0), (1.0, 10.0)];
+    assert_eq!(data_knots(&tested, 3), Some(vec![0.0, 0.5, 1.0]));
+    assert_eq!(data_knots(&tested, 4), None);
+}
+
+/// `knots_at = "data"`: the same games refitted on a domain extended to t_min = -0.3 give the
+/// same table where the even knots, moved with t_min, give another.
+#[test]
+fn data_knots_do_not_move_with_the_domain() {
+    use skillcal::calibrate::{self, Options};
+    let table_at = |knots_at: &str, t_min: Option<f64>, dir: &std::path::Path, fit_only| {
+        let mut text = crate::support::calibrate::config_text(1500, 40.0, "spline")
+            .replace("[fit]\n", &format!("[fit]\nknots = 4\n{knots_at}\n"));
+        if let Some(t) = t_min {
+            text = text.replace("[plan]\n", &format!("[plan]\nt_min = {t}\n"));
+        }
+        let cfg = CalibrationConfig::parse(&text, "knots.toml").unwrap();
+        let runner = crate::support::calibrate::sim_runner([0.0; 9]);
+        let opts = Options {
+            fit_only,
+            quiet: true,
+        };
+        calibrate::calibrate(&cfg, dir, &runner, &opts).unwrap();
+        let table = std::fs::read_to_string(dir.join("uci_elo_table.csv")).unwrap();
+        // the rows of 1400-2400, in range on both domains
+        table
+            .lines()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .filter(|l| (1400..=2400).any(|e| l.starts_with(&format!("{e},"))))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    for (knots_at, same) in [("knots_at = \"data\"", true), ("", false)] {
+        let dir = std::env::temp_dir().join(format!(
+            "skillcal-test-data-knots-{same}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let before = table_at(knots_at, None, &dir, false);
+        let after = table_at(knots_at, Some(-0.3), &dir, true);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(before.len(), 11, "{before:?}");
+        assert_eq!(before == after, same, "{knots_at}: {before:?} -> {after:?}");
+    }
+}
