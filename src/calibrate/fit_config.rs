@@ -135,7 +135,8 @@ pub enum ModelKind {
     /// Elo = a + b t + c t^2 + d t^3: an S-shaped path (flat at the weak end, steep in the
     /// middle, flat near the ceiling).
     Cubic,
-    /// A natural cubic spline in t (`fit.knots` knots, equally spaced over [t_min, 1]): follows
+    /// A natural cubic spline in t (`fit.knots` knots, equally spaced over [t_min, 1] or placed
+    /// by the tested settings with `fit.knots_at = "data"`): follows
     /// a path whose steepness changes more than once, which no global cubic can.
     Spline,
 }
