@@ -93,28 +93,8 @@ pub const KAPPA_RANGE: (f64, f64) = (0.5, 4.0);
 
 /// The kappa in [`KAPPA_RANGE`] at which `loglik(kappa)` is largest, by golden-section search
 /// (the profile is smooth and single-peaked in practice); `None` if any evaluation fails.
-pub fn profile(mut loglik: impl FnMut(f64) -> Option<f64>) -> Option<f64> {
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut a, mut b) = KAPPA_RANGE;
-    let mut c = b - g * (b - a);
-    let mut d = a + g * (b - a);
-    let (mut fc, mut fd) = (loglik(c)?, loglik(d)?);
-    while b - a > 0.01 {
-        if fc > fd {
-            b = d;
-            d = c;
-            fd = fc;
-            c = b - g * (b - a);
-            fc = loglik(c)?;
-        } else {
-            a = c;
-            c = d;
-            fc = fd;
-            d = a + g * (b - a);
-            fd = loglik(d)?;
-        }
-    }
-    Some((a + b) / 2.0)
+pub fn profile(loglik: impl FnMut(f64) -> Option<f64>) -> Option<f64> {
+    golden_max(KAPPA_RANGE, 0.01, loglik)
 }
 
 /// Bounds of the log-kappa slope per unit of t: at its ends kappa changes e^2 = 7.4-fold from
@@ -124,31 +104,40 @@ pub const SLOPE_RANGE: (f64, f64) = (-2.0, 2.0);
 /// The stretch at which `loglik` is largest over kappa in [`KAPPA_RANGE`] and slope in
 /// [`SLOPE_RANGE`]: golden-section over the slope, each slope's kappa by [`profile`].
 pub fn profile_by_t(mut loglik: impl FnMut(Stretch) -> Option<f64>) -> Option<Stretch> {
+    // the best kappa at a slope, and the log-likelihood there
     let mut best_at = |slope: f64| -> Option<(f64, f64)> {
         let kappa = profile(|kappa| loglik(Stretch { kappa, slope }))?;
         Some((kappa, loglik(Stretch { kappa, slope })?))
     };
+    let slope = golden_max(SLOPE_RANGE, 0.02, |slope| Some(best_at(slope)?.1))?;
+    let (kappa, _) = best_at(slope)?;
+    Some(Stretch { kappa, slope })
+}
+
+/// The x in `range` (to within `tol`) at which `f` is largest, by golden-section search.
+fn golden_max(
+    (mut a, mut b): (f64, f64),
+    tol: f64,
+    mut f: impl FnMut(f64) -> Option<f64>,
+) -> Option<f64> {
     let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut a, mut b) = SLOPE_RANGE;
     let mut c = b - g * (b - a);
     let mut d = a + g * (b - a);
-    let (mut fc, mut fd) = (best_at(c)?, best_at(d)?);
-    while b - a > 0.02 {
-        if fc.1 > fd.1 {
+    let (mut fc, mut fd) = (f(c)?, f(d)?);
+    while b - a > tol {
+        if fc > fd {
             b = d;
             d = c;
             fd = fc;
             c = b - g * (b - a);
-            fc = best_at(c)?;
+            fc = f(c)?;
         } else {
             a = c;
             c = d;
             fc = fd;
             d = a + g * (b - a);
-            fd = best_at(d)?;
+            fd = f(d)?;
         }
     }
-    let slope = (a + b) / 2.0;
-    let (kappa, _) = best_at(slope)?;
-    Some(Stretch { kappa, slope })
+    Some((a + b) / 2.0)
 }
