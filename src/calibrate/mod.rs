@@ -36,6 +36,7 @@ pub mod table;
 pub mod tc_check;
 pub mod two_step;
 pub mod verify;
+pub mod verify_opponents;
 
 pub use analysis::{analyse, Analysis};
 pub use driver::{calibrate, Options};

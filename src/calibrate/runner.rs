@@ -56,4 +56,21 @@ impl MatchSpec {
 /// Plays (or resumes) a match into `dir`, leaving `dir/games.csv` in the arena's format.
 pub trait GameRunner {
     fn run(&self, spec: &MatchSpec, dir: &Path) -> Result<()>;
+    /// False for a runner that only rates the games already played ([`RateOnly`]).
+    fn plays(&self) -> bool {
+        true
+    }
+}
+
+/// Plays nothing: a verification rated on the games its folder holds (`verify --rate-only`),
+/// for a folder whose table is gone or whose rows are to be re-read with a newer build.
+pub struct RateOnly;
+
+impl GameRunner for RateOnly {
+    fn run(&self, _spec: &MatchSpec, _dir: &Path) -> Result<()> {
+        Ok(())
+    }
+    fn plays(&self) -> bool {
+        false
+    }
 }

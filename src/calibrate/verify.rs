@@ -13,6 +13,9 @@ use crate::results::{self as data, GameRow, VerifyRow};
 
 pub const VERIFY_PREFIX: &str = "skillcal_elo";
 
+/// Each level's games by opponent ([`super::verify_opponents`]).
+pub const OPPONENTS_FILE: &str = "verify_opponents.csv";
+
 /// Table rows from the lowest anchor up, every other one.
 pub fn default_levels(table: &Path, low: f64) -> Result<Vec<f64>> {
     let elos = table_elos(table)?;
@@ -107,7 +110,14 @@ pub fn verify(
             .join(format!("v{:02}-{level:.0}", i + 1));
         let engine = level_engine(cfg, table, level);
         let seed = match_seed(cfg.seed ^ 0x5eed, 1000, i);
-        all.extend(play_level(cfg, engine, level, &d, games, seed, runner)?);
+        let played = play_level(cfg, engine, level, &d, games, seed, runner)?;
+        if played.is_empty() {
+            return Err(CalibrateError::file(
+                &d,
+                format!("no games of UCI_Elo {level:.0} to rate (--rate-only plays none)"),
+            ));
+        }
+        all.extend(played);
     }
     let names: Vec<String> = levels.iter().map(|&l| level_name(l)).collect();
     let (roles, first, f, stats, tallies) = rate_levels(cfg, &names, &all)?;
@@ -117,7 +127,7 @@ pub fn verify(
     };
     let low = cfg.lowest_reference();
     let sd_games = conditional_sds(&f);
-    let rows: Vec<VerifyRow> = levels
+    let mut rows: Vec<VerifyRow> = levels
         .iter()
         .enumerate()
         .map(|(k, &target)| {
@@ -138,10 +148,21 @@ pub fn verify(
                 extrapolated: target < low,
                 measured_run_pool: on_run_pool.as_ref().map(|g| g.players[first + k].elo),
                 sd_games: sd_games[first + k],
+                opponents_chi2: None,
+                opponents_dof: None,
             }
         })
         .collect();
+    let mut players: Vec<String> = cfg.pool.members.iter().map(|m| m.name.clone()).collect();
+    players.extend(names.iter().cloned());
+    let (by_opponent, tests) =
+        super::verify_opponents::opponent_rows(&players, first, levels, &f, &tallies);
+    for (r, t) in rows.iter_mut().zip(tests) {
+        r.opponents_chi2 = t.map(|t| t.chi2);
+        r.opponents_dof = t.map(|t| t.dof);
+    }
     data::write_csv(&out.join("verify.csv"), &rows)?;
+    data::write_csv(&out.join(OPPONENTS_FILE), &by_opponent)?;
     merge_games(out)?;
     Ok(rows)
 }
@@ -267,6 +288,10 @@ fn play_against(
     seed: u64,
     runner: &dyn GameRunner,
 ) -> Result<Vec<GameRow>> {
+    if !runner.plays() {
+        // rating what is there: the folder's match files stay as they were played
+        return super::games_in(dir);
+    }
     let mut engines = vec![engine.clone()];
     engines.extend(opponents.iter().map(|(j, _)| pool_engine(cfg, *j)));
     let spec = match_spec(cfg, engines, games, seed);

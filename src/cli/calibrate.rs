@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use crate::calibrate::arena_glue::ArenaRunner;
 use crate::calibrate::config::CalibrationConfig;
 use crate::calibrate::pool::{default_dir, measure, PoolOptions, PoolRunConfig};
+use crate::calibrate::runner::{GameRunner, RateOnly};
 use crate::calibrate::{self, tc_check, verify, Options};
 use crate::report;
 use crate::report::stats::{anchored_rms, verify_noise, verify_stats};
@@ -164,6 +165,10 @@ pub struct VerifyArgs {
     /// Games against each opponent (even).
     #[arg(long)]
     pub games: Option<usize>,
+    /// Play nothing: rate the games the folder holds (unfinished matches as far as they went),
+    /// rewriting verify.csv, verify_opponents.csv and the report.
+    #[arg(long)]
+    pub rate_only: bool,
 }
 
 /// `skillcal verify`: plays the levels, prints the summary, writes the reports.
@@ -187,8 +192,9 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
         bail!("--games: must be even and at least 2");
     }
     let _lock = crate::arena::lock_dir(&out)?;
-    let runner = ArenaRunner::new(&out);
-    let rows = verify::verify(&cfg, &args.table, &out, &levels, games, &runner)?;
+    let arena = ArenaRunner::new(&out);
+    let runner: &dyn GameRunner = if args.rate_only { &RateOnly } else { &arena };
+    let rows = verify::verify(&cfg, &args.table, &out, &levels, games, runner)?;
     print_summary(&rows, cfg.lowest_reference());
     let report = report::generate(&out)?;
     eprintln!("report: {}", report.display());
@@ -267,6 +273,10 @@ pub struct TcCheckArgs {
     /// Games against each opponent at each clock (even; default: the config's verify games).
     #[arg(long)]
     pub games: Option<usize>,
+    /// Play nothing: rate the games the folder holds (unfinished matches as far as they went),
+    /// rewriting verify.csv, verify_opponents.csv and the report.
+    #[arg(long)]
+    pub rate_only: bool,
 }
 
 /// `skillcal tc-check`: plays the levels at each clock, prints the differences, refreshes the

@@ -9,7 +9,7 @@ use super::compare_data::{family_row, load_family, target_rows, Family};
 use super::compare_human::{human_section, load_human, write_human, HumanInput};
 use super::compare_play::{load_play, play_section, write_play, Play, PLAY_TARGETS};
 use super::compare_plot::curves_plot;
-use super::document::Document;
+use super::document::{f0, Document};
 use super::files::files_section;
 use super::levels::Levels;
 use super::{write, ReportError};
@@ -86,14 +86,6 @@ pub fn compare(
     let html = out.join("compare.html");
     write(&html, &doc.to_html(out)?)?;
     Ok(html)
-}
-
-fn f0(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.0}")
-    } else {
-        "–".into()
-    }
 }
 
 fn span(a: Option<f64>, b: Option<f64>) -> String {

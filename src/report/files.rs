@@ -68,6 +68,10 @@ const KNOWN: &[(&str, &str)] = &[
         "verify.csv",
         "the verification: each level's measured rating",
     ),
+    (
+        "verify_opponents.csv",
+        "the verification by opponent: each level's score, expected score and performance against each member",
+    ),
     ("terminations.csv", "how the games ended, counts"),
     ("game_lengths.csv", "game length histogram"),
     ("game_length.svg", "plot: game lengths"),

@@ -5,7 +5,7 @@ use std::path::Path;
 use super::ReportError;
 use crate::results::{
     self as data, CurveRow, GameRow, PointRow, PoolRow, ResultsError, Summary, TargetRow,
-    TcCheckRow, VerifyRow,
+    TcCheckRow, VerifyOpponentRow, VerifyRow,
 };
 
 fn read_opt<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, ResultsError> {
@@ -24,6 +24,8 @@ pub struct RunData {
     pub pool: Vec<PoolRow>,
     pub targets: Vec<TargetRow>,
     pub verify: Vec<VerifyRow>,
+    /// Each verified level's games by opponent (`verify_opponents.csv` beside `verify.csv`).
+    pub verify_opponents: Vec<VerifyOpponentRow>,
     pub games: Vec<GameRow>,
     pub table: Option<String>,
     /// The time-control check (DIR/tc-check/tc_check.csv or DIR/tc_check.csv).
@@ -48,9 +50,12 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
     ]
     .into_iter()
     .find(|p| p.exists());
-    let verify = match verify_path {
-        Some(p) => data::read_csv(&p)?,
-        None => Vec::new(),
+    let (verify, verify_opponents) = match verify_path {
+        Some(p) => (
+            data::read_csv(&p)?,
+            read_opt(&p.with_file_name("verify_opponents.csv"))?,
+        ),
+        None => (Vec::new(), Vec::new()),
     };
     let tc_path = [
         dir.join("tc_check.csv"),
@@ -70,6 +75,7 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
         pool: read_opt(&dir.join("pool.csv"))?,
         targets: read_opt(&dir.join("table_details.csv"))?,
         verify,
+        verify_opponents,
         games: read_opt(&dir.join("games.csv"))?,
         table: std::fs::read_to_string(&table_path).ok(),
         tc_check,

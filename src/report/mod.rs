@@ -31,6 +31,7 @@ pub mod rating_sections;
 pub mod sections;
 pub mod stats;
 pub mod tc_section;
+pub mod verify_section;
 
 use std::path::{Path, PathBuf};
 

@@ -3,20 +3,12 @@
 
 use std::path::Path;
 
-use super::document::Document;
+use super::document::{f0, Document};
 use super::figures::Figure;
 use super::files::files_section;
 use super::load::RunData;
 use super::stats::{verify_noise, verify_stats, GameStats};
 use crate::results::RangeFlag;
-
-fn f0(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.0}")
-    } else {
-        "–".into()
-    }
-}
 
 /// The report of the run in `dir`.
 pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> Document {
@@ -193,6 +185,7 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             );
         }
     }
+    super::verify_section::verify_opponents_section(&mut doc, &d.verify, &d.verify_opponents);
     super::tc_section::tc_check_section(&mut doc, &d.tc_check);
     // pool
     if !d.pool.is_empty() {

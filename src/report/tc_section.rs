@@ -1,15 +1,7 @@
 //! The report's "Time-control check" section (`skillcal tc-check`'s tc_check.csv).
 
-use super::document::Document;
+use super::document::{f0, Document};
 use crate::results::{tc_check_pass, TcCheckRow};
-
-fn f0(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.0}")
-    } else {
-        "–".into()
-    }
-}
 
 /// Appends the section when the run holds a time-control check.
 pub fn tc_check_section(doc: &mut Document, rows: &[TcCheckRow]) {

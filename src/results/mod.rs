@@ -32,7 +32,7 @@ pub use games::{merge_games_csv, GameResult, GameRow, Termination};
 pub use levels::{state_ratio, AnalysisRow, LevelElo, LevelKind, LevelRow};
 pub use rows::{
     CurveRow, LengthRow, PlanRow, PointRow, PoolMemberRow, PoolPairRow, PoolPlanRow, PoolRow,
-    RangeFlag, TargetRow, TerminationRow, VerifyRow,
+    RangeFlag, TargetRow, TerminationRow, VerifyOpponentRow, VerifyRow,
 };
 pub use summary::{read_summary, write_summary, KnobSummary, Summary, SUMMARY_FILE};
 

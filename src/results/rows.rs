@@ -106,6 +106,40 @@ pub struct VerifyRow {
     /// part cancels in the miss. Absent in verifications written before it was kept.
     #[serde(default)]
     pub sd_games: Option<f64>,
+    /// Whether one rating fits the level's games against each of its opponents
+    /// (verify_opponents.csv): chi² on (opponents − 1) degrees of freedom. Absent with one
+    /// opponent and in verifications written before it was kept.
+    #[serde(default)]
+    pub opponents_chi2: Option<f64>,
+    #[serde(default)]
+    pub opponents_dof: Option<u32>,
+}
+
+/// One verified level against one opponent (`verify_opponents.csv`): whether a level's rating
+/// holds against every member it met, or depends on which (intransitivity at the weak end).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct VerifyOpponentRow {
+    pub target: f64,
+    pub opponent: String,
+    /// The opponent's rating and SD in the verification's fit.
+    pub opponent_elo: f64,
+    pub opponent_sd: f64,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// The level's points per game.
+    pub score: f64,
+    /// Its expected score at the level's measured rating (all opponents together).
+    pub expected: f64,
+    /// The performance's miss from the level's other opponents' (GLS residual), in its SD: the
+    /// games' binomial noise and the opponents' ratings' covariance ([`crate::calibrate::verify_opponents`]).
+    pub z: f64,
+    /// The rating this match alone gives the level (opponent held at its rating), with a 95%
+    /// interval from the score's Wilson interval; infinite on the side of a perfect score.
+    pub performance: f64,
+    pub performance_lower: f64,
+    pub performance_upper: f64,
 }
 
 /// Where a target falls on the engine's range.

@@ -20,3 +20,4 @@ mod spline;
 mod t_min;
 mod tc_check;
 mod verify_noise;
+mod verify_opponents;

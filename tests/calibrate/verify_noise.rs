@@ -38,6 +38,8 @@ fn rows(
                 extrapolated: false,
                 measured_run_pool: None,
                 sd_games: own_sd.then_some(se),
+                opponents_chi2: None,
+                opponents_dof: None,
             }
         })
         .collect()
