@@ -244,6 +244,17 @@ fn print_summary(rows: &[VerifyRow], low: f64) {
     if !off.is_empty() {
         println!("off by more than twice the 95% half-width: {off:?}");
     }
+    let split: Vec<String> = report::verify_section::consistency(rows)
+        .into_iter()
+        .filter(|t| t.3 < 0.05)
+        .map(|(t, chi2, dof, p)| format!("{t:.0} (chi2 {chi2:.1} on {dof}, p {p:.3})"))
+        .collect();
+    if !split.is_empty() {
+        println!(
+            "one rating does not fit every opponent (verify_opponents.csv): {}",
+            split.join(", ")
+        );
+    }
     if run_pool {
         let (rms, _) = anchored_rms(rows, low, |r| r.measured_run_pool);
         println!(

@@ -179,6 +179,33 @@ fn tiny_real_calibration_produces_table_report_plots_and_verifies() {
         assert!(v[0].iter().any(|h| h == c), "verify.csv lacks {c}");
     }
     assert_eq!(v.len(), 2, "one verified level");
+    // the level's games by opponent: one row per member it met, the W-D-L adding up
+    let by = csv_rows(&out.join("verify/verify_opponents.csv"));
+    let col = |c: &str| by[0].iter().position(|h| h == c).unwrap();
+    assert!(by.len() >= 2, "no opponent rows");
+    let games: u32 = by[1..]
+        .iter()
+        .map(|r| r[col("games")].parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(
+        games.to_string(),
+        v[1][v[0].iter().position(|h| h == "games").unwrap()]
+    );
+    // rated again without playing: the same verify.csv
+    let before = std::fs::read_to_string(out.join("verify/verify.csv")).unwrap();
+    run(&[
+        "verify",
+        table_path.to_str().unwrap(),
+        "--config",
+        cfg_s,
+        "--out",
+        out.join("verify").to_str().unwrap(),
+        "--rate-only",
+    ]);
+    assert_eq!(
+        before,
+        std::fs::read_to_string(out.join("verify/verify.csv")).unwrap()
+    );
 
     // the engine loads the table it produced and reports the settings it chose
     let mut child = Command::new(SKILLCAL)
