@@ -108,6 +108,24 @@ fn pool_measurement_meets_goal_and_rates_the_truth() {
     ] {
         assert!(dir.join(f).exists(), "{f} missing");
     }
+    // the simulated pool is transitive: no member's pairs stray far from its rating
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let section = report
+        .split("## Consistency")
+        .nth(1)
+        .expect("consistency section");
+    let sums: Vec<(usize, f64)> = section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| member"))
+        .map(|l| {
+            let c: Vec<&str> = l.split('|').map(str::trim).collect();
+            (c[2].parse().unwrap(), c[3].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(sums.len(), 4, "{section}");
+    for (pairs, sum) in sums {
+        assert!(pairs >= 1 && sum < 4.0 * pairs as f64 + 6.0, "{section}");
+    }
     // a rerun resumes: nothing new is played
     let again = measure(&cfg, &dir, &runner, &opts).unwrap();
     assert_eq!(again.games, out.games);

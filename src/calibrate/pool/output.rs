@@ -244,6 +244,86 @@ fn report_markdown(
             table.unwrap_or_else(|| "-".into())
         );
     }
+    consistency_section(&mut s, &sorted, pairs);
     let _ = writeln!(s, "\nFiles: `pool.csv` (ratings), `pool-covariance.csv`, `pool-pairs.csv` (pairwise results, enough to refit), `games.csv`, `plan.csv`, `matches/*/` (each match's games and PGN).");
     s
+}
+
+/// Pearson's z of `a`'s points in a pair at the fitted difference (binomial variance).
+fn pair_z(p: &PoolPairRow) -> Option<f64> {
+    let d = p.fit_diff?;
+    let n = f64::from(p.games);
+    let e = 1.0 / (1.0 + 10f64.powf(-d / 400.0));
+    (n > 0.0).then(|| (p.a_points - n * e) / (n * e * (1.0 - e)).sqrt())
+}
+
+/// Whether one rating a member fits its results against every opponent: the sum of its pairs'
+/// z² (about one a pair by chance) and its worst pair. The pool's scale rests on transitivity;
+/// a member far off scores against some opponents as a different rating would.
+fn consistency_section(s: &mut String, sorted: &[&PoolMemberRow], pairs: &[PoolPairRow]) {
+    use std::fmt::Write as _;
+    let zs: Vec<(&PoolPairRow, f64)> = pairs
+        .iter()
+        .filter_map(|p| pair_z(p).map(|z| (p, z)))
+        .collect();
+    if zs.is_empty() {
+        return;
+    }
+    use statrs::distribution::{ChiSquared, ContinuousCDF};
+    let total: f64 = zs.iter().map(|(_, z)| z * z).sum();
+    // the ratings take about one degree of freedom a member (the anchors' priors hold the scale)
+    let dof = (zs.len() + 1).saturating_sub(sorted.len());
+    let p = (dof > 0)
+        .then(|| ChiSquared::new(dof as f64).ok().map(|c| c.sf(total)))
+        .flatten();
+    let _ = writeln!(s, "\n## Consistency\n");
+    let _ = writeln!(
+        s,
+        "Each pair's points against the score its fitted difference predicts: z = (points − n e) / \
+         √(n e (1 − e)) (draws ignored, so |z| is if anything small). Over all {} pairs the sum of \
+         z² is {total:.1} on about {dof} degrees of freedom (pairs less members plus one){}. A \
+         member whose sum is far above its pairs scores against some opponents as a different \
+         rating would.\n",
+        zs.len(),
+        p.map(|p| format!(", p = {p:.2}")).unwrap_or_default()
+    );
+    let _ = writeln!(
+        s,
+        "| member | pairs | sum of z² | worst pair (games: score / expected, z) |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|");
+    for r in sorted {
+        let mine: Vec<(&str, &PoolPairRow, f64)> = zs
+            .iter()
+            .filter_map(|&(p, z)| {
+                if p.a == r.name {
+                    Some((p.b.as_str(), p, z))
+                } else if p.b == r.name {
+                    Some((p.a.as_str(), p, -z))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let Some(&(o, p, z)) = mine.iter().max_by(|x, y| x.2.abs().total_cmp(&y.2.abs())) else {
+            continue;
+        };
+        let n = f64::from(p.games);
+        let (points, d) = if p.a == r.name {
+            (p.a_points, p.fit_diff.unwrap_or(0.0))
+        } else {
+            (n - p.a_points, -p.fit_diff.unwrap_or(0.0))
+        };
+        let e = 1.0 / (1.0 + 10f64.powf(-d / 400.0));
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.1} | {o} ({}: {:.0}% / {:.0}%, {z:+.1}) |",
+            r.name,
+            mine.len(),
+            mine.iter().map(|m| m.2 * m.2).sum::<f64>(),
+            p.games,
+            100.0 * points / n,
+            100.0 * e
+        );
+    }
 }
