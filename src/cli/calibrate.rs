@@ -246,7 +246,7 @@ fn print_summary(rows: &[VerifyRow], low: f64) {
     }
     let split: Vec<String> = report::verify_section::consistency(rows)
         .into_iter()
-        .filter(|t| t.3 < 0.05)
+        .filter(|t| t.3 < report::verify_section::DISAGREE_P)
         .map(|(t, chi2, dof, p)| format!("{t:.0} (chi2 {chi2:.1} on {dof}, p {p:.3})"))
         .collect();
     if !split.is_empty() {

@@ -7,7 +7,7 @@ use super::document::{f0, Document};
 use crate::results::{VerifyOpponentRow, VerifyRow};
 
 /// A level's opponents disagree when their z's sum of squares is this unlikely.
-const DISAGREE_P: f64 = 0.05;
+pub const DISAGREE_P: f64 = 0.05;
 
 /// A performance interval, one-sided after a perfect score.
 fn interval(lo: f64, hi: f64) -> String {
