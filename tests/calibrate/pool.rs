@@ -362,3 +362,88 @@ fn game_cost_falls_back_from_pair_to_members_to_the_run() {
         GameCost::FLOOR
     );
 }
+
+/// The simulation, except that `loser` loses every game against `winner`.
+struct Rigged {
+    inner: SimRunner,
+    loser: &'static str,
+    winner: &'static str,
+}
+
+impl skillcal::calibrate::runner::GameRunner for Rigged {
+    fn run(
+        &self,
+        spec: &skillcal::calibrate::runner::MatchSpec,
+        dir: &std::path::Path,
+    ) -> skillcal::calibrate::error::Result<()> {
+        use skillcal::results::{self, GameResult, GameRow};
+        self.inner.run(spec, dir)?;
+        let path = dir.join("games.csv");
+        let mut games: Vec<GameRow> = results::read_csv(&path)?;
+        for g in &mut games {
+            if g.white == self.loser && g.black == self.winner {
+                g.result = Some(GameResult::BlackWins);
+            } else if g.black == self.loser && g.white == self.winner {
+                g.result = Some(GameResult::WhiteWins);
+            }
+        }
+        results::write_csv(&path, &games)?;
+        Ok(())
+    }
+}
+
+#[test]
+fn the_report_names_the_member_that_one_rating_does_not_fit() {
+    // a1 loses every game to a2 (320 Elo above it, so about 14% was due) and plays to its
+    // rating against the others: no single rating fits it. A gap of 600 lets the ladder close
+    // loops (a ladder of neighbours alone is a tree: any results fit it, 0 degrees of freedom).
+    let cfg: PoolRunConfig = toml::from_str(
+        &CONFIG
+            .replace("budget = 20000", "budget = 600")
+            .replace("max_gap = 300", "max_gap = 600"),
+    )
+    .unwrap();
+    let t = truth();
+    let runner = Rigged {
+        inner: SimRunner {
+            truth: Box::new(move |e| t[&e.name]),
+            draw_rate: 0.2,
+            seconds: None,
+        },
+        loser: "a1",
+        winner: "a2",
+    };
+    let dir = tmpdir("pool-rigged");
+    let opts = PoolOptions {
+        fit_only: false,
+        quiet: true,
+    };
+    measure(&cfg, &dir, &runner, &opts).unwrap();
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let section = report
+        .split("## Consistency")
+        .nth(1)
+        .expect("consistency section");
+    let p: f64 = section
+        .split("p = ")
+        .nth(1)
+        .and_then(|s| s.split(". A member").next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("the pool's p: {section}"));
+    assert!(p < 0.05, "{section}");
+    // a1's sum is the largest, its worst pair a2; the members a1 did not wrong stay near 0
+    let sum = |m: &str| -> f64 {
+        let l = section
+            .lines()
+            .find(|l| l.starts_with(&format!("| {m} |")))
+            .unwrap();
+        l.split('|').nth(3).unwrap().trim().parse().unwrap()
+    };
+    let a1 = section.lines().find(|l| l.starts_with("| a1 |")).unwrap();
+    assert!(a1.contains("| a2 ("), "a1's worst pair is a2: {a1}");
+    assert!(
+        sum("a1") > 5.0 && sum("low") < 2.0 && sum("a0") < 2.0,
+        "{section}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

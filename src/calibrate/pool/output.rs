@@ -285,7 +285,12 @@ fn consistency_section(s: &mut String, sorted: &[&PoolMemberRow], pairs: &[PoolP
          member whose sum is far above its pairs scores against some opponents as a different \
          rating would.\n",
         zs.len(),
-        p.map(|p| format!(", p = {p:.2}")).unwrap_or_default()
+        p.map(|p| if p < 0.01 {
+            format!(", p = {p:.1e}")
+        } else {
+            format!(", p = {p:.2}")
+        })
+        .unwrap_or_default()
     );
     let _ = writeln!(
         s,
