@@ -9,18 +9,7 @@ use crate::rating::problem::Cell;
 use crate::results::VerifyOpponentRow;
 
 use super::fit::{CurveFit, Z95};
-
-const K: f64 = std::f64::consts::LN_10 / 400.0;
-
-/// Logistic expected score of a player `d` Elo above its opponent.
-fn expect(d: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-d / 400.0))
-}
-
-/// Logistic Elo of a score (±infinity at 0 and 1).
-fn elo_of(q: f64) -> f64 {
-    400.0 * (q / (1.0 - q)).log10()
-}
+use crate::rating::model::{elo_from_score, expected_score, ELO_TO_NAT};
 
 /// Wilson's 95% interval of a proportion `q` over `n` trials: well behaved at 0 and 1, where a
 /// performance has only one bound.
@@ -43,7 +32,7 @@ pub struct Consistency {
 /// opponents are the players before `first` (the pool).
 ///
 /// The test: y_j = (score_j − expected_j) / (K e_j (1 − e_j)) is the match's performance less
-/// the level's rating, linearized (finite after a perfect score). Under one rating the y_j share
+/// the level's rating, linearized (finite after a perfect score; K = ln 10 / 400). Under one rating the y_j share
 /// a mean, with covariance Σ = diag(the games' binomial variance) + the opponents' rating
 /// covariance (a shift common to all opponents, the scale's location, drops out of the test).
 /// chi² = rᵀ Σ⁻¹ r with r = y minus its GLS mean; each row's z is r_j over its own SD.
@@ -90,8 +79,8 @@ pub fn opponent_rows(
             .map(|(o, ..)| f.ratings[*o].dense(n_params))
             .collect();
         for (a, &(o, n, points, _)) in met.iter().enumerate() {
-            let e = expect(level.elo - f.players[o].elo);
-            let slope = K * e * (1.0 - e);
+            let e = expected_score(level.elo - f.players[o].elo);
+            let slope = ELO_TO_NAT * e * (1.0 - e);
             y[a] = (points / n - e) / slope;
             sigma[(a, a)] += e * (1.0 - e) / n / (slope * slope);
             for b in 0..m {
@@ -115,11 +104,11 @@ pub fn opponent_rows(
                 draws: draws.round() as u32,
                 losses: (n - wins - draws).round() as u32,
                 score: q,
-                expected: expect(level.elo - opp.elo),
+                expected: expected_score(level.elo - opp.elo),
                 z: z.get(a).copied().unwrap_or(f64::NAN),
-                performance: opp.elo + elo_of(q),
-                performance_lower: opp.elo + elo_of(lo),
-                performance_upper: opp.elo + elo_of(hi),
+                performance: opp.elo + elo_from_score(q),
+                performance_lower: opp.elo + elo_from_score(lo),
+                performance_upper: opp.elo + elo_from_score(hi),
             });
         }
     }
@@ -183,7 +172,7 @@ mod tests {
         let (lo, hi) = wilson(0.0, 60.0);
         assert_eq!(lo, 0.0);
         assert!((0.05..0.07).contains(&hi), "{hi}");
-        assert_eq!(elo_of(lo), f64::NEG_INFINITY);
+        assert_eq!(elo_from_score(lo), f64::NEG_INFINITY);
         let (lo, hi) = wilson(0.5, 100.0);
         assert!(
             (lo - 0.404).abs() < 0.002 && (hi - 0.596).abs() < 0.002,

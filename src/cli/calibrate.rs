@@ -284,10 +284,6 @@ pub struct TcCheckArgs {
     /// Games against each opponent at each clock (even; default: the config's verify games).
     #[arg(long)]
     pub games: Option<usize>,
-    /// Play nothing: rate the games the folder holds (unfinished matches as far as they went),
-    /// rewriting verify.csv, verify_opponents.csv and the report.
-    #[arg(long)]
-    pub rate_only: bool,
 }
 
 /// `skillcal tc-check`: plays the levels at each clock, prints the differences, refreshes the

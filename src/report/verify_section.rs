@@ -4,6 +4,7 @@
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 use super::document::{f0, Document};
+use crate::rating::model::Z95;
 use crate::results::{VerifyOpponentRow, VerifyRow};
 
 /// A level's opponents disagree when their z's sum of squares is this unlikely.
@@ -57,7 +58,7 @@ pub fn verify_opponents_section(
             vec![
                 f0(r.target),
                 r.opponent.clone(),
-                format!("{} ± {}", f0(r.opponent_elo), f0(1.96 * r.opponent_sd)),
+                format!("{} ± {}", f0(r.opponent_elo), f0(Z95 * r.opponent_sd)),
                 format!("{}-{}-{}", r.wins, r.draws, r.losses),
                 format!("{:.1}%", 100.0 * r.score),
                 format!("{:.1}%", 100.0 * r.expected),

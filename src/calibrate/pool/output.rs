@@ -249,12 +249,12 @@ fn report_markdown(
     s
 }
 
-/// Pearson's z of `a`'s points in a pair at the fitted difference (binomial variance).
-fn pair_z(p: &PoolPairRow) -> Option<f64> {
-    let d = p.fit_diff?;
+/// `a`'s expected score in a pair at the fitted difference, and Pearson's z of its points
+/// (binomial variance).
+fn pair_z(p: &PoolPairRow) -> Option<(f64, f64)> {
+    let e = crate::rating::model::expected_score(p.fit_diff?);
     let n = f64::from(p.games);
-    let e = 1.0 / (1.0 + 10f64.powf(-d / 400.0));
-    (n > 0.0).then(|| (p.a_points - n * e) / (n * e * (1.0 - e)).sqrt())
+    (n > 0.0).then(|| (e, (p.a_points - n * e) / (n * e * (1.0 - e)).sqrt()))
 }
 
 /// Whether one rating a member fits its results against every opponent: the sum of its pairs'
@@ -262,15 +262,15 @@ fn pair_z(p: &PoolPairRow) -> Option<f64> {
 /// a member far off scores against some opponents as a different rating would.
 fn consistency_section(s: &mut String, sorted: &[&PoolMemberRow], pairs: &[PoolPairRow]) {
     use std::fmt::Write as _;
-    let zs: Vec<(&PoolPairRow, f64)> = pairs
+    let zs: Vec<(&PoolPairRow, f64, f64)> = pairs
         .iter()
-        .filter_map(|p| pair_z(p).map(|z| (p, z)))
+        .filter_map(|p| pair_z(p).map(|(e, z)| (p, e, z)))
         .collect();
     if zs.is_empty() {
         return;
     }
     use statrs::distribution::{ChiSquared, ContinuousCDF};
-    let total: f64 = zs.iter().map(|(_, z)| z * z).sum();
+    let total: f64 = zs.iter().map(|(.., z)| z * z).sum();
     // the ratings take about one degree of freedom a member (the anchors' priors hold the scale)
     let dof = (zs.len() + 1).saturating_sub(sorted.len());
     let p = (dof > 0)
@@ -298,35 +298,32 @@ fn consistency_section(s: &mut String, sorted: &[&PoolMemberRow], pairs: &[PoolP
     );
     let _ = writeln!(s, "|---|---|---|---|");
     for r in sorted {
-        let mine: Vec<(&str, &PoolPairRow, f64)> = zs
+        // (opponent, games, points, expected score, z), from r's side
+        let mine: Vec<(&str, f64, f64, f64, f64)> = zs
             .iter()
-            .filter_map(|&(p, z)| {
+            .filter_map(|&(p, e, z)| {
+                let n = f64::from(p.games);
                 if p.a == r.name {
-                    Some((p.b.as_str(), p, z))
+                    Some((p.b.as_str(), n, p.a_points, e, z))
                 } else if p.b == r.name {
-                    Some((p.a.as_str(), p, -z))
+                    Some((p.a.as_str(), n, n - p.a_points, 1.0 - e, -z))
                 } else {
                     None
                 }
             })
             .collect();
-        let Some(&(o, p, z)) = mine.iter().max_by(|x, y| x.2.abs().total_cmp(&y.2.abs())) else {
+        let Some(&(o, n, points, e, z)) =
+            mine.iter().max_by(|x, y| x.4.abs().total_cmp(&y.4.abs()))
+        else {
             continue;
         };
-        let n = f64::from(p.games);
-        let (points, d) = if p.a == r.name {
-            (p.a_points, p.fit_diff.unwrap_or(0.0))
-        } else {
-            (n - p.a_points, -p.fit_diff.unwrap_or(0.0))
-        };
-        let e = 1.0 / (1.0 + 10f64.powf(-d / 400.0));
         let _ = writeln!(
             s,
             "| {} | {} | {:.1} | {o} ({}: {:.0}% / {:.0}%, {z:+.1}) |",
             r.name,
             mine.len(),
-            mine.iter().map(|m| m.2 * m.2).sum::<f64>(),
-            p.games,
+            mine.iter().map(|m| m.4 * m.4).sum::<f64>(),
+            n,
             100.0 * points / n,
             100.0 * e
         );
