@@ -70,6 +70,11 @@ run_stage() {
       stage "calibrate blend -> results/range"
       # the shipped table (configs/uci_elo_table.csv) is this run's: rebuild and commit the two together
       "$bin" calibrate configs/families/blend.toml --out results/range --install ;;
+    range-next) # issue 13: the shipped path afresh over t in [-0.35, 1] (4,000 games), so the
+      # weakest setting brackets 600 within the budget; when it is spent, it replaces
+      # results/range by hand (its config becomes blend.toml, then `range` installs it)
+      stage "calibrate blend-next -> results/range-next"
+      "$bin" calibrate configs/families/blend-next.toml --out results/range-next ;;
     verify) # issue 13: the table's levels 600..2600 with fresh games
       verify_range ;;
     verify-final) # issue 13: the final table (refitted on the pool at its goal), 150 games an
@@ -121,7 +126,7 @@ run_stage() {
     pool) # issue 13: the pool's own ladder towards its goal, with whatever time is left
       stage "pool -> results/pool"
       "$bin" pool configs/pool.toml --out results/pool ;;
-    *) echo "unknown stage '$1' (STAGES: range verify verify-final analyse pool-part families family-checks family-analyses stockfish compare pool)" >&2
+    *) echo "unknown stage '$1' (STAGES: range range-next verify verify-final analyse pool-part families family-checks family-analyses stockfish compare pool)" >&2
        exit 2 ;;
   esac
 }
