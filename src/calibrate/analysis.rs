@@ -197,8 +197,10 @@ fn residual_chi2(roles: &[Role], points: &CurveFit, curve: &CurveFit) -> f64 {
 }
 
 /// Current rating of each pool member for planning: fitted when the fit has one, else the
-/// anchor; an unanchored member without games (here or in the pool file) has none (its fitted
-/// value is only the prior).
+/// pool file's measured rating, else the anchor; an unanchored member without games (here or in
+/// the pool file) has none (its fitted value is only the prior). Before a run's first game
+/// there is no fit, and a measured pool's members are where the pool file puts them: the
+/// unanchored ones too, which the first batch of a run reaching below the anchors needs.
 pub(super) fn pool_estimates(cfg: &CalibrationConfig, a: &Analysis) -> Vec<Option<f64>> {
     (0..cfg.pool.members.len())
         .map(|j| {
@@ -212,7 +214,12 @@ pub(super) fn pool_estimates(cfg: &CalibrationConfig, a: &Analysis) -> Vec<Optio
             }
             match (&a.curve, &a.points) {
                 (Some(f), _) | (None, Some(f)) => Some(f.players[j].elo),
-                _ => m.elo,
+                _ => cfg
+                    .pool_measured
+                    .iter()
+                    .find(|r| r.name == m.name)
+                    .and_then(|r| r.elo)
+                    .or(m.elo),
             }
         })
         .collect()

@@ -307,3 +307,74 @@ fn foreseen_games_against_a_held_member_inform_only_the_run() {
     let joint_after = joint.with_games(Side::Player(2), Side::Player(1), n);
     assert!(player_sd(&joint_after, 1) < 0.99 * player_sd(&joint, 1));
 }
+
+/// Before a run's first game there is no fit, so the first batch places the measured pool's
+/// members where the pool file does: a setting guessed below every anchor meets the unanchored
+/// members near it (it met only the next setting when they had no rating until played).
+#[test]
+fn the_first_batch_meets_the_pool_files_members_nearest_the_guess() {
+    use skillcal::calibrate::{self, config::CalibrationConfig, sim::SimRunner, Options};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut cfg = CalibrationConfig::load(&root.join("configs/families/blend.toml")).unwrap();
+    cfg.plan.t_min = -0.35;
+    cfg.plan.initial = vec![-0.35, 0.2, 1.0];
+    cfg.plan.guess = Some([800.0, 2600.0]);
+    cfg.budget = 200;
+    let measured: std::collections::HashMap<String, f64> = cfg
+        .pool_measured
+        .iter()
+        .map(|r| (r.name.clone(), r.elo.unwrap()))
+        .collect();
+    let truth = measured.clone();
+    let runner = SimRunner {
+        truth: Box::new(move |e| match e.option("LimitNodes") {
+            Some(n) => 500.0 + 100.0 * n.parse::<f64>().unwrap().log2(),
+            None => truth[&e.name],
+        }),
+        draw_rate: 0.2,
+        seconds: None,
+    };
+    let dir = std::env::temp_dir().join(format!("skillcal-first-batch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let quiet = Options {
+        fit_only: false,
+        quiet: true,
+    };
+    calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
+    let plan = std::fs::read_to_string(dir.join("plan.csv")).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut rows = csv::Reader::from_reader(plan.as_bytes());
+    let headers = rows.headers().unwrap().clone();
+    let col = |h: &str| headers.iter().position(|x| x == h).unwrap();
+    let (batch, player, estimate, opponents) = (
+        col("batch"),
+        col("player"),
+        col("estimate"),
+        col("opponents"),
+    );
+    let mut lowest = None;
+    for r in rows
+        .records()
+        .map(Result::unwrap)
+        .filter(|r| &r[batch] == "0")
+    {
+        let e: f64 = r[estimate].parse().unwrap();
+        for o in r[opponents]
+            .split(' ')
+            .filter(|o| !o.starts_with("skillcal_"))
+        {
+            let gap = (measured[o] - e).abs();
+            assert!(
+                gap <= cfg.plan.max_gap,
+                "{}: {o} is {gap:.0} away",
+                &r[player]
+            );
+        }
+        if &r[player] == "skillcal_t-0.3500" {
+            lowest = Some(r[opponents].to_string());
+        }
+    }
+    let lowest = lowest.expect("t = -0.35 in the first batch");
+    // guessed at 170: Fairy Skill -20 and -12 (375 and 469 in the pool file) are within 300
+    assert!(lowest.contains("fairy11.1-skill-20"), "{lowest}");
+}
