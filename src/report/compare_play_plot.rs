@@ -5,19 +5,13 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use super::plots::{err, legend_and_write};
 use super::ReportError;
 
 /// One family's points: (Elo, value, lower, upper).
 pub struct Series {
     pub label: String,
     pub points: Vec<(f64, f64, f64, f64)>,
-}
-
-fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {
-    ReportError::Plot {
-        path: path.to_path_buf(),
-        message: format!("{e:?}"),
-    }
 }
 
 fn range(v: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -90,13 +84,6 @@ pub fn level_plot(
             )
             .map_err(|e| err(path, e))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
-        .map_err(|e| err(path, e))?;
-    root.present().map_err(|e| err(path, e))?;
+    legend_and_write(&mut chart, &root, SeriesLabelPosition::UpperRight, path)?;
     Ok(true)
 }

@@ -6,14 +6,8 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::compare_data::Family;
+use super::plots::{err, legend_and_write};
 use super::ReportError;
-
-fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {
-    ReportError::Plot {
-        path: path.to_path_buf(),
-        message: format!("{e:?}"),
-    }
-}
 
 /// Elo against t for the families with a fit; returns whether anything was drawn.
 pub fn curves_plot(path: &Path, families: &[Family]) -> Result<bool, ReportError> {
@@ -97,13 +91,6 @@ pub fn curves_plot(path: &Path, families: &[Family]) -> Result<bool, ReportError
             )
             .map_err(|e| err(path, e))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
-        .map_err(|e| err(path, e))?;
-    root.present().map_err(|e| err(path, e))?;
+    legend_and_write(&mut chart, &root, SeriesLabelPosition::UpperLeft, path)?;
     Ok(true)
 }

@@ -6,6 +6,7 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::levels::Levels;
+use super::plots::{err, legend_and_write};
 use super::ReportError;
 use crate::results::LevelRow;
 
@@ -32,13 +33,6 @@ pub const LEVEL_FIGURES: [(&str, &str); 5] = [
         "Top-1 agreement with the reference engine (% of moves) against Elo, with 95% intervals; pool members hollow.",
     ),
 ];
-
-fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {
-    ReportError::Plot {
-        path: path.to_path_buf(),
-        message: format!("{e:?}"),
-    }
-}
 
 /// One series: (Elo, value, lower, upper) points.
 struct Series {
@@ -139,14 +133,7 @@ fn elo_plot(path: &Path, title: &str, y_desc: &str, all: &[Series]) -> Result<()
             .label(s.label.clone())
             .legend(move |(x, y)| Circle::new((x + 10, y), 4, style));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
-        .map_err(|e| err(path, e))?;
-    root.present().map_err(|e| err(path, e))?;
+    legend_and_write(&mut chart, &root, SeriesLabelPosition::UpperRight, path)?;
     Ok(())
 }
 

@@ -9,11 +9,28 @@ use crate::results::{CurveRow, PointRow, PoolRow, VerifyRow};
 use super::ReportError;
 
 /// A plotters error, naming the plot's file.
-fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {
+pub(super) fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {
     ReportError::Plot {
         path: path.to_path_buf(),
         message: format!("{e:?}"),
     }
+}
+
+/// The last step of every plot: the legend at `pos`, then the file written.
+pub(super) fn legend_and_write<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    pos: SeriesLabelPosition,
+    path: &Path,
+) -> Result<(), ReportError> {
+    chart
+        .configure_series_labels()
+        .position(pos)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .draw()
+        .map_err(|e| err(path, e))?;
+    root.present().map_err(|e| err(path, e))
 }
 
 fn range_of(values: impl Iterator<Item = f64>, pad: f64) -> (f64, f64) {
@@ -172,14 +189,7 @@ pub fn curve_plot(
             .label("isotonic fit")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], GREEN));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
-        .map_err(|e| err(path, e))?;
-    root.present().map_err(|e| err(path, e))?;
+    legend_and_write(&mut chart, &root, SeriesLabelPosition::UpperLeft, path)?;
     Ok(())
 }
 
@@ -233,14 +243,7 @@ pub fn verify_plot(path: &Path, rows: &[VerifyRow]) -> Result<(), ReportError> {
         .map_err(|e| err(path, e))?
         .label("measured (95% interval)")
         .legend(|(x, y)| Circle::new((x + 10, y), 4, RED.filled()));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
-        .map_err(|e| err(path, e))?;
-    root.present().map_err(|e| err(path, e))?;
+    legend_and_write(&mut chart, &root, SeriesLabelPosition::UpperLeft, path)?;
     Ok(())
 }
 

@@ -6,16 +6,10 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::figures::Figure;
+use super::plots::{err, legend_and_write};
 use super::rating_data::{HistoryRow, RatingData, SprtRow};
 use super::ReportError;
 use crate::rating::Ratings;
-
-fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {
-    ReportError::Plot {
-        path: path.to_path_buf(),
-        message: format!("{e:?}"),
-    }
-}
 
 /// Distinct colours for players' lines.
 fn colour(i: usize) -> RGBColor {
@@ -189,14 +183,7 @@ pub fn history_plot(path: &Path, r: &Ratings, rows: &[HistoryRow]) -> Result<(),
             .label(p.name.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
-        .map_err(|e| err(path, e))?;
-    root.present().map_err(|e| err(path, e))?;
+    legend_and_write(&mut chart, &root, SeriesLabelPosition::UpperRight, path)?;
     Ok(())
 }
 
@@ -241,13 +228,6 @@ pub fn sprt_plot(path: &Path, rows: &[SprtRow]) -> Result<(), ReportError> {
         .map_err(|e| err(path, e))?
         .label("LLR")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
-        .map_err(|e| err(path, e))?;
-    root.present().map_err(|e| err(path, e))?;
+    legend_and_write(&mut chart, &root, SeriesLabelPosition::UpperLeft, path)?;
     Ok(())
 }
