@@ -214,12 +214,7 @@ pub(super) fn pool_estimates(cfg: &CalibrationConfig, a: &Analysis) -> Vec<Optio
             }
             match (&a.curve, &a.points) {
                 (Some(f), _) | (None, Some(f)) => Some(f.players[j].elo),
-                _ => cfg
-                    .pool_measured
-                    .iter()
-                    .find(|r| r.name == m.name)
-                    .and_then(|r| r.elo)
-                    .or(m.elo),
+                _ => cfg.measured_elo(&m.name).or(m.elo),
             }
         })
         .collect()

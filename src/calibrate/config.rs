@@ -323,6 +323,14 @@ impl PoolConfig {
 }
 
 impl CalibrationConfig {
+    /// A member's rating in the measured pool file (`pool.file`), if it has one.
+    pub fn measured_elo(&self, name: &str) -> Option<f64> {
+        self.pool_measured
+            .iter()
+            .find(|r| r.name == name)
+            .and_then(|r| r.elo)
+    }
+
     /// Paths inside the config (the opening book, engine commands with a slash, StrengthTable
     /// values) are relative to the config file's folder `base`, as in match configs.
     pub fn resolve_paths(&mut self, base: &Path) {

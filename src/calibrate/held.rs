@@ -233,10 +233,7 @@ pub fn fit_run(
                 .pool
                 .members
                 .iter()
-                .map(|m| {
-                    let row = cfg.pool_measured.iter().find(|r| r.name == m.name)?;
-                    row.elo
-                })
+                .map(|m| cfg.measured_elo(&m.name))
                 .collect::<Option<Vec<f64>>>()?;
             Some(MeasuredPool {
                 elo,

@@ -375,6 +375,18 @@ fn the_first_batch_meets_the_pool_files_members_nearest_the_guess() {
         }
     }
     let lowest = lowest.expect("t = -0.35 in the first batch");
-    // guessed at 170: Fairy Skill -20 and -12 (375 and 469 in the pool file) are within 300
-    assert!(lowest.contains("fairy11.1-skill-20"), "{lowest}");
+    // guessed at 170, below every member: the nearest, Fairy Skill -20 (about 380 in the pool
+    // file), is chained, not anchored
+    let nearest = cfg
+        .pool
+        .members
+        .iter()
+        .min_by(|a, b| {
+            let gap =
+                |m: &&skillcal::calibrate::config::PoolMember| (measured[&m.name] - 170.0).abs();
+            gap(a).total_cmp(&gap(b))
+        })
+        .unwrap();
+    assert!(nearest.elo.is_none(), "{} is anchored", nearest.name);
+    assert!(lowest.contains(nearest.name.as_str()), "{lowest}");
 }
