@@ -12,7 +12,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use shakmaty::uci::UciMove;
 
 pub use crate::arena::find_program;
-use crate::arena::{parse_bestmove, parse_info, SearchInfo};
+use crate::arena::{parse_bestmove, parse_info, OptionDecl, SearchInfo};
 
 use super::error::{AnalysisError, Result};
 use super::lichess::Score;
@@ -30,7 +30,10 @@ pub enum Limit {
 }
 
 impl Limit {
-    /// Parses `nodes=N`, `depth=N` or `movetime=MS`.
+    /// The deepest `depth=N` accepted (Stockfish's MAX_PLY is 246).
+    pub const MAX_DEPTH: u32 = 245;
+
+    /// Parses `nodes=N`, `depth=N` or `movetime=MS`, each at least 1.
     pub fn parse(s: &str) -> Result<Limit> {
         let expected = || {
             usage(format!(
@@ -42,9 +45,17 @@ impl Limit {
             .trim()
             .parse()
             .map_err(|e| usage(format!("limit '{s}': '{v}' is not a number ({e})")))?;
+        // 0 is no limit at all to many engines (Stockfish searches on until stopped)
+        let bad = |range: &str| usage(format!("limit '{s}': must be {range}"));
         Ok(match k.trim() {
+            "nodes" | "movetime" if n == 0 => return Err(bad("at least 1")),
             "nodes" => Limit::Nodes(n),
-            "depth" => Limit::Depth(n as u32),
+            "depth" => Limit::Depth(
+                u32::try_from(n)
+                    .ok()
+                    .filter(|d| (1..=Limit::MAX_DEPTH).contains(d))
+                    .ok_or_else(|| bad(&format!("from 1 to {}", Limit::MAX_DEPTH)))?,
+            ),
             "movetime" => Limit::MoveTime(n),
             _ => return Err(expected()),
         })
@@ -194,7 +205,35 @@ impl UciEngine {
             limit: cfg.limit,
         };
         e.send("uci")?;
-        e.wait_for("uciok")?;
+        let mut declared = Vec::new();
+        loop {
+            let line = e.read_line()?;
+            if line.trim() == "uciok" {
+                break;
+            }
+            declared.extend(OptionDecl::parse(&line));
+        }
+        // a value the engine cannot take is an error here, not a crash (Stockfish 15.1 dies
+        // on `Hash` = `abc`) or a search at the engine's default
+        for (k, v) in &cfg.options {
+            let decl = declared
+                .iter()
+                .find(|d| d.name.eq_ignore_ascii_case(k))
+                .ok_or_else(|| {
+                    let offered: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
+                    usage(format!(
+                        "engine {}: unknown UCI option {k}; the engine offers: {}",
+                        e.name,
+                        offered.join(", ")
+                    ))
+                })?;
+            decl.check(v).map_err(|allowed| {
+                usage(format!(
+                    "engine {}: option {k} = '{v}' is not accepted: allowed: {allowed}",
+                    e.name
+                ))
+            })?;
+        }
         for (k, v) in &cfg.options {
             e.send(&format!("setoption name {k} value {v}"))?;
         }

@@ -353,7 +353,7 @@ impl CalibrationConfig {
         }
         cfg.resolve_paths(path.parent().unwrap_or(Path::new("")));
         if cfg.pool.file.is_some() {
-            cfg.load_pool_file()?;
+            cfg.load_pool_file(&path.display().to_string())?;
         }
         Ok(cfg)
     }

@@ -21,10 +21,10 @@ pub struct AnalyseArgs {
     #[arg(long, default_value = "nodes=15000")]
     limit: String,
     /// Engine processes in parallel.
-    #[arg(long, default_value_t = 2)]
-    concurrency: usize,
-    /// Bootstrap resamples (over games) for the 95% intervals.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=256))]
+    concurrency: u32,
+    /// Bootstrap resamples (over games) for the 95% intervals; 0: no intervals.
+    #[arg(long, default_value_t = 1000, value_parser = bootstrap_count)]
     bootstrap: usize,
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
@@ -39,11 +39,20 @@ pub struct AnalyseArgs {
     #[arg(long, default_value = "nodes=50000")]
     match_limit: String,
     /// Rating band width for human games.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=4000))]
     band: u32,
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+}
+
+/// A 95% interval needs resamples to read its percentiles from: 0 (none) or at least 2.
+fn bootstrap_count(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(1) => Err("0 (no intervals) or at least 2".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
@@ -62,7 +71,7 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
         engine = engine.with_option(k.trim(), v.trim());
     }
     opts.engine = engine;
-    opts.concurrency = a.concurrency.max(1);
+    opts.concurrency = a.concurrency as usize;
     opts.bootstrap = a.bootstrap;
     opts.seed = a.seed;
     opts.human = a.human.clone();
@@ -72,7 +81,7 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
         .iter()
         .map(|s| EngineConfig::parse_spec(s, match_limit))
         .collect::<Result<_, _>>()?;
-    opts.band = a.band.max(1);
+    opts.band = a.band;
     opts.quiet = a.quiet;
     let r = crate::analysis::run(&opts)?;
     println!(

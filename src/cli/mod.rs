@@ -74,8 +74,27 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", error_text(&err));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes joined by ": ", as anyhow's `{:#}` does, but leaving out a cause
+/// whose text the message already holds: most of our errors print their source in their own
+/// message (`cannot read PATH: {source}`) and also return it as `source()`, which `{:#}` would
+/// print twice.
+pub fn error_text(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }

@@ -20,6 +20,66 @@ fn clocks_and_keys() {
     assert_eq!(Limit::parse("nodes=20000").unwrap(), Limit::Nodes(20000));
     assert_eq!(Limit::parse("depth=12").unwrap().to_string(), "depth=12");
     assert!(Limit::parse("time=3").is_err());
+    // 0 is no limit to Stockfish (it searches until stopped); a depth past any engine's is a typo
+    for bad in [
+        "nodes=0",
+        "movetime=0",
+        "depth=0",
+        "depth=246",
+        "depth=4294967297",
+    ] {
+        let e = Limit::parse(bad).unwrap_err().to_string();
+        assert!(e.contains(bad) && e.contains("must be"), "{bad}: {e}");
+    }
+    assert_eq!(Limit::parse("depth=245").unwrap(), Limit::Depth(245));
+}
+
+/// Bad arguments and engine options fail at once, naming what is wrong, before anything is
+/// searched with a value the engine would crash on or silently replace.
+#[test]
+fn bad_analyse_arguments_are_named() {
+    let dir = std::env::temp_dir().join(format!("skillcal-analysis-args-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    for (args, expect) in [
+        (&["--band", "0"][..], "--band"),
+        (&["--concurrency", "0"], "--concurrency"),
+        (&["--bootstrap", "1"], "at least 2"),
+        (
+            &["--limit", "nodes=0"],
+            "limit 'nodes=0': must be at least 1",
+        ),
+        (
+            &["--engine", "builtin:Hash=abc"],
+            "option Hash = 'abc' is not accepted",
+        ),
+        (&["--engine", "builtin:Hsh=3"], "unknown UCI option Hsh"),
+        (
+            &["--engine", "builtin", "--engine-option", "Style=odd"],
+            "option Style = 'odd' is not accepted: allowed: one of",
+        ),
+    ] {
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_skillcal"))
+            .arg("analyse")
+            .arg(&pgn)
+            .arg("--out")
+            .arg(&out)
+            .arg("--quiet")
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains(expect), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -174,6 +174,12 @@ fn bad_arguments_are_readable() {
     assert!(!ok && stderr.contains("expected NAME=ELO"), "{stderr}");
     let (ok, _, stderr) = skillcal(&["rate", "/nonexistent/games.csv"]);
     assert!(!ok && stderr.contains("/nonexistent/games.csv"), "{stderr}");
+    // the cause once: the message already holds the io error that is also its source
+    let io = std::fs::read("/nonexistent/games.csv")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(stderr.matches(&io).count(), 1, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
     // Each bad option fails with a message naming it, before any rating is printed.
     let pgn = data("rating_cutechess.pgn");
     let pgn = pgn.to_str().unwrap();

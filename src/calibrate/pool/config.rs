@@ -232,19 +232,20 @@ impl PoolConfig {
 /// A calibration config that names a measured pool (`[pool] file = DIR`).
 impl CalibrationConfig {
     /// Replaces the `[pool]` section by the measured pool of `pool.file`: the members as that
-    /// run played them (its `pool.toml`) and their games (`pool-pairs.csv`).
-    pub fn load_pool_file(&mut self) -> Result<()> {
+    /// run played them (its `pool.toml`) and their games (`pool-pairs.csv`). `origin` names the
+    /// calibration config in errors.
+    pub fn load_pool_file(&mut self, origin: &str) -> Result<()> {
         #[derive(Deserialize)]
         struct Run {
             pool: PoolConfig,
         }
         let Some(dir) = self.pool.file.clone() else {
-            config_err!("key `pool.file` is not set");
+            config_err!("{origin}: key `pool.file` is not set");
         };
         let path = dir.join("pool.toml");
         let text = std::fs::read_to_string(&path).map_err(|e| {
             CalibrateError::Config(format!(
-                "key `pool.file`: cannot read {} (a `skillcal pool` run folder): {e}",
+                "{origin}: key `pool.file`: cannot read {} (a `skillcal pool` run folder): {e}",
                 path.display()
             ))
         })?;
