@@ -80,20 +80,21 @@ pub fn tc_check(
     if !table.exists() {
         return Err(CalibrateError::file(table, "the table does not exist"));
     }
-    if tcs.len() < 2 {
-        return Err(CalibrateError::Config(
-            "--tcs: give at least two time controls to compare".into(),
-        ));
-    }
     for (i, tc) in tcs.iter().enumerate() {
         TimeControl::parse(tc).map_err(|e| CalibrateError::Config(format!("--tcs: {e}")))?;
         if tcs[..i].contains(tc) {
             return Err(CalibrateError::Config(format!("--tcs: {tc} given twice")));
         }
     }
+    if tcs.len() < 2 {
+        return Err(CalibrateError::Config(
+            "--tcs: give at least two time controls to compare".into(),
+        ));
+    }
     if levels.is_empty() {
         return Err(CalibrateError::Config("--levels: no level to check".into()));
     }
+    super::verify::check_levels(table, levels)?;
     let matches = out.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     verify::guard_table(table, out)?;

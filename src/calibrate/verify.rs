@@ -29,6 +29,28 @@ pub fn default_levels(table: &Path, low: f64) -> Result<Vec<f64>> {
     Ok(v)
 }
 
+/// Levels a verification (or time-control check) can play: UCI_Elo is an integer option, the
+/// table's range bounds it (the engine refuses others) and each level is played once. Checked
+/// before anything is played, so a typo costs no match folder.
+pub fn check_levels(table: &Path, levels: &[f64]) -> Result<()> {
+    let t = crate::strength::table::EloTable::load(table)
+        .map_err(|e| CalibrateError::file(table, e.to_string()))?;
+    let (lo, hi) = t.elo_range();
+    let (lo, hi) = (lo.floor(), hi.ceil());
+    for (i, &l) in levels.iter().enumerate() {
+        if !l.is_finite() || l.fract() != 0.0 || l < lo || l > hi {
+            return Err(CalibrateError::Config(format!(
+                "--levels: {l} is not a UCI_Elo of {} (an integer from {lo} to {hi})",
+                table.display()
+            )));
+        }
+        if levels[..i].contains(&l) {
+            return Err(CalibrateError::Config(format!("--levels: {l} given twice")));
+        }
+    }
+    Ok(())
+}
+
 /// The `elo` column of a UCI_Elo table.
 pub fn table_elos(table: &Path) -> Result<Vec<f64>> {
     let mut r = csv::ReaderBuilder::new()
@@ -100,6 +122,7 @@ pub fn verify(
     if !table.exists() {
         return Err(CalibrateError::file(table, "the table does not exist"));
     }
+    check_levels(table, levels)?;
     let matches = out.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     guard_table(table, out)?;

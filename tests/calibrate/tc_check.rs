@@ -119,6 +119,25 @@ fn sim_tc_check_fails_the_level_the_fast_clock_cuts_short() {
     let bad = vec!["10+0.1".to_string(), "fast".to_string()];
     let err = tc_check(&cfg, &table, &out, &[1400.0], &bad, 2, &runner).unwrap_err();
     assert!(err.to_string().contains("fast"), "{err}");
+    // ... and so is a bad clock alone (not "give two")
+    let err = tc_check(&cfg, &table, &out, &[1400.0], &bad[1..], 2, &runner).unwrap_err();
+    assert!(err.to_string().contains("fast"), "{err}");
+    // levels outside the table, not integers, or twice are refused before a game is played,
+    // by tc-check and verify alike
+    let fresh = dir.join("levels");
+    for (levels, expect) in [
+        (&[3000.0][..], "3000 is not a UCI_Elo"),
+        (&[999.0], "999 is not a UCI_Elo"),
+        (&[1400.5], "1400.5 is not a UCI_Elo"),
+        (&[1400.0, 1400.0], "1400 given twice"),
+    ] {
+        let err = tc_check(&cfg, &table, &fresh, levels, &tcs, 2, &runner).unwrap_err();
+        assert!(err.to_string().contains(expect), "{levels:?}: {err}");
+        let err = skillcal::calibrate::verify::verify(&cfg, &table, &fresh, levels, 2, &runner)
+            .unwrap_err();
+        assert!(err.to_string().contains(expect), "{levels:?}: {err}");
+        assert!(!fresh.exists(), "{levels:?}: a folder was made");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
