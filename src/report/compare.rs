@@ -46,6 +46,16 @@ pub fn compare(
     let mut families = Vec::new();
     for (dir, label) in dirs {
         let f = load_family(dir, label.as_deref())?;
+        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => a == b,
+        };
+        if families.iter().any(|o: &Family| same(&o.dir, dir)) {
+            return Err(ReportError::Results(data::ResultsError::Invalid {
+                path: dir.clone(),
+                message: "given twice".into(),
+            }));
+        }
         if let Some(other) = families.iter().find(|o: &&Family| o.label == f.label) {
             return Err(ReportError::Results(data::ResultsError::Invalid {
                 path: dir.clone(),

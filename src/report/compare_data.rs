@@ -154,11 +154,19 @@ fn read_config(
     Ok((name, cost))
 }
 
-/// Reads a family's run folder. A folder without summary.toml or fit_curve.csv is a family
-/// with no fit yet; a file that exists but does not parse is an error naming it.
+/// Reads a family's run folder. A run folder without summary.toml or fit_curve.csv is a family
+/// with no fit yet; a folder without calibrate.toml or summary.toml is no run and an error; a file that exists but does not parse is an error naming it.
 pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportError> {
     if !dir.is_dir() {
         return Err(ReportError::NotADirectory(dir.to_path_buf()));
+    }
+    // a run folder gets calibrate.toml before its first game; without it (and without a
+    // summary) this is some other folder, whose empty row would read as "no fit yet"
+    if !dir.join(data::SUMMARY_FILE).exists() && !dir.join("calibrate.toml").exists() {
+        return Err(invalid(
+            dir,
+            "not a calibration run folder (no calibrate.toml or summary.toml)",
+        ));
     }
     let summary = if dir.join(data::SUMMARY_FILE).exists() {
         Some(data::read_summary(dir)?)

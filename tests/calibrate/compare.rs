@@ -73,9 +73,12 @@ fn compare_two_families_writes_rows_plot_and_marks_a_failed_tc_check() {
         &[tc_row("10+0.1", None), tc_row("60+0.6", Some(-120.0))],
     )
     .unwrap();
-    // a folder whose calibration has not fitted yet
+    // a run folder whose calibration has not fitted yet: its config and nothing else
     let fresh = dir.join("fresh");
     std::fs::create_dir_all(&fresh).unwrap();
+    let config = std::fs::read_to_string(full.join("calibrate.toml")).unwrap();
+    let config = config.replacen("name = \"full\"", "name = \"fresh\"", 1);
+    std::fs::write(fresh.join("calibrate.toml"), config).unwrap();
     let out = dir.join("cmp");
     let name = format!("renamed={}", copy.display());
     let (ok, stderr) = skillcal(&[
@@ -227,6 +230,30 @@ fn compare_names_a_malformed_file_and_a_label_given_twice() {
         out.to_str().unwrap(),
     ]);
     assert!(!ok && stderr.contains("gone"), "{stderr}");
+    // a folder that is no calibration run (it read as an empty family before)
+    let stray = dir.join("stray");
+    std::fs::create_dir_all(&stray).unwrap();
+    let (ok, stderr) = skillcal(&[
+        "compare",
+        stray.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && stderr.contains("stray") && stderr.contains("not a calibration run folder"),
+        "{stderr}"
+    );
+    // the same folder twice, even spelled two ways, is named as such
+    let again = a.join("..").join("a");
+    let (ok, stderr) = skillcal(&[
+        "compare",
+        a.to_str().unwrap(),
+        again.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok && stderr.contains("given twice"), "{stderr}");
+    assert!(!out.exists(), "nothing written on bad input");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
