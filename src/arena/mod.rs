@@ -128,6 +128,7 @@ pub use config::{
 pub use driver::{run_match, run_match_async};
 pub use error::{ArenaError, Result};
 pub use lock::{lock_dir, RunLock};
+pub use openings::check as check_book;
 pub use options::{run, MatchOptions};
 pub use outcome::{GameResult, Termination};
 pub use players::{find_program, skillcal_bin};

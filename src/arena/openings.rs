@@ -73,6 +73,12 @@ pub fn book_path(cfg: &OpeningsConfig) -> PathBuf {
     }
 }
 
+/// Reads and parses the book as a match would, for checks made before anything is played;
+/// returns how many openings it holds.
+pub fn check(cfg: &OpeningsConfig) -> Result<usize> {
+    Ok(load(cfg)?.openings.len())
+}
+
 pub fn load(cfg: &OpeningsConfig) -> Result<Book> {
     let path = book_path(cfg);
     let format = match cfg.format {

@@ -34,6 +34,50 @@ fn engine(e: &EngineSpec) -> EngineConfig {
     }
 }
 
+/// The arena's book order for a config's `openings.order`.
+pub(crate) fn book_order(order: &str) -> std::result::Result<BookOrder, String> {
+    match order {
+        "random" => Ok(BookOrder::Random),
+        "sequential" => Ok(BookOrder::Sequential),
+        other => Err(format!("'{other}' is neither 'random' nor 'sequential'")),
+    }
+}
+
+/// The arena's adjudication rules for a config's `[adjudication]` table.
+pub(crate) fn adjudication(
+    table: &Option<toml::Table>,
+) -> std::result::Result<AdjudicationConfig, toml::de::Error> {
+    match table {
+        Some(t) => t.clone().try_into(),
+        None => Ok(AdjudicationConfig::default()),
+    }
+}
+
+/// Checks what a config hands the arena before any folder is made: the book order, the
+/// adjudication table, and the opening book itself (read and parsed, so a missing or
+/// malformed book fails here rather than in the first match).
+pub(crate) fn check_arena_settings(
+    (book, order, plies): (&Path, &str, Option<u32>),
+    adjudication_table: &Option<toml::Table>,
+    origin: &str,
+) -> Result<()> {
+    let order = book_order(order)
+        .map_err(|e| CalibrateError::Config(format!("{origin}: key `openings.order`: {e}")))?;
+    adjudication(adjudication_table).map_err(|e| {
+        CalibrateError::Config(format!(
+            "{origin}: key `adjudication`: not a valid arena adjudication table: {e}"
+        ))
+    })?;
+    arena::check_book(&OpeningsConfig {
+        file: Some(book.to_path_buf()),
+        order,
+        plies,
+        ..Default::default()
+    })
+    .map_err(|e| CalibrateError::Config(format!("{origin}: {e}")))?;
+    Ok(())
+}
+
 /// The arena's config for one calibration gauntlet: `engines[0]` against each of the rest,
 /// `games_per_opponent` games each in colour-swapped pairs on the same opening.
 pub fn match_config(spec: &MatchSpec, event: &str) -> Result<MatchConfig> {
@@ -43,23 +87,13 @@ pub fn match_config(spec: &MatchSpec, event: &str) -> Result<MatchConfig> {
             spec.games_per_opponent
         ))
     })?;
-    let order = match spec.openings_order.as_str() {
-        "random" => BookOrder::Random,
-        "sequential" => BookOrder::Sequential,
-        other => {
-            return Err(CalibrateError::Config(format!(
-                "openings.order: '{other}' is neither 'random' nor 'sequential'"
-            )))
-        }
-    };
-    let adjudication: AdjudicationConfig = match &spec.adjudication {
-        Some(t) => t.clone().try_into().map_err(|e| {
-            CalibrateError::Config(format!(
-                "[adjudication]: not a valid arena adjudication table: {e}"
-            ))
-        })?,
-        None => AdjudicationConfig::default(),
-    };
+    let order = book_order(&spec.openings_order)
+        .map_err(|e| CalibrateError::Config(format!("openings.order: {e}")))?;
+    let adjudication = adjudication(&spec.adjudication).map_err(|e| {
+        CalibrateError::Config(format!(
+            "[adjudication]: not a valid arena adjudication table: {e}"
+        ))
+    })?;
     let cfg = MatchConfig {
         event: event.to_string(),
         engines: spec.engines.iter().map(engine).collect(),

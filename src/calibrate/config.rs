@@ -339,8 +339,22 @@ impl CalibrationConfig {
         self.pool.resolve_paths(base);
     }
 
-    /// Reads and checks a config file; relative paths inside are resolved against the current
-    /// directory first, then against the config file's directory.
+    /// What the arena will be handed (book order, adjudication, the book read and parsed),
+    /// checked before a run makes a folder or plays; `origin` names the config.
+    pub fn check_playable(&self, origin: &str) -> Result<()> {
+        super::arena_glue::check_arena_settings(
+            (
+                &self.openings.file,
+                &self.openings.order,
+                self.openings.plies,
+            ),
+            &self.adjudication,
+            origin,
+        )
+    }
+
+    /// Reads and checks a config file; relative paths inside (the book, engine commands with
+    /// a slash, StrengthTable values, the pool file) are read from the config file's folder.
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| CalibrateError::io("read config", path, e))?;
@@ -501,6 +515,9 @@ impl CalibrationConfig {
                 );
             }
             self.validate_pool(origin)?;
+        }
+        if self.verify.opponents_per_level == 0 {
+            config_err!("{origin}: key `verify.opponents_per_level`: must be at least 1");
         }
         if self.verify.games_per_opponent < 2 || !self.verify.games_per_opponent.is_multiple_of(2) {
             config_err!("{origin}: key `verify.games_per_opponent`: must be even and at least 2");

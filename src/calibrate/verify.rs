@@ -33,6 +33,11 @@ pub fn default_levels(table: &Path, low: f64) -> Result<Vec<f64>> {
 /// table's range bounds it (the engine refuses others) and each level is played once. Checked
 /// before anything is played, so a typo costs no match folder.
 pub fn check_levels(table: &Path, levels: &[f64]) -> Result<()> {
+    check_levels_from(table, levels, "--levels")
+}
+
+/// [`check_levels`], naming where the levels came from (`source`) in its errors.
+pub fn check_levels_from(table: &Path, levels: &[f64], source: &str) -> Result<()> {
     let t = crate::strength::table::EloTable::load(table)
         .map_err(|e| CalibrateError::file(table, e.to_string()))?;
     let (lo, hi) = t.elo_range();
@@ -40,12 +45,12 @@ pub fn check_levels(table: &Path, levels: &[f64]) -> Result<()> {
     for (i, &l) in levels.iter().enumerate() {
         if !l.is_finite() || l.fract() != 0.0 || l < lo || l > hi {
             return Err(CalibrateError::Config(format!(
-                "--levels: {l} is not a UCI_Elo of {} (an integer from {lo} to {hi})",
+                "{source}: {l} is not a UCI_Elo of {} (an integer from {lo} to {hi})",
                 table.display()
             )));
         }
         if levels[..i].contains(&l) {
-            return Err(CalibrateError::Config(format!("--levels: {l} given twice")));
+            return Err(CalibrateError::Config(format!("{source}: {l} given twice")));
         }
     }
     Ok(())
@@ -221,7 +226,7 @@ pub(super) fn play_level(
         .collect();
     let mut near = places.clone();
     near.sort_by(|a, b| (a.1 - level).abs().total_cmp(&(b.1 - level).abs()));
-    near.truncate(cfg.verify.opponents_per_level.max(1));
+    near.truncate(cfg.verify.opponents_per_level);
     let mut played = play_against(cfg, &engine, &near, dir, games, seed, runner)?;
     let Some(more) = follow_up(cfg, &engine.name, &places, &near, &played) else {
         return Ok(played);
@@ -297,7 +302,7 @@ fn follow_up(
         .filter(|(j, e)| !met.iter().any(|m| m.0 == *j) && if up { *e > hi } else { *e < lo })
         .collect();
     side.sort_by(|a, b| (a.1 - perf).abs().total_cmp(&(b.1 - perf).abs()));
-    side.truncate(cfg.verify.opponents_per_level.max(1));
+    side.truncate(cfg.verify.opponents_per_level);
     (!side.is_empty()).then_some(side)
 }
 

@@ -60,6 +60,9 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
     if let Some(b) = args.budget {
         cfg.budget = b;
     }
+    if !args.fit_only {
+        cfg.check_playable(&args.config.display().to_string())?;
+    }
     let dir = args
         .out
         .clone()
@@ -121,6 +124,9 @@ pub fn run_pool(args: &PoolArgs) -> Result<()> {
     if let Some(b) = args.budget {
         cfg.budget = b;
     }
+    if !args.fit_only {
+        cfg.check_playable(&args.config.display().to_string())?;
+    }
     let dir = args.out.clone().unwrap_or_else(|| default_dir(&cfg));
     let _lock = crate::arena::lock_dir(&dir)?;
     let runner = ArenaRunner::new(&dir);
@@ -174,6 +180,10 @@ pub struct VerifyArgs {
 /// `skillcal verify`: plays the levels, prints the summary, writes the reports.
 pub fn run_verify(args: &VerifyArgs) -> Result<()> {
     let cfg = CalibrationConfig::load(&args.config)?;
+    let origin = args.config.display().to_string();
+    if !args.rate_only {
+        cfg.check_playable(&origin)?;
+    }
     let out = args.out.clone().unwrap_or_else(|| {
         args.table
             .parent()
@@ -183,6 +193,12 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
     let mut levels = args.levels.clone();
     if levels.is_empty() {
         levels = cfg.verify.levels.clone();
+        // named as the config's key, not as --levels
+        verify::check_levels_from(
+            &args.table,
+            &levels,
+            &format!("{origin}: key `verify.levels`"),
+        )?;
     }
     if levels.is_empty() {
         levels = verify::default_levels(&args.table, cfg.lowest_reference())?;
@@ -290,6 +306,7 @@ pub struct TcCheckArgs {
 /// calibration's report when the check sits in its directory.
 pub fn run_tc_check(args: &TcCheckArgs) -> Result<()> {
     let cfg = CalibrationConfig::load(&args.config)?;
+    cfg.check_playable(&args.config.display().to_string())?;
     let out = args.out.clone().unwrap_or_else(|| {
         args.table
             .parent()

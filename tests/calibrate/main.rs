@@ -13,6 +13,7 @@ mod paths_lock;
 mod per_second;
 mod pool;
 mod precision_range;
+mod preflight;
 mod refit_full;
 mod self_scale;
 mod sim;

@@ -78,8 +78,22 @@ impl PoolRunConfig {
         }
     }
 
-    /// Reads and checks a config; the opening book is looked up as calibration configs do
-    /// (the working directory first, then the config's folder).
+    /// What the arena will be handed (book order, adjudication, the book read and parsed),
+    /// checked before the run makes a folder or plays; `origin` names the config.
+    pub fn check_playable(&self, origin: &str) -> Result<()> {
+        crate::calibrate::arena_glue::check_arena_settings(
+            (
+                &self.openings.file,
+                &self.openings.order,
+                self.openings.plies,
+            ),
+            &self.adjudication,
+            origin,
+        )
+    }
+
+    /// Reads and checks a config; paths inside are read from the config's folder, as
+    /// calibration configs do.
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| CalibrateError::io("read config", path, e))?;

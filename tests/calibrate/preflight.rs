@@ -1,0 +1,104 @@
+//! What a run hands the arena (the opening book, its order, the adjudication table) and the
+//! verification settings are checked before a run makes a folder: a config copied away from
+//! its book failed only in the first match, after the run folder and a match folder were made.
+
+use std::path::Path;
+
+use crate::compare::skillcal;
+use crate::support::arena::temp_dir;
+
+const TABLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/uci_elo_table.csv");
+
+fn shipped(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("configs")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// Runs `skillcal ARGS --out OUT` (OUT inside `dir`), expecting a failure naming every part
+/// of `expect`, and no OUT.
+fn refused(dir: &Path, args: &[&str], expect: &[&str]) {
+    let out = dir.join("out");
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--out", out.to_str().unwrap()]);
+    let (ok, stderr) = skillcal(&all);
+    assert!(!ok, "{args:?} succeeded");
+    for e in expect {
+        assert!(stderr.contains(e), "{args:?}: no `{e}` in {stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!out.exists(), "{args:?}: a folder was made");
+}
+
+#[test]
+fn a_config_without_its_book_or_with_bad_settings_fails_before_any_folder() {
+    let dir = temp_dir("preflight");
+    let cfg = dir.join("default.toml");
+    let pool = dir.join("pool.toml");
+    let c = cfg.to_str().unwrap();
+    // copied away from configs/: the relative book path no longer resolves
+    std::fs::write(&cfg, shipped("default.toml")).unwrap();
+    std::fs::write(&pool, shipped("pool.toml")).unwrap();
+    let book = ["default.toml", "openings.file", "2moves_v1.epd"];
+    refused(&dir, &["calibrate", c], &book);
+    refused(&dir, &["verify", TABLE, "--config", c], &book);
+    refused(&dir, &["tc-check", TABLE, "--config", c], &book);
+    refused(
+        &dir,
+        &["pool", pool.to_str().unwrap()],
+        &["pool.toml", "openings.file"],
+    );
+
+    // the book found again; each bad setting is named by its key
+    let fixed = shipped("default.toml").replace(
+        "file = \"books/",
+        &format!("file = \"{}/configs/books/", env!("CARGO_MANIFEST_DIR")),
+    );
+    assert_ne!(fixed, shipped("default.toml"));
+    let cases = [
+        (
+            fixed.replace("order = \"random\"", "order = \"shuffle\""),
+            "key `openings.order`: 'shuffle'",
+        ),
+        (
+            fixed.replace("max_plies = 400", "max_plies = \"many\""),
+            "key `adjudication`",
+        ),
+        (
+            fixed.replace("opponents_per_level = 2", "opponents_per_level = 0"),
+            "key `verify.opponents_per_level`",
+        ),
+        (
+            fixed.replace(
+                "levels = [1400, 1600, 1800, 2000, 2200]",
+                "levels = [1400, 1600, 1400]",
+            ),
+            "key `verify.levels`: 1400 given twice",
+        ),
+    ];
+    for (text, expect) in cases {
+        assert_ne!(text, fixed, "{expect}: the replacement missed");
+        std::fs::write(&cfg, &text).unwrap();
+        refused(
+            &dir,
+            &["verify", TABLE, "--config", c],
+            &["default.toml", expect],
+        );
+    }
+    // the book is only needed to play: a refit of a run folder does not read it
+    std::fs::write(&cfg, shipped("default.toml")).unwrap();
+    let (ok, stderr) = skillcal(&[
+        "verify",
+        TABLE,
+        "--config",
+        c,
+        "--rate-only",
+        "--out",
+        dir.join("rated").to_str().unwrap(),
+    ]);
+    assert!(!stderr.contains("openings"), "{ok} {stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
