@@ -151,9 +151,6 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
             "nothing to analyse: give PGN files or run folders (or --human)".into(),
         ));
     }
-    std::fs::create_dir_all(&opts.out).map_err(|e| AnalysisError::io("create", &opts.out, e))?;
-    let mut cache = EvalCache::open(&opts.out.join("eval-cache.csv"))?;
-
     let mut games: Vec<GameMoves> = Vec::new();
     for f in games::pgn_files(&opts.inputs)? {
         games.extend(games::read_pgn_file(&f)?);
@@ -162,6 +159,9 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
         Some(h) => games::read_pgn_file(h)?,
         None => Vec::new(),
     };
+    // the output folder only once the input has been read: a bad path leaves nothing behind
+    std::fs::create_dir_all(&opts.out).map_err(|e| AnalysisError::io("create", &opts.out, e))?;
+    let mut cache = EvalCache::open(&opts.out.join("eval-cache.csv"))?;
 
     // Each game's positions that need the engine, in the order played.
     let sequences: Vec<Vec<(String, String)>> = games

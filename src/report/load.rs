@@ -39,6 +39,28 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
     if !dir.is_dir() {
         return Err(ReportError::NotADirectory(dir.to_path_buf()));
     }
+    // a folder holding none of a run's files is no results folder (a typo, or the wrong
+    // level of a tree): an empty report there would read as a run with nothing in it
+    const RESULT_FILES: [&str; 9] = [
+        "games.csv",
+        "summary.toml",
+        "fit_curve.csv",
+        "pool.csv",
+        "uci_elo_table.csv",
+        "verify.csv",
+        "verify/verify.csv",
+        "tc_check.csv",
+        "tc-check/tc_check.csv",
+    ];
+    if !RESULT_FILES.iter().any(|f| dir.join(f).exists()) {
+        return Err(ReportError::Results(ResultsError::Invalid {
+            path: dir.to_path_buf(),
+            message: format!(
+                "no results to report (none of {} here)",
+                RESULT_FILES.join(", ")
+            ),
+        }));
+    }
     let summary = if dir.join("summary.toml").exists() {
         Some(data::read_summary(dir)?)
     } else {

@@ -79,6 +79,23 @@ fn bad_analyse_arguments_are_named() {
         assert!(stderr.contains(expect), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
+    // a folder without games is named, and the output folder is not made for it
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let fresh = dir.join("fresh-out");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .arg("analyse")
+        .arg(&empty)
+        .arg("--out")
+        .arg(&fresh)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        !run.status.success() && stderr.contains("empty") && stderr.contains("no games.pgn"),
+        "{stderr}"
+    );
+    assert!(!fresh.exists(), "an output folder was made for no games");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

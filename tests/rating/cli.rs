@@ -180,6 +180,13 @@ fn bad_arguments_are_readable() {
         .to_string();
     assert_eq!(stderr.matches(&io).count(), 1, "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // a folder holding no run's files gets no empty report
+    let empty = std::env::temp_dir().join(format!("skillcal-empty-report-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let (ok, _, stderr) = skillcal(&["report", empty.to_str().unwrap()]);
+    assert!(!ok && stderr.contains("no results to report"), "{stderr}");
+    assert!(!empty.join("report.html").exists());
+    let _ = std::fs::remove_dir_all(&empty);
     // Each bad option fails with a message naming it, before any rating is printed.
     let pgn = data("rating_cutechess.pgn");
     let pgn = pgn.to_str().unwrap();
