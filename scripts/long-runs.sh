@@ -70,11 +70,6 @@ run_stage() {
       stage "calibrate blend -> results/range"
       # the shipped table (configs/uci_elo_table.csv) is this run's: rebuild and commit the two together
       "$bin" calibrate configs/families/blend.toml --out results/range --install ;;
-    range-next) # issue 13: the shipped path afresh over t in [-0.35, 1] (4,000 games), so the
-      # weakest setting brackets 600 within the budget; when it is spent, it replaces
-      # results/range by hand (its config becomes blend.toml, then `range` installs it)
-      stage "calibrate blend-next -> results/range-next"
-      "$bin" calibrate configs/families/blend-next.toml --out results/range-next ;;
     verify) # issue 13: the table's levels 600..2600 with fresh games
       verify_range ;;
     verify-final) # issue 13: the final table (refitted on the pool at its goal), 150 games an
@@ -116,8 +111,11 @@ run_stage() {
       human=()
       [ -f results/human/human.csv ] && human=(--human results/human)
       # shellcheck disable=SC2046
+      # results/range-tmin02, the shipped path's first run, beside it: its games were analysed,
+      # while most of results/range's PGNs were lost with a machine (README, "How each level plays")
       "$bin" compare results/range $(for f in $families; do echo "results/families/$f"; done) \
-        --name blend=results/range --out results/families "${human[@]}" ;;
+        results/range-tmin02 --name blend=results/range --name blend-first=results/range-tmin02 \
+        --out results/families "${human[@]}" ;;
     pool-part) # issue 13: pool games up to POOL_PART games in all (default 4,000): every
       # calibration's intervals carry the pool's (results/range at 4,000 games: 600 at +-71,
       # most of it the chain below 1320), so a first share comes before the families
@@ -126,7 +124,7 @@ run_stage() {
     pool) # issue 13: the pool's own ladder towards its goal, with whatever time is left
       stage "pool -> results/pool"
       "$bin" pool configs/pool.toml --out results/pool ;;
-    *) echo "unknown stage '$1' (STAGES: range range-next verify verify-final analyse pool-part families family-checks family-analyses stockfish compare pool)" >&2
+    *) echo "unknown stage '$1' (STAGES: range verify verify-final analyse pool-part families family-checks family-analyses stockfish compare pool)" >&2
        exit 2 ;;
   esac
 }
