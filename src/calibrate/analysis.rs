@@ -44,15 +44,19 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
             _ => None,
         })
         .collect();
-    let data_knots = (cfg.fit.knots_at == KnotPlacement::Data)
-        .then(|| spline::data_knots(&tested, cfg.fit.n_knots()))
-        .flatten();
-    let form = |m| {
-        let mut c = fit::Curve::new(m, t_min, cfg.fit.n_knots());
-        if let (ModelKind::Spline, Some(k)) = (m, &data_knots) {
-            c.knots = k.clone();
+    // the spline with `n` knots, placed as the config says
+    let spline_with = |n: usize| {
+        let mut c = fit::Curve::new(ModelKind::Spline, t_min, n);
+        if cfg.fit.knots_at == KnotPlacement::Data {
+            if let Some(k) = spline::data_knots(&tested, n) {
+                c.knots = k;
+            }
         }
         c
+    };
+    let form = |m| match m {
+        ModelKind::Spline => spline_with(cfg.fit.n_knots()),
+        m => fit::Curve::new(m, t_min, cfg.fit.n_knots()),
     };
     let setting_t: Vec<Option<f64>> = players
         .roles
@@ -115,23 +119,47 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
     let mut curve = None;
     if has_subject {
         let select = cfg.fit.select_form;
-        match run(&players.roles, form(cfg.fit.model), stretch) {
-            Ok(f) if select || !f.monotone(t_min) => {
+        let first = run(&players.roles, form(cfg.fit.model), stretch);
+        let why = match &first {
+            _ if select => Some("form selection (select_form)".to_string()),
+            Ok(f) if !f.monotone(t_min) => Some(format!(
+                "the {} curve is not increasing on the whole path",
+                cfg.fit.model.name()
+            )),
+            Ok(_) => None,
+            Err(e) => Some(format!("the {} fit failed ({e:#})", cfg.fit.model.name())),
+        };
+        match (first, why) {
+            (first, Some(why)) => {
                 // Of the increasing forms, the one that fits the tested settings best: the
                 // next simpler form alone can miss them by hundreds of Elo (results/families/gbm
                 // at 960 games: the quadratic not increasing, its linear fallback residual chi²
                 // 68.5 on 18 d.o.f., the cubic 7.3 on 16). With `select_form`, always so.
-                let mut best: Option<(f64, CurveFit)> = None;
-                let mut scores = Vec::new();
-                for m in ModelKind::ALL
+                // A spline that is not increasing is tried with the other knot counts too:
+                // the polynomials alone missed results/range's middle settings by 275 Elo
+                // (6 knots not increasing, the quadratic chi² 148.8 on 39 d.o.f., 7 knots 29.8).
+                let mut candidates: Vec<(String, fit::Curve)> = ModelKind::ALL
                     .into_iter()
                     .filter(|&m| select || m != cfg.fit.model)
-                {
-                    let Ok(g) = run(&players.roles, form(m), stretch) else {
+                    .map(|m| (m.name().to_string(), form(m)))
+                    .collect();
+                if !select && cfg.fit.model == ModelKind::Spline {
+                    // (a spline that does not converge, too)
+                    candidates.extend(
+                        spline::KNOTS_RANGE
+                            .filter(|&n| n != cfg.fit.n_knots())
+                            .map(|n| (format!("spline with {n} knots"), spline_with(n))),
+                    );
+                }
+                let mut best: Option<(f64, CurveFit, String)> = None;
+                let mut scores = Vec::new();
+                for (name, c) in candidates {
+                    let Ok(g) = run(&players.roles, c, stretch) else {
+                        scores.push(format!("{name} not fitted"));
                         continue;
                     };
                     if !g.monotone(t_min) {
-                        scores.push(format!("{} not increasing", m.name()));
+                        scores.push(format!("{name} not increasing"));
                         continue;
                     }
                     let chi2 = points
@@ -139,33 +167,27 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
                         .map_or(0.0, |p| residual_chi2(&players.roles, p, &g));
                     // Akaike's penalty: 2 per coefficient
                     let score = chi2 + 2.0 * g.theta.len() as f64;
-                    scores.push(format!("{} {chi2:.1}", m.name()));
-                    if best.as_ref().is_none_or(|(s, _)| score < *s) {
-                        best = Some((score, g));
+                    scores.push(format!("{name} {chi2:.1}"));
+                    if best.as_ref().is_none_or(|(s, _, _)| score < *s) {
+                        best = Some((score, g, name));
                     }
                 }
                 match best {
-                    Some((_, g)) => {
-                        let why = if select {
-                            "form selection (select_form)".to_string()
-                        } else {
-                            format!(
-                                "the {} curve is not increasing on the whole path",
-                                cfg.fit.model.name()
-                            )
-                        };
+                    Some((_, g, used)) => {
                         notes.push(format!(
-                            "{why}; the {} form is used: of the increasing forms it fits the tested settings best (residual chi-square plus 2 per coefficient; chi-square {})",
-                            g.curve.kind.name(),
+                            "{why}; the {used} form is used: of the increasing forms it fits the tested settings best (residual chi-square plus 2 per coefficient; chi-square {})",
                             scores.join(", ")
                         ));
                         curve = Some(g);
                     }
-                    None => curve = Some(f),
+                    None => match first {
+                        Ok(f) => curve = Some(f),
+                        Err(e) => notes.push(format!("curve fit failed: {e:#}")),
+                    },
                 }
             }
-            Ok(f) => curve = Some(f),
-            Err(e) => notes.push(format!("curve fit failed: {e:#}")),
+            (Ok(f), None) => curve = Some(f),
+            (Err(e), None) => notes.push(format!("curve fit failed: {e:#}")),
         }
     }
     if let Some(c) = &curve {
