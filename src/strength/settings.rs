@@ -422,8 +422,21 @@ impl Settings {
         } else {
             ""
         };
+        // what the row cannot do, said where the user sees the row
+        let (lo, hi) = self.table.elo_range();
+        let elo = self.elo as f64;
+        let mut caveats = String::new();
+        if elo < lo || elo > hi {
+            caveats += &format!(
+                "; {elo} is outside the table's {lo}-{hi}: its {} row is played",
+                row.elo
+            );
+        }
+        if let Some((flag, plays)) = self.table.beyond_range(elo) {
+            caveats += &format!("; beyond the path's {flag}: plays at about {plays}");
+        }
         Some(format!(
-            "UCI_Elo {} (Style {}, table {}{provisional}): {}",
+            "UCI_Elo {} (Style {}, table {}{provisional}): {}{caveats}",
             self.elo,
             self.style,
             self.table.source(),

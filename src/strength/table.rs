@@ -70,6 +70,22 @@ pub struct EloTable {
     provisional: bool,
     knobs: Vec<Knob>,
     rows: Vec<Row>,
+    /// Rows the calibration flagged beyond its path (`# 800: beyond the engine's range on this
+    /// path (floor): plays at 966`): the row's Elo, `floor` or `ceiling`, and where it plays.
+    beyond: Vec<(f64, String, f64)>,
+}
+
+/// The flag of a calibration's comment line `# TARGET: ...; beyond the engine's range on this
+/// path (FLAG): plays at ELO`, if it is one.
+fn beyond_flag(comment: &str) -> Option<(f64, String, f64)> {
+    let (target, rest) = comment.trim().split_once(": ")?;
+    let target: f64 = target.trim().parse().ok()?;
+    let rest = rest
+        .split("beyond the engine's range on this path (")
+        .nth(1)?;
+    let (flag, rest) = rest.split_once("): plays at ")?;
+    let plays: f64 = rest.split(';').next()?.trim().parse().ok()?;
+    Some((target, flag.to_string(), plays))
 }
 
 /// The fields of one CSV line (quoted fields may hold commas and doubled quotes), trimmed.
@@ -116,6 +132,7 @@ impl EloTable {
             message,
         };
         let mut provisional = false;
+        let mut beyond = Vec::new();
         let mut header: Option<(Vec<Option<Knob>>, usize)> = None;
         let mut rows: Vec<Row> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
@@ -132,6 +149,7 @@ impl EloTable {
                 {
                     provisional = true;
                 }
+                beyond.extend(beyond_flag(comment));
                 continue;
             }
             let cells = split_csv_line(line);
@@ -189,6 +207,7 @@ impl EloTable {
             provisional,
             knobs: columns.into_iter().flatten().collect(),
             rows,
+            beyond,
         })
     }
 
@@ -214,6 +233,24 @@ impl EloTable {
     /// The Elo range the table covers; requests outside it are clamped.
     pub fn elo_range(&self) -> (f64, f64) {
         (self.rows[0].elo, self.rows[self.rows.len() - 1].elo)
+    }
+
+    /// Whether the settings for `elo` (as [`Self::settings_for_elo`] picks them) lie beyond
+    /// the calibrated path, by the table's own comments: `("floor" or "ceiling", the Elo
+    /// they play at)`. Between two rows, only when both are flagged alike.
+    pub fn beyond_range(&self, elo: f64) -> Option<(&str, f64)> {
+        let (lo, hi) = self.elo_range();
+        let elo = if elo.is_nan() { lo } else { elo.clamp(lo, hi) };
+        let flag = |e: f64| self.beyond.iter().find(|b| b.0 == e);
+        let i = self.rows.iter().rposition(|r| r.elo <= elo).unwrap_or(0);
+        let below = flag(self.rows[i].elo)?;
+        if self.rows[i].elo < elo {
+            let above = flag(self.rows.get(i + 1)?.elo)?;
+            if above.1 != below.1 {
+                return None;
+            }
+        }
+        Some((below.1.as_str(), below.2))
     }
 
     /// The settings for a target Elo. Clamped to the first/last row outside the table; between

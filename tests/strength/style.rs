@@ -102,3 +102,52 @@ fn style_gaussian_at_uci_elo_1600_plays_that_row_over_a_pipe() {
     );
     assert!(out.last().unwrap().starts_with("bestmove "));
 }
+
+/// A row the calibration flagged beyond its path, or a UCI_Elo outside the table, is said in
+/// the `info string` beside the row: a user asking a family for 600 below its floor learns the
+/// level plays at about 966, not 600.
+#[test]
+fn info_string_says_when_the_row_is_beyond_the_path_or_the_table() {
+    use skillcal::strength::EloTable;
+    let text = "# skillcal UCI_Elo table\n\
+        # 800: beyond the engine's range on this path (floor): plays at 966\n\
+        # 900: extrapolated below the lowest anchor; beyond the engine's range on this path (floor): plays at 966\n\
+        # 1300: beyond the engine's range on this path (ceiling): plays at 1240\n\
+        elo,LimitNodes\n800,16\n900,16\n1000,40\n1200,900\n1300,4000\n";
+    let t = EloTable::parse(text, "t.csv").unwrap();
+    assert_eq!(t.beyond_range(600.0), Some(("floor", 966.0)));
+    assert_eq!(t.beyond_range(850.0), Some(("floor", 966.0)));
+    assert_eq!(
+        t.beyond_range(950.0),
+        None,
+        "only 900 of 900-1000 is flagged"
+    );
+    assert_eq!(t.beyond_range(1100.0), None);
+    assert_eq!(t.beyond_range(1300.0), Some(("ceiling", 1240.0)));
+    assert_eq!(t.beyond_range(1250.0), None);
+
+    let dir = std::env::temp_dir().join(format!("skillcal-beyond-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.csv");
+    std::fs::write(&path, text).unwrap();
+    let mut s = Settings::default();
+    s.set_option("StrengthTable", path.to_str().unwrap())
+        .unwrap();
+    s.set_option("UCI_LimitStrength", "true").unwrap();
+    s.set_option("UCI_Elo", "600").unwrap();
+    let info = s.strength_info().unwrap();
+    assert!(
+        info.ends_with(
+            "LimitNodes=16; 600 is outside the table's 800-1300: its 800 row is played; \
+             beyond the path's floor: plays at about 966"
+        ),
+        "{info}"
+    );
+    s.set_option("UCI_Elo", "1100").unwrap();
+    assert!(
+        s.strength_info().unwrap().ends_with("LimitNodes=190"),
+        "{:?}",
+        s.strength_info()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
