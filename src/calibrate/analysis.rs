@@ -129,8 +129,10 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
             Ok(_) => None,
             Err(e) => Some(format!("the {} fit failed ({e:#})", cfg.fit.model.name())),
         };
-        match (first, why) {
-            (first, Some(why)) => {
+        match why {
+            // no reason to look further: the configured form fitted and is increasing
+            None => curve = first.ok(),
+            Some(why) => {
                 // Of the increasing forms, the one that fits the tested settings best: the
                 // next simpler form alone can miss them by hundreds of Elo (results/families/gbm
                 // at 960 games: the quadratic not increasing, its linear fallback residual chi²
@@ -186,8 +188,6 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
                     },
                 }
             }
-            (Ok(f), None) => curve = Some(f),
-            (Err(e), None) => notes.push(format!("curve fit failed: {e:#}")),
         }
     }
     if let Some(c) = &curve {
