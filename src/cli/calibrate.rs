@@ -67,6 +67,13 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(&cfg.name));
+    // a mistyped --out would otherwise become a new run fitted on no games
+    if args.fit_only && !dir.join("calibrate.toml").exists() {
+        bail!(
+            "--fit-only: {} holds no calibration run to refit (no calibrate.toml); --fit-only plays no games",
+            dir.display()
+        );
+    }
     // one run per folder: a second one fails at once, naming the holder
     let _lock = crate::arena::lock_dir(&dir)?;
     let runner = ArenaRunner::new(&dir);
@@ -128,6 +135,12 @@ pub fn run_pool(args: &PoolArgs) -> Result<()> {
         cfg.check_playable(&args.config.display().to_string())?;
     }
     let dir = args.out.clone().unwrap_or_else(|| default_dir(&cfg));
+    if args.fit_only && !dir.join("pool.toml").exists() {
+        bail!(
+            "--fit-only: {} holds no pool run to refit (no pool.toml); --fit-only plays no games",
+            dir.display()
+        );
+    }
     let _lock = crate::arena::lock_dir(&dir)?;
     let runner = ArenaRunner::new(&dir);
     let out = measure(
@@ -206,6 +219,12 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
     let games = args.games.unwrap_or(cfg.verify.games_per_opponent);
     if games < 2 || !games.is_multiple_of(2) {
         bail!("--games: must be even and at least 2");
+    }
+    if args.rate_only && !out.join("matches").is_dir() {
+        bail!(
+            "--rate-only: {} holds no verification games to rate (no matches folder)",
+            out.display()
+        );
     }
     let _lock = crate::arena::lock_dir(&out)?;
     let arena = ArenaRunner::new(&out);

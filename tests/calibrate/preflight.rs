@@ -88,8 +88,10 @@ fn a_config_without_its_book_or_with_bad_settings_fails_before_any_folder() {
             &["default.toml", expect],
         );
     }
-    // the book is only needed to play: a refit of a run folder does not read it
+    // the book is only needed to play: rating a verification's games does not read it
     std::fs::write(&cfg, shipped("default.toml")).unwrap();
+    let rated = dir.join("rated");
+    std::fs::create_dir_all(rated.join("matches")).unwrap();
     let (ok, stderr) = skillcal(&[
         "verify",
         TABLE,
@@ -97,8 +99,34 @@ fn a_config_without_its_book_or_with_bad_settings_fails_before_any_folder() {
         c,
         "--rate-only",
         "--out",
-        dir.join("rated").to_str().unwrap(),
+        rated.to_str().unwrap(),
     ]);
     assert!(!stderr.contains("openings"), "{ok} {stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--fit-only` and `--rate-only` play nothing, so a folder without a run is a mistyped --out:
+/// it was made and fitted on no games (a pool file of no games, a summary of none).
+#[test]
+fn refits_of_a_folder_without_a_run_make_nothing() {
+    let dir = temp_dir("refit-nothing");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let blend = format!("{root}/configs/families/blend.toml");
+    let pool = format!("{root}/configs/pool.toml");
+    refused(
+        &dir,
+        &["calibrate", &blend, "--fit-only"],
+        &["--fit-only", "no calibrate.toml"],
+    );
+    refused(
+        &dir,
+        &["pool", &pool, "--fit-only"],
+        &["--fit-only", "no pool.toml"],
+    );
+    refused(
+        &dir,
+        &["verify", TABLE, "--config", &blend, "--rate-only"],
+        &["--rate-only", "no verification games"],
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
