@@ -69,21 +69,51 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
     let run = |roles: &[Role], model: fit::Curve, stretch: Stretch| {
         fit_run(cfg, roles, &setting_t, &tallies, &evidence, model, stretch)
     };
-    let configured = form(cfg.fit.model);
-    let loglik = |s: Stretch| {
-        run(&players.roles, configured.clone(), s)
-            .ok()
-            .map(|f| f.loglik)
+    // the self-play scale that fits the games best under the curve form `c`
+    let profile_with = |c: &fit::Curve, scale: SelfPlayScale| {
+        let loglik = |s: Stretch| run(&players.roles, c.clone(), s).ok().map(|f| f.loglik);
+        if scale == SelfPlayScale::Fit {
+            self_scale::profile(|k| loglik(Stretch::flat(k))).map(Stretch::flat)
+        } else {
+            self_scale::profile_by_t(loglik)
+        }
     };
     let stretch = match cfg.fit.self_play_scale {
         SelfPlayScale::Fixed(k) => Stretch::flat(k),
         SelfPlayScale::Fit | SelfPlayScale::FitByT if !has_subject => Stretch::ONE,
         scale => {
-            let fitted = if scale == SelfPlayScale::Fit {
-                self_scale::profile(|k| loglik(Stretch::flat(k))).map(Stretch::flat)
-            } else {
-                self_scale::profile_by_t(loglik)
-            };
+            // A configured form that does not converge leaves no profile; kappa 1 in its place
+            // moved results/range's weak settings 150-200 Elo, so the nearest forms that do
+            // converge are tried: the spline's neighbouring knot counts, then the cubic,
+            // quadratic and linear forms.
+            let n = cfg.fit.n_knots();
+            let mut others: Vec<(String, fit::Curve)> = Vec::new();
+            if cfg.fit.model == ModelKind::Spline {
+                let mut counts: Vec<usize> = spline::KNOTS_RANGE.filter(|&k| k != n).collect();
+                counts.sort_by_key(|&k| (k.abs_diff(n), k));
+                others.extend(
+                    counts
+                        .into_iter()
+                        .map(|k| (format!("spline with {k} knots"), spline_with(k))),
+                );
+            }
+            others.extend(
+                ModelKind::ALL
+                    .into_iter()
+                    .rev()
+                    .filter(|&m| m != cfg.fit.model && m != ModelKind::Spline)
+                    .map(|m| (m.name().to_string(), form(m))),
+            );
+            let fitted = profile_with(&form(cfg.fit.model), scale).or_else(|| {
+                others.iter().find_map(|(name, c)| {
+                    let s = profile_with(c, scale)?;
+                    notes.push(format!(
+                        "self-play scale: the {} fit did not converge, so kappa is profiled with the {name} form",
+                        cfg.fit.model.name()
+                    ));
+                    Some(s)
+                })
+            });
             match fitted {
                 Some(s) if s.slope == 0.0 => {
                     notes.push(format!(

@@ -210,8 +210,9 @@ fn form_selection_takes_the_form_that_fits_best() {
 }
 
 /// results/range's games with 8 data-placed knots: two knots fall where no setting tells them
-/// apart, so that spline does not converge. The fit tries the other knot counts too, not only
-/// the polynomials (the quadratic missed this run's middle settings by 275 Elo when its 6-knot
+/// apart, so that spline does not converge. The self-play scale is profiled with the nearest
+/// knot count that converges, and the fit tries the other knot counts too, not only the
+/// polynomials (the quadratic missed this run's middle settings by 275 Elo when its 6-knot
 /// spline was not increasing), takes the best increasing one and names it.
 #[test]
 fn a_spline_that_fails_gives_way_to_another_knot_count() {
@@ -255,5 +256,20 @@ fn a_spline_that_fails_gives_way_to_another_knot_count() {
         s.residual_chi2
     );
     assert!(s.monotone && s.residual_p > 0.05, "{s:?}");
+    // the self-play scale is profiled with a form that converges, not left at 1 (kappa 1
+    // moved this run's weak settings 150-200 Elo)
+    assert!(
+        s.notes
+            .iter()
+            .any(|n| n.starts_with("self-play scale: the spline fit did not converge, so kappa is profiled with the spline with ")),
+        "{:?}",
+        s.notes
+    );
+    let kappa: f64 = s
+        .notes
+        .iter()
+        .find_map(|n| n.split("kappa = ").nth(1)?.split(' ').next()?.parse().ok())
+        .expect("the fitted kappa in the notes");
+    assert!(kappa > 1.2, "kappa {kappa}");
     let _ = std::fs::remove_dir_all(&dir);
 }
