@@ -110,9 +110,9 @@ run_stage() {
       # when there are some: the data is the user's, so only its figures are committed
       human=()
       [ -f results/human/human.csv ] && human=(--human results/human)
-      # shellcheck disable=SC2046
       # results/range-tmin02, the shipped path's first run, beside it: its games were analysed,
       # while most of results/range's PGNs were lost with a machine (README, "How each level plays")
+      # shellcheck disable=SC2046
       "$bin" compare results/range $(for f in $families; do echo "results/families/$f"; done) \
         results/range-tmin02 --name blend=results/range --name blend-first=results/range-tmin02 \
         --out results/families "${human[@]}" ;;

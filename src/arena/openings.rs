@@ -73,10 +73,9 @@ pub fn book_path(cfg: &OpeningsConfig) -> PathBuf {
     }
 }
 
-/// Reads and parses the book as a match would, for checks made before anything is played;
-/// returns how many openings it holds.
-pub fn check(cfg: &OpeningsConfig) -> Result<usize> {
-    Ok(load(cfg)?.openings.len())
+/// Reads and parses the book as a match would, for checks made before anything is played.
+pub fn check(cfg: &OpeningsConfig) -> Result<()> {
+    load(cfg).map(|_| ())
 }
 
 pub fn load(cfg: &OpeningsConfig) -> Result<Book> {

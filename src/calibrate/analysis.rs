@@ -58,6 +58,14 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
         ModelKind::Spline => spline_with(cfg.fit.n_knots()),
         m => fit::Curve::new(m, t_min, cfg.fit.n_knots()),
     };
+    // the spline's other knot counts, tried when the configured spline fails or is not
+    // increasing; empty for the other forms
+    let other_knots: Vec<usize> = if cfg.fit.model == ModelKind::Spline {
+        let n = cfg.fit.n_knots();
+        spline::KNOTS_RANGE.filter(|&k| k != n).collect()
+    } else {
+        Vec::new()
+    };
     let setting_t: Vec<Option<f64>> = players
         .roles
         .iter()
@@ -86,17 +94,12 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
             // moved results/range's weak settings 150-200 Elo, so the nearest forms that do
             // converge are tried: the spline's neighbouring knot counts, then the cubic,
             // quadratic and linear forms.
-            let n = cfg.fit.n_knots();
-            let mut others: Vec<(String, fit::Curve)> = Vec::new();
-            if cfg.fit.model == ModelKind::Spline {
-                let mut counts: Vec<usize> = spline::KNOTS_RANGE.filter(|&k| k != n).collect();
-                counts.sort_by_key(|&k| (k.abs_diff(n), k));
-                others.extend(
-                    counts
-                        .into_iter()
-                        .map(|k| (format!("spline with {k} knots"), spline_with(k))),
-                );
-            }
+            let mut nearest = other_knots.clone();
+            nearest.sort_by_key(|&k| (k.abs_diff(cfg.fit.n_knots()), k));
+            let mut others: Vec<(String, fit::Curve)> = nearest
+                .into_iter()
+                .map(|k| (format!("spline with {k} knots"), spline_with(k)))
+                .collect();
             others.extend(
                 ModelKind::ALL
                     .into_iter()
@@ -175,12 +178,12 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
                     .filter(|&m| select || m != cfg.fit.model)
                     .map(|m| (m.name().to_string(), form(m)))
                     .collect();
-                if !select && cfg.fit.model == ModelKind::Spline {
+                if !select {
                     // (a spline that does not converge, too)
                     candidates.extend(
-                        spline::KNOTS_RANGE
-                            .filter(|&n| n != cfg.fit.n_knots())
-                            .map(|n| (format!("spline with {n} knots"), spline_with(n))),
+                        other_knots
+                            .iter()
+                            .map(|&n| (format!("spline with {n} knots"), spline_with(n))),
                     );
                 }
                 let mut best: Option<(f64, CurveFit, String)> = None;

@@ -43,13 +43,14 @@ pub fn compare(
     out: &Path,
     options: &CompareOptions,
 ) -> Result<PathBuf, ReportError> {
+    // one folder spelt two ways is still one folder
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    };
     let mut families = Vec::new();
     for (dir, label) in dirs {
         let f = load_family(dir, label.as_deref())?;
-        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-            (Ok(a), Ok(b)) => a == b,
-            _ => a == b,
-        };
         if families.iter().any(|o: &Family| same(&o.dir, dir)) {
             return Err(ReportError::Results(data::ResultsError::Invalid {
                 path: dir.clone(),

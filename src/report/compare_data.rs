@@ -155,7 +155,8 @@ fn read_config(
 }
 
 /// Reads a family's run folder. A run folder without summary.toml or fit_curve.csv is a family
-/// with no fit yet; a folder without calibrate.toml or summary.toml is no run and an error; a file that exists but does not parse is an error naming it.
+/// with no fit yet; a folder without calibrate.toml or summary.toml is no run and an error; a
+/// file that exists but does not parse is an error naming it.
 pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportError> {
     if !dir.is_dir() {
         return Err(ReportError::NotADirectory(dir.to_path_buf()));
