@@ -91,7 +91,7 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
         SelfPlayScale::Fit | SelfPlayScale::FitByT if !has_subject => Stretch::ONE,
         scale => {
             // A configured form that does not converge leaves no profile; kappa 1 in its place
-            // moved results/range's weak settings 150-200 Elo, so the nearest forms that do
+            // moved the first range run's weak settings 150-200 Elo, so the nearest forms that do
             // converge are tried: the spline's neighbouring knot counts, then the cubic,
             // quadratic and linear forms.
             let mut nearest = other_knots.clone();

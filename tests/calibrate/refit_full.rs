@@ -257,7 +257,7 @@ fn a_spline_that_fails_gives_way_to_another_knot_count() {
     );
     assert!(s.monotone && s.residual_p > 0.05, "{s:?}");
     // the self-play scale is profiled with a form that converges, not left at 1 (kappa 1
-    // moved this run's weak settings 150-200 Elo)
+    // moved the first range run's weak settings 150-200 Elo)
     assert!(
         s.notes
             .iter()
