@@ -97,8 +97,13 @@ pub fn skillcal_bin(cfg: &MatchConfig, opts: &RunOptions) -> Result<PathBuf> {
     Ok(exe)
 }
 
-/// A command with a slash is a path; a bare name is looked up on PATH, then /usr/games.
+/// A command with a slash is a path; a bare name is looked up on PATH, then /usr/games. The
+/// program found gives way to its checked substitute, if `SKILLCAL_ENGINE_SUBSTITUTE` names one.
 pub fn find_program(cmd: &str) -> std::result::Result<PathBuf, String> {
+    super::substitute::apply(&locate(cmd)?)
+}
+
+fn locate(cmd: &str) -> std::result::Result<PathBuf, String> {
     let p = Path::new(cmd);
     if cmd.contains('/') {
         if p.is_file() {

@@ -10,3 +10,4 @@ mod legality;
 mod resume;
 mod resume_options;
 mod sprt;
+mod substitute;
