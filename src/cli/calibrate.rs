@@ -159,8 +159,7 @@ pub fn run_pool(args: &PoolArgs) -> Result<()> {
     );
     if !out.all_met {
         eprintln!(
-            "note: not every member is known to ±{:.0} yet (see pool.csv, column met)",
-            cfg.precision
+            "note: not every member is at its goal yet (see pool.csv, column met, and report.md's forecast)"
         );
     }
     Ok(())

@@ -450,3 +450,61 @@ fn the_report_names_the_member_that_one_rating_does_not_fit() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The forecast in the report is the planner's own path on expected information: stopped early
+/// by its budget, a run's forecast of the games still needed is near what the finished run then
+/// plays, and a run at its goal forecasts nothing more.
+#[test]
+fn the_forecast_is_near_the_games_the_goal_then_takes() {
+    use skillcal::calibrate::pool::{forecast, GameCost};
+    let t = truth();
+    let runner = SimRunner {
+        truth: Box::new(move |e| t[&e.name]),
+        draw_rate: 0.2,
+        seconds: None,
+    };
+    let opts = PoolOptions {
+        fit_only: false,
+        quiet: true,
+    };
+    let dir = tmpdir("pool-forecast");
+    let mut cfg: PoolRunConfig = toml::from_str(CONFIG).unwrap();
+    (cfg.precision, cfg.precision_chained) = (25.0, Some(40.0));
+    cfg.budget = 400;
+    let early = measure(&cfg, &dir, &runner, &opts).unwrap();
+    assert!(
+        !early.all_met && early.games == 400,
+        "{} games, met {}",
+        early.games,
+        early.all_met
+    );
+    let cost = GameCost::new(4, [(0, 1, 3.0), (1, 2, 3.0), (2, 3, 3.0)].repeat(4));
+    let ahead = forecast(&cfg, &early.fit, &cost, 100_000).unwrap();
+    assert!(ahead.met, "{ahead:?}");
+    assert!((ahead.seconds - 3.0 * ahead.games as f64).abs() < 1e-6);
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.contains(&format!(
+            "the goal is met after about {} more games",
+            ahead.games
+        )),
+        "{report}"
+    );
+    cfg.budget = 20_000;
+    let done = measure(&cfg, &dir, &runner, &opts).unwrap();
+    assert!(done.all_met);
+    let played = (done.games - early.games) as f64;
+    let ratio = played / ahead.games as f64;
+    eprintln!("forecast {} more games, played {played}", ahead.games);
+    assert!(
+        (0.6..=1.6).contains(&ratio),
+        "forecast {} games, played {played}",
+        ahead.games
+    );
+    let end = forecast(&cfg, &done.fit, &cost, 100_000).unwrap();
+    assert_eq!((end.games, end.met), (0, true));
+    assert!(!std::fs::read_to_string(dir.join("report.md"))
+        .unwrap()
+        .contains("Forecast:"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

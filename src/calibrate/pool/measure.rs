@@ -5,7 +5,7 @@ use std::path::Path;
 use super::config::{member_engine, PoolRunConfig};
 use super::fit::{fit, PoolFit};
 use super::output::write_results;
-use super::plan::{first_ladder, next_batch, PlannedMatch};
+use super::plan::{first_ladder, forecast, next_batch, Forecast, PlannedMatch};
 use crate::calibrate::cost::GameCost;
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::rundir::{all_games, write_match_spec};
@@ -112,14 +112,16 @@ pub fn measure(
     loop {
         let games = load_all(dir)?;
         let f = fit(cfg, &games)?;
-        write_results(cfg, dir, &games, &f)?;
+        let cost = cost(cfg, dir)?;
+        let ahead = forecast(cfg, &f, &cost, FORECAST_GAMES);
+        write_results(cfg, dir, &games, &f, ahead.as_ref())?;
         if opts.fit_only {
             return Ok(outcome(cfg, games.len(), f));
         }
         let plan = if games.is_empty() {
             Some(first_ladder(cfg))
         } else {
-            next_batch(cfg, &f, &cost(cfg, dir)?)
+            next_batch(cfg, &f, &cost)
         };
         let Some(mut plan) = plan else {
             return Ok(outcome(cfg, games.len(), f));
@@ -154,10 +156,11 @@ pub fn measure(
                 .unwrap_or_default();
             let planned: usize = plan.iter().map(|m| m.games).sum();
             eprintln!(
-                "pool batch {batch}: {} matches, {planned} games; {} / {} so far{worst}",
+                "pool batch {batch}: {} matches, {planned} games; {} / {} so far{worst}{}",
                 plan.len(),
                 games.len(),
-                cfg.budget
+                cfg.budget,
+                ahead.as_ref().map(forecast_note).unwrap_or_default()
             );
         }
         let mut dirs = Vec::new();
@@ -183,6 +186,21 @@ pub fn measure(
             runner.run(spec, d)?;
         }
         batch += 1;
+    }
+}
+
+/// How far the forecast looks before it says the goal is out of reach.
+pub const FORECAST_GAMES: usize = 100_000;
+
+fn forecast_note(f: &Forecast) -> String {
+    if f.met {
+        format!(
+            "; goal in about {} more games ({:.1} h of play)",
+            f.games,
+            f.seconds / 3600.0
+        )
+    } else {
+        format!("; goal not in sight within {} more games", f.games)
     }
 }
 

@@ -28,7 +28,7 @@ pub use config::{anchors, default_dir, member_engine, MeasureConfig, PoolRunConf
 pub use fit::{fit, PoolFit};
 pub use measure::{measure, PoolOptions, PoolOutcome};
 pub use output::read_pool_csv;
-pub use plan::{first_ladder, next_batch, PlannedMatch};
+pub use plan::{first_ladder, forecast, next_batch, Forecast, PlannedMatch};
 
 /// z of a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::config::{member_engine, PoolRunConfig};
 use super::fit::PoolFit;
+use super::plan::Forecast;
 use super::Z95;
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::list_matches;
@@ -29,6 +30,7 @@ pub(super) fn write_results(
     dir: &Path,
     games: &[Game],
     f: &PoolFit,
+    ahead: Option<&Forecast>,
 ) -> Result<()> {
     merge_games(dir)?;
     let pool = &cfg.pool;
@@ -138,8 +140,11 @@ pub(super) fn write_results(
         .collect();
     results::write_csv(&dir.join("pool-pairs.csv"), &pair_rows)?;
     let path = dir.join("report.md");
-    std::fs::write(&path, report_markdown(cfg, &rows, &pair_rows, games.len()))
-        .map_err(|e| CalibrateError::io("write", &path, e))
+    std::fs::write(
+        &path,
+        report_markdown(cfg, &rows, &pair_rows, games.len(), ahead),
+    )
+    .map_err(|e| CalibrateError::io("write", &path, e))
 }
 
 /// Reads a `skillcal pool` run's `pool.csv`.
@@ -166,17 +171,49 @@ fn report_markdown(
     rows: &[PoolMemberRow],
     pairs: &[PoolPairRow],
     games: usize,
+    ahead: Option<&Forecast>,
 ) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
     let _ = writeln!(s, "# Reference pool: {}\n", cfg.name);
     let met = rows.iter().filter(|r| r.met).count();
+    let chained = cfg.precision_chained.unwrap_or(cfg.precision);
+    let goals = if rows.iter().any(|r| r.anchor_elo.is_none()) && chained != cfg.precision {
+        format!(
+            "±{:.0} Elo (95%) relative to the anchors, ±{:.0} for members without an anchor value",
+            cfg.precision, chained
+        )
+    } else {
+        format!("±{:.0} Elo (95%) relative to the anchors", cfg.precision)
+    };
     let _ = writeln!(
         s,
-        "{games} games. {met} of {} members known to ±{:.0} Elo (95%) relative to the anchors.\n",
-        rows.len(),
-        cfg.precision
+        "{games} games. {met} of {} members at their goal: {goals}.\n",
+        rows.len()
     );
+    match ahead {
+        Some(a) if a.games == 0 => {}
+        Some(a) if a.met => {
+            let _ = writeln!(
+                s,
+                "Forecast: if the games score as these ratings predict, the goal is met after about \
+                 {} more games, {:.1} h of play (each game at its pair's mean seconds so far; \
+                 {} at a time). The planner's own choices, followed on the expected information.\n",
+                a.games,
+                a.seconds / 3600.0,
+                cfg.concurrency
+            );
+        }
+        Some(a) => {
+            let _ = writeln!(
+                s,
+                "Forecast: if the games score as these ratings predict, the goal is not met within \
+                 {} more games: some member's interval does not narrow enough with the pairs allowed.\n",
+                a.games
+            );
+        }
+        None => {}
+    }
     if !cfg.pool.scale.is_empty() {
         let _ = writeln!(s, "Scale: {}\n", cfg.pool.scale);
     }

@@ -44,6 +44,93 @@ pub fn first_ladder(cfg: &PoolRunConfig) -> Vec<PlannedMatch> {
         .collect()
 }
 
+/// The greedy choice both the next batch and the forecast make: which pair's games lower the
+/// pool's total excess variance (above each member's goal) most per second of play.
+struct Planner<'a> {
+    cfg: &'a PoolRunConfig,
+    cost: &'a GameCost,
+    goal_var: Vec<f64>,
+    contrasts: Vec<DVector<f64>>,
+    est: Vec<f64>,
+    candidates: Vec<(usize, usize)>,
+}
+
+impl<'a> Planner<'a> {
+    fn new(cfg: &'a PoolRunConfig, f: &PoolFit, cost: &'a GameCost) -> Planner<'a> {
+        let n = cfg.pool.members.len();
+        let anchored: Vec<usize> = anchors(&cfg.pool).iter().map(|(i, _)| *i).collect();
+        let est: Vec<f64> = (0..n).map(|i| estimate(cfg, f, i)).collect();
+        // candidate pairs: within max_gap, plus neighbours in rating order (so no gap in the
+        // ladder wider than max_gap leaves a member stranded)
+        let mut candidates: Vec<(usize, usize)> = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                if (est[a] - est[b]).abs() <= cfg.measure.max_gap {
+                    candidates.push((a, b));
+                }
+            }
+        }
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&x, &y| est[x].total_cmp(&est[y]));
+        for w in order.windows(2) {
+            let key = (w[0].min(w[1]), w[0].max(w[1]));
+            if !candidates.contains(&key) {
+                candidates.push(key);
+            }
+        }
+        Planner {
+            cfg,
+            cost,
+            goal_var: (0..n).map(|i| (cfg.goal(i) / Z95).powi(2)).collect(),
+            contrasts: (0..n).map(|i| contrast(n, i, &anchored)).collect(),
+            est,
+            candidates,
+        }
+    }
+
+    fn vars(&self, cov: &DMatrix<f64>) -> Vec<f64> {
+        self.contrasts.iter().map(|c| quad(c, cov)).collect()
+    }
+
+    fn excess(&self, v: &[f64]) -> f64 {
+        v.iter()
+            .zip(&self.goal_var)
+            .map(|(x, g)| (x - g).max(0.0))
+            .sum()
+    }
+
+    /// The best pair for `games_per_pairing` more games and the covariance after them; `None`
+    /// when every member meets its goal or no pair helps.
+    fn best(&self, cov: &DMatrix<f64>) -> Option<((usize, usize), DMatrix<f64>)> {
+        let n = self.est.len();
+        let now = self.excess(&self.vars(cov));
+        if now <= 0.0 {
+            return None;
+        }
+        let games = self.cfg.measure.games_per_pairing as f64;
+        let mut best: Option<(f64, (usize, usize), DMatrix<f64>)> = None;
+        for &(a, b) in &self.candidates {
+            let p = model::expected_score(self.est[a] - self.est[b]);
+            let info = games * model::ELO_TO_NAT.powi(2) * p * (1.0 - p);
+            // information on r_a - r_b
+            let mut x = DVector::zeros(n);
+            x[a] = 1.0;
+            x[b] = -1.0;
+            let c2 = covariance_with(cov, &x, info);
+            let per = if self.cfg.measure.per_second {
+                self.cost.seconds(a, b)
+            } else {
+                1.0
+            };
+            let gain = (now - self.excess(&self.vars(&c2))) / per;
+            if gain > 0.0 && best.as_ref().is_none_or(|x| gain > x.0) {
+                best = Some((gain, (a, b), c2));
+            }
+        }
+        best.map(|(_, key, c2)| (key, c2))
+    }
+}
+
 /// The next batch, or `None` when every member meets the goal. Each match is the pair (within
 /// `max_gap`, or neighbours in rating order) whose games lower the pool's total excess variance
 /// most per second of play: the drop predicted by a rank-one update, over the pair's cost.
@@ -59,65 +146,24 @@ pub fn next_batch(cfg: &PoolRunConfig, f: &PoolFit, cost: &GameCost) -> Option<V
                 .collect(),
         );
     }
-    let goal_var: Vec<f64> = (0..n).map(|i| (cfg.goal(i) / Z95).powi(2)).collect();
-    let anchored: Vec<usize> = anchors(&cfg.pool).iter().map(|(i, _)| *i).collect();
-    let contrasts: Vec<DVector<f64>> = (0..n).map(|i| contrast(n, i, &anchored)).collect();
+    let planner = Planner::new(cfg, f, cost);
     let mut cov = f.cov.clone();
-    let vars =
-        |cov: &DMatrix<f64>| -> Vec<f64> { contrasts.iter().map(|c| quad(c, cov)).collect() };
-    let excess =
-        |v: &[f64]| -> f64 { v.iter().zip(&goal_var).map(|(x, g)| (x - g).max(0.0)).sum() };
-    if vars(&cov).iter().zip(&goal_var).all(|(v, g)| v <= g) {
+    if planner
+        .vars(&cov)
+        .iter()
+        .zip(&planner.goal_var)
+        .all(|(v, g)| v <= g)
+    {
         return None;
     }
-    let est: Vec<f64> = (0..n).map(|i| estimate(cfg, f, i)).collect();
     let games = cfg.measure.games_per_pairing;
     let mut planned: BTreeMap<(usize, usize), usize> = BTreeMap::new();
     let mut reasons: BTreeMap<(usize, usize), String> = BTreeMap::new();
-    // candidate pairs: within max_gap, plus neighbours in rating order (so no gap in the
-    // ladder wider than max_gap leaves a member stranded)
-    let mut candidates: Vec<(usize, usize)> = Vec::new();
-    for a in 0..n {
-        for b in a + 1..n {
-            if (est[a] - est[b]).abs() <= cfg.measure.max_gap {
-                candidates.push((a, b));
-            }
-        }
-    }
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&x, &y| est[x].total_cmp(&est[y]));
-    for w in order.windows(2) {
-        let key = (w[0].min(w[1]), w[0].max(w[1]));
-        if !candidates.contains(&key) {
-            candidates.push(key);
-        }
-    }
     for _ in 0..cfg.measure.batch_matches {
-        let v = vars(&cov);
-        let now = excess(&v);
-        if now <= 0.0 {
+        let v = planner.vars(&cov);
+        let Some((key, c2)) = planner.best(&cov) else {
             break;
-        }
-        let mut best: Option<(f64, (usize, usize), DMatrix<f64>)> = None;
-        for &(a, b) in &candidates {
-            let p = model::expected_score(est[a] - est[b]);
-            let info = games as f64 * model::ELO_TO_NAT.powi(2) * p * (1.0 - p);
-            // information on r_a - r_b
-            let mut x = DVector::zeros(n);
-            x[a] = 1.0;
-            x[b] = -1.0;
-            let c2 = covariance_with(&cov, &x, info);
-            let per = if cfg.measure.per_second {
-                cost.seconds(a, b)
-            } else {
-                1.0
-            };
-            let gain = (now - excess(&vars(&c2))) / per;
-            if gain > 0.0 && best.as_ref().is_none_or(|x| gain > x.0) {
-                best = Some((gain, (a, b), c2));
-            }
-        }
-        let Some((_, key, c2)) = best else { break };
+        };
         cov = c2;
         *planned.entry(key).or_insert(0) += games;
         reasons.entry(key).or_insert_with(|| {
@@ -142,4 +188,46 @@ pub fn next_batch(cfg: &PoolRunConfig, f: &PoolFit, cost: &GameCost) -> Option<V
             })
             .collect(),
     )
+}
+
+/// What the goal still costs if the games score as the current ratings predict: the planner's
+/// choices followed on the expected information alone, each game at its pair's measured cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Forecast {
+    pub games: usize,
+    pub seconds: f64,
+    /// Whether the goal is met within the games the forecast may spend.
+    pub met: bool,
+}
+
+/// Follows the planner until every member meets its goal or `max_games` more are spent.
+/// `None` while a member is not yet connected (its information is not yet a number).
+pub fn forecast(
+    cfg: &PoolRunConfig,
+    f: &PoolFit,
+    cost: &GameCost,
+    max_games: usize,
+) -> Option<Forecast> {
+    if f.elo.iter().any(|e| e.is_none()) {
+        return None;
+    }
+    let planner = Planner::new(cfg, f, cost);
+    let mut cov = f.cov.clone();
+    let mut out = Forecast {
+        games: 0,
+        seconds: 0.0,
+        met: false,
+    };
+    while out.games < max_games {
+        match planner.best(&cov) {
+            Some((key, c2)) => {
+                cov = c2;
+                out.games += cfg.measure.games_per_pairing;
+                out.seconds += cfg.measure.games_per_pairing as f64 * cost.seconds(key.0, key.1);
+            }
+            None => break,
+        }
+    }
+    out.met = planner.excess(&planner.vars(&cov)) <= 0.0;
+    Some(out)
 }
