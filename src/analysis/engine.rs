@@ -185,10 +185,15 @@ pub struct UciEngine {
 }
 
 impl UciEngine {
-    /// Starts the program, runs `uci`, sets the options, waits for `readyok`.
+    /// Starts the program (or its checked substitute, `SKILLCAL_ENGINE_SUBSTITUTE`, which
+    /// answers as the program does, so the cache keeps the program's identity), runs `uci`, sets
+    /// the options, waits for `readyok`.
     pub fn start(cfg: &EngineConfig) -> Result<UciEngine> {
         let name = cfg.program.display().to_string();
-        let mut child = Command::new(&cfg.program)
+        let timed = matches!(cfg.limit, Limit::MoveTime(_)).then_some(name.as_str());
+        let program =
+            crate::arena::substitute(&cfg.program, timed).map_err(AnalysisError::Engine)?;
+        let mut child = Command::new(&program)
             .args(&cfg.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

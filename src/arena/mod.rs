@@ -138,7 +138,7 @@ pub use snapshot::SNAPSHOT_FILE;
 pub use sprt::SprtStatus;
 pub use stats::{elo_with_margin, PairingStats};
 pub use store::{read_games_csv, GameRecord, CSV_HEADER};
-pub use substitute::VAR as SUBSTITUTE_VAR;
+pub use substitute::{apply as substitute, VAR as SUBSTITUTE_VAR};
 pub use summary::MatchSummary;
 pub use time_control::{GoLimits, TimeControl};
 pub use uci_engine::{parse_bestmove, parse_info, SearchInfo};

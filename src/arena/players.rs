@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::config::MatchConfig;
 use super::error::{ArenaError, Result};
 use super::run_options::RunOptions;
+use super::substitute;
 use super::time_control::SideLimits;
 use super::uci_engine::{LaunchSpec, UciEngine};
 use super::uci_option::OptionDecl;
@@ -28,11 +29,14 @@ pub fn resolve_players(cfg: &MatchConfig, opts: &RunOptions) -> Result<Vec<Playe
     for (i, e) in cfg.engines.iter().enumerate() {
         let key = format!("engines[{i}]");
         let name = e.display_name()?;
+        let limits = cfg.engine_limits(i);
         let (program, mut args) = if e.is_builtin() {
             (skillcal_bin(cfg, opts)?, vec!["uci".to_string()])
         } else {
+            let timed = limits.tc.is_some() || limits.movetime_ms.is_some();
             (
                 find_program(&e.command)
+                    .and_then(|p| substitute::apply(&p, timed.then_some(name.as_str())))
                     .map_err(|m| ArenaError::config(format!("{key}.command ({name})"), m))?,
                 vec![],
             )
@@ -54,8 +58,7 @@ pub fn resolve_players(cfg: &MatchConfig, opts: &RunOptions) -> Result<Vec<Playe
             options: e.all_options()?,
             seed_option: e.seed_option.clone(),
         };
-        let limits = SideLimits::new(cfg.engine_limits(i))
-            .map_err(|e| e.context(format!("{key}.limits")))?;
+        let limits = SideLimits::new(limits).map_err(|e| e.context(format!("{key}.limits")))?;
         out.push(Player {
             spec,
             limits,
@@ -97,13 +100,8 @@ pub fn skillcal_bin(cfg: &MatchConfig, opts: &RunOptions) -> Result<PathBuf> {
     Ok(exe)
 }
 
-/// A command with a slash is a path; a bare name is looked up on PATH, then /usr/games. The
-/// program found gives way to its checked substitute, if `SKILLCAL_ENGINE_SUBSTITUTE` names one.
+/// A command with a slash is a path; a bare name is looked up on PATH, then /usr/games.
 pub fn find_program(cmd: &str) -> std::result::Result<PathBuf, String> {
-    super::substitute::apply(&locate(cmd)?)
-}
-
-fn locate(cmd: &str) -> std::result::Result<PathBuf, String> {
     let p = Path::new(cmd);
     if cmd.contains('/') {
         if p.is_file() {

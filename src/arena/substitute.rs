@@ -5,10 +5,11 @@
 //!
 //! A substitute is taken only when FROM and TO answer Stockfish's `bench 16 1 10` (16 MB hash,
 //! one thread, depth 10 over its bench positions) with the same node count: same search, same
-//! evaluation, so a node-limited game is the same game, only sooner. An engine without that
-//! command cannot be substituted.
+//! evaluation, so a node- or depth-limited game is the same game, only sooner. An engine without
+//! that command cannot be substituted, and one that plays by the clock or a move time is not:
+//! there a faster build is a stronger engine.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
@@ -22,18 +23,39 @@ static CHECKED: Mutex<BTreeMap<(PathBuf, PathBuf), Result<u64, String>>> =
     Mutex::new(BTreeMap::new());
 
 /// The program to start for `program`: its substitute from [`VAR`] once checked, else itself.
-pub fn apply(program: &Path) -> Result<PathBuf, String> {
+/// `timed`: the player (named) plays by the clock or a move time, so it keeps its own program.
+pub fn apply(program: &Path, timed: Option<&str>) -> Result<PathBuf, String> {
     let Some(spec) = std::env::var_os(VAR) else {
         return Ok(program.to_path_buf());
     };
     let spec = spec.to_string_lossy().into_owned();
     for (from, to) in parse(&spec)? {
         if same_file(&from, program) {
+            if let Some(who) = timed {
+                note_once(format!(
+                    "note: {who} plays by the clock or a move time, so it is {} itself, not {} \
+                     ({VAR}): a faster build would play it stronger",
+                    program.display(),
+                    to.display()
+                ));
+                return Ok(program.to_path_buf());
+            }
             check(program, &to)?;
             return Ok(to);
         }
     }
     Ok(program.to_path_buf())
+}
+
+fn note_once(text: String) {
+    static SAID: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+    if SAID
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(text.clone())
+    {
+        eprintln!("{text}");
+    }
 }
 
 /// `FROM=TO;FROM=TO`, each side a path to an existing file.
@@ -79,12 +101,12 @@ fn check(from: &Path, to: &Path) -> Result<(), String> {
             }
         });
         if let Ok(n) = &outcome {
-            eprintln!(
+            note_once(format!(
                 "note: {} is played by {} ({VAR}; `{}` searches {n} nodes with both)",
                 from.display(),
                 to.display(),
                 BENCH.join(" ")
-            );
+            ));
         }
         done.insert(key.clone(), outcome);
     }

@@ -163,3 +163,36 @@ fn torn_cache_line_is_dropped() {
     assert_eq!(c.get("8/8/8/8/8/8/8/K4k2 w - -", "sf", "nodes=1"), Some(&e));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The analysis engine gives way to a substitute (`SKILLCAL_ENGINE_SUBSTITUTE`) only after the
+/// bench check: Fairy-Stockfish in Stockfish's place is refused, naming both.
+#[test]
+fn the_analysis_engine_takes_only_a_checked_substitute() {
+    let dir = std::env::temp_dir().join(format!("skillcal-analysis-subst-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n",
+    )
+    .unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .arg("analyse")
+        .arg(&pgn)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .args(["--quiet", "--limit", "nodes=2000"])
+        .env(
+            skillcal::arena::SUBSTITUTE_VAR,
+            "/usr/games/stockfish=/usr/games/fairy-stockfish",
+        )
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("/usr/games/fairy-stockfish does not play as /usr/games/stockfish"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

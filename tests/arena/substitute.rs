@@ -8,6 +8,10 @@ use crate::support::arena::{skillcal_under_test, temp_dir, STOCKFISH};
 use skillcal::arena::{read_games_csv, SUBSTITUTE_VAR};
 
 fn stockfish_match(out: &Path, substitute: &str) -> Output {
+    stockfish_match_at(out, substitute, &["--nodes", "800", "--max-plies", "60"])
+}
+
+fn stockfish_match_at(out: &Path, substitute: &str, limits: &[&str]) -> Output {
     Command::new(skillcal_under_test())
         .args(["match", "--out"])
         .arg(out)
@@ -17,16 +21,8 @@ fn stockfish_match(out: &Path, substitute: &str) -> Output {
             "--engine",
             &format!("{STOCKFISH}:Skill Level=3"),
         ])
-        .args([
-            "--games",
-            "2",
-            "--nodes",
-            "800",
-            "--max-plies",
-            "60",
-            "--seed",
-            "5",
-        ])
+        .args(["--games", "2", "--seed", "5"])
+        .args(limits)
         .env(SUBSTITUTE_VAR, substitute)
         .stdin(Stdio::null())
         .output()
@@ -99,4 +95,25 @@ fn a_substitute_that_searches_otherwise_is_refused() {
     assert!(read_games_csv(&out.join("games.csv")).map_or(true, |g| g.is_empty()));
     let o = stockfish_match(&out, STOCKFISH);
     assert!(stderr(&o).contains("is not FROM=TO"), "{}", stderr(&o));
+}
+
+/// By the clock a faster build is a stronger engine: the configured one plays, and the note says
+/// why (Fairy-Stockfish as the would-be substitute shows that no bench check was even made).
+#[test]
+fn an_engine_on_the_clock_is_not_substituted() {
+    let dir = temp_dir("substitute-clock");
+    let out = dir.join("match");
+    let o = stockfish_match_at(
+        &out,
+        &format!("{STOCKFISH}=/usr/games/fairy-stockfish"),
+        &["--tc", "2+0.02", "--max-plies", "16"],
+    );
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("plays by the clock or a move time, so it is /usr/games/stockfish itself"),
+        "{err}"
+    );
+    assert!(!err.contains("is played by"), "{err}");
+    assert_eq!(read_games_csv(&out.join("games.csv")).unwrap().len(), 2);
 }
