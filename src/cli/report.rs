@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use super::rate::parse_anchor;
 use crate::arena::MatchConfig;
 use crate::rating::{Intervals, RateOptions, Sprt};
+use crate::report::load::is_match_folder;
 use crate::report::{match_report, RatingReportOptions, SprtSpec};
 
 #[derive(clap::Args, Debug)]
@@ -29,14 +30,6 @@ pub struct ReportArgs {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-}
-
-/// A match folder holds games.csv and none of a calibration's files.
-fn is_match_folder(dir: &std::path::Path) -> bool {
-    dir.join("games.csv").exists()
-        && !dir.join("summary.toml").exists()
-        && !dir.join("fit_curve.csv").exists()
-        && !dir.join("pool.csv").exists()
 }
 
 /// Writes the report of `DIR` and prints the HTML file's path.

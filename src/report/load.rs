@@ -34,6 +34,30 @@ pub struct RunData {
     pub levels: Option<super::levels::Levels>,
 }
 
+/// The files of a calibration, verification, tc-check or pool run, any one of which makes a
+/// folder one to report on as a run.
+pub const RESULT_FILES: [&str; 9] = [
+    "games.csv",
+    "summary.toml",
+    "fit_curve.csv",
+    "pool.csv",
+    "uci_elo_table.csv",
+    "verify.csv",
+    "verify/verify.csv",
+    "tc_check.csv",
+    "tc-check/tc_check.csv",
+];
+
+/// A match folder (`skillcal match`): games.csv and none of a run's other files. A verification
+/// or tc-check folder holds games.csv too, and its report is the run report.
+pub fn is_match_folder(dir: &Path) -> bool {
+    dir.join("games.csv").exists()
+        && RESULT_FILES
+            .iter()
+            .filter(|f| **f != "games.csv")
+            .all(|f| !dir.join(f).exists())
+}
+
 /// Reads every result file `dir` holds (missing ones give empty data).
 pub fn load(dir: &Path) -> Result<RunData, ReportError> {
     if !dir.is_dir() {
@@ -41,17 +65,6 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
     }
     // a folder holding none of a run's files is no results folder (a typo, or the wrong
     // level of a tree): an empty report there would read as a run with nothing in it
-    const RESULT_FILES: [&str; 9] = [
-        "games.csv",
-        "summary.toml",
-        "fit_curve.csv",
-        "pool.csv",
-        "uci_elo_table.csv",
-        "verify.csv",
-        "verify/verify.csv",
-        "tc_check.csv",
-        "tc-check/tc_check.csv",
-    ];
     if !RESULT_FILES.iter().any(|f| dir.join(f).exists()) {
         return Err(ReportError::Results(ResultsError::Invalid {
             path: dir.to_path_buf(),

@@ -181,7 +181,7 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             ));
         }
         if run_pool {
-            doc.para("The measured ratings hold the pool at the anchor table's values (prior SD as in the calibration), using the verification games alone. The last column rates the same games with the pool at the calibration run's own fitted ratings. It is not independent of the calibration, but it is free of any difference between the run's pool spacing and the anchor table.",
+            doc.para("The measured ratings place the pool as the calibration does (the anchor table's values as soft anchors, prior SD as in the calibration, and the measured pool file's own games when the calibration loads one) and add the verification games; the calibration's games are not counted. The last column rates the same games with the pool at the calibration run's own fitted ratings. It is not independent of the calibration, but it is free of any difference between the run's pool spacing and the anchor table.",
             );
         }
     }

@@ -187,6 +187,32 @@ fn bad_arguments_are_readable() {
     assert!(!ok && stderr.contains("no results to report"), "{stderr}");
     assert!(!empty.join("report.html").exists());
     let _ = std::fs::remove_dir_all(&empty);
+    // a verification folder holds games.csv too, but its report is the verification's, not a
+    // match's rating report written over it
+    let verify =
+        std::env::temp_dir().join(format!("skillcal-verify-report-{}", std::process::id()));
+    std::fs::create_dir_all(&verify).unwrap();
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/range/verify");
+    for f in [
+        "games.csv",
+        "verify.csv",
+        "verify_opponents.csv",
+        "verified-table.csv",
+    ] {
+        std::fs::copy(shipped.join(f), verify.join(f)).unwrap();
+    }
+    let (ok, _, stderr) = skillcal(&["report", verify.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let md = std::fs::read_to_string(verify.join("report.md")).unwrap();
+    assert!(
+        md.contains("## Verification") && md.contains("RMS of measured"),
+        "{md}"
+    );
+    assert!(
+        !md.contains("rating report") && !verify.join("ratings.csv").exists(),
+        "{md}"
+    );
+    let _ = std::fs::remove_dir_all(&verify);
     // Each bad option fails with a message naming it, before any rating is printed.
     let pgn = data("rating_cutechess.pgn");
     let pgn = pgn.to_str().unwrap();
