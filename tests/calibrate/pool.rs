@@ -358,6 +358,13 @@ fn game_cost_falls_back_from_pair_to_members_to_the_run() {
     assert_eq!(c.seconds(0, 1), 12.0);
     // (0, 3): member 3 has no games, member 0's mean alone
     assert_eq!(c.seconds(0, 3), 15.0);
+    // a pair's mean follows its latest games: 60 games at 30 s, then 40 at 10 s (a faster
+    // build): the last PAIR_RECENT count, while the members' means keep the whole history
+    let mut played = vec![(0, 1, 30.0); 60];
+    played.extend(std::iter::repeat_n((1, 0, 10.0), GameCost::PAIR_RECENT));
+    let c = GameCost::new(3, played);
+    assert_eq!(c.seconds(0, 1), 10.0);
+    assert_eq!(c.seconds(0, 2), 22.0);
     // no games at all: one second, and never under the floor
     assert_eq!(GameCost::new(2, []).seconds(0, 1), 1.0);
     assert_eq!(
