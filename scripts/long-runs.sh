@@ -15,6 +15,8 @@
 # goal, `range` refits the table on it and `verify-final` verifies that table with 300 games a
 # level (a verification folder of an earlier table is moved aside, dated).
 # The binary is copied first, so rebuilding while it plays changes nothing mid-run.
+# With SKILLCAL_ENGINE_SUBSTITUTE exported (the line scripts/native-engines.sh prints), every
+# stage plays the reference engines' native builds: the same games, sooner.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-engines.sh
