@@ -489,12 +489,15 @@ fn the_forecast_is_near_the_games_the_goal_then_takes() {
     let ahead = forecast(&cfg, &early.fit, &cost, 100_000).unwrap();
     assert!(ahead.met, "{ahead:?}");
     assert!((ahead.seconds - 3.0 * ahead.games as f64).abs() < 1e-6);
+    // where the time goes: every forecast game is in one pair's row
+    let by_pair: usize = ahead.pairs.values().map(|p| p.0).sum();
+    assert_eq!(by_pair, ahead.games);
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(
         report.contains(&format!(
             "the goal is met after about {} more games",
             ahead.games
-        )),
+        )) && report.contains("## Where the forecast's time goes"),
         "{report}"
     );
     cfg.budget = 20_000;
@@ -510,8 +513,7 @@ fn the_forecast_is_near_the_games_the_goal_then_takes() {
     );
     let end = forecast(&cfg, &done.fit, &cost, 100_000).unwrap();
     assert_eq!((end.games, end.met), (0, true));
-    assert!(!std::fs::read_to_string(dir.join("report.md"))
-        .unwrap()
-        .contains("Forecast:"));
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(!report.contains("Forecast:") && !report.contains("## Where the forecast"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

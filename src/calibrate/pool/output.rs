@@ -282,8 +282,41 @@ fn report_markdown(
         );
     }
     consistency_section(&mut s, &sorted, pairs);
+    if let Some(a) = ahead.filter(|a| a.games > 0) {
+        forecast_section(&mut s, cfg, a);
+    }
     let _ = writeln!(s, "\nFiles: `pool.csv` (ratings), `pool-covariance.csv`, `pool-pairs.csv` (pairwise results, enough to refit), `games.csv`, `plan.csv`, `matches/*/` (each match's games and PGN).");
     s
+}
+
+/// Where the forecast's games and hours go, the costliest pairs first.
+fn forecast_section(s: &mut String, cfg: &PoolRunConfig, a: &Forecast) {
+    use std::fmt::Write as _;
+    let _ = writeln!(
+        s,
+        "\n## Where the forecast's time goes\n\nThe pairs the planner would play to the goal, \
+         costliest first ({} games, {:.1} h of play in all).\n",
+        a.games,
+        a.seconds / 3600.0
+    );
+    let _ = writeln!(
+        s,
+        "| pair | games | hours of play | share | seconds a game |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|");
+    let mut rows: Vec<_> = a.pairs.iter().collect();
+    rows.sort_by(|x, y| y.1 .1.total_cmp(&x.1 .1));
+    for (&(i, j), &(games, seconds)) in rows {
+        let _ = writeln!(
+            s,
+            "| {} – {} | {games} | {:.1} | {:.0}% | {:.1} |",
+            cfg.pool.members[i].name,
+            cfg.pool.members[j].name,
+            seconds / 3600.0,
+            100.0 * seconds / a.seconds.max(f64::MIN_POSITIVE),
+            seconds / games as f64
+        );
+    }
 }
 
 /// `a`'s expected score in a pair at the fitted difference, and Pearson's z of its points

@@ -198,6 +198,8 @@ pub struct Forecast {
     pub seconds: f64,
     /// Whether the goal is met within the games the forecast may spend.
     pub met: bool,
+    /// Games and seconds by pair (config indices, lower first), where the time goes.
+    pub pairs: BTreeMap<(usize, usize), (usize, f64)>,
 }
 
 /// Follows the planner until every member meets its goal or `max_games` more are spent.
@@ -217,13 +219,19 @@ pub fn forecast(
         games: 0,
         seconds: 0.0,
         met: false,
+        pairs: BTreeMap::new(),
     };
+    let games = cfg.measure.games_per_pairing;
     while out.games < max_games {
         match planner.best(&cov) {
             Some((key, c2)) => {
                 cov = c2;
-                out.games += cfg.measure.games_per_pairing;
-                out.seconds += cfg.measure.games_per_pairing as f64 * cost.seconds(key.0, key.1);
+                let seconds = games as f64 * cost.seconds(key.0, key.1);
+                out.games += games;
+                out.seconds += seconds;
+                let p = out.pairs.entry(key).or_default();
+                p.0 += games;
+                p.1 += seconds;
             }
             None => break,
         }
