@@ -13,7 +13,8 @@
 # refuses (its games rest on the table it began with): while the pool stays as it is, every
 # refit gives the same table and an unfinished verification resumes. When the pool has met its
 # goal, `range` refits the table on it and `verify-final` verifies that table with 300 games a
-# level (a verification folder of an earlier table is moved aside, dated).
+# level (a verification folder of an earlier table is moved aside, dated); `family-rerate` rates
+# the other families' verification games again on the final pool.
 # The binary is copied first, so rebuilding while it plays changes nothing mid-run.
 # With SKILLCAL_ENGINE_SUBSTITUTE exported (the line scripts/native-engines.sh prints), every
 # stage plays the reference engines' native builds: the same games, sooner.
@@ -101,6 +102,14 @@ run_stage() {
         "$bin" verify "results/families/$f/uci_elo_table.csv" --config "configs/families/$f.toml"
         "$bin" report "results/families/$f" >/dev/null
       done ;;
+    family-rerate) # issue 14: each family's verification games (of its shipped table) rated
+      # again on the pool as it stands, no game played; the shipped tables stay as they are
+      for f in $families; do
+        stage "verify $f --rate-only"
+        "$bin" verify "results/families/$f/verify/verified-table.csv" --config "configs/families/$f.toml" \
+          --out "results/families/$f/verify" --rate-only
+        "$bin" report "results/families/$f" >/dev/null
+      done ;;
     family-analyses) # issue 15: the families' play figures
       for f in $families; do analyse "results/families/$f"; done ;;
     stockfish) # issue 14: what Stockfish's own UCI_Elo labels play at on this scale
@@ -126,12 +135,12 @@ run_stage() {
     pool) # issue 13: the pool's own ladder towards its goal, with whatever time is left
       stage "pool -> results/pool"
       "$bin" pool configs/pool.toml --out results/pool ;;
-    *) echo "unknown stage '$1' (STAGES: range verify verify-final analyse pool-part families family-checks family-analyses stockfish compare pool)" >&2
+    *) echo "unknown stage '$1' (STAGES: range verify verify-final analyse pool-part families family-checks family-rerate family-analyses stockfish compare pool)" >&2
        exit 2 ;;
   esac
 }
 
-for s in ${STAGES:-range pool-part range analyse families compare family-checks stockfish compare verify pool range verify-final compare}; do
+for s in ${STAGES:-range pool-part range analyse families compare family-checks stockfish compare verify pool range verify-final family-rerate compare}; do
   run_stage "$s"
 done
 stage "done"
