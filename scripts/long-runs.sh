@@ -13,7 +13,7 @@
 # refuses (its games rest on the table it began with): while the pool stays as it is, every
 # refit gives the same table and an unfinished verification resumes. When the pool has met its
 # goal, `range` refits the table on it and `verify-final` verifies that table with 300 games a
-# level (a verification folder of an earlier table is moved aside, dated); `family-rerate` rates
+# level, three opponents (a verification folder of an earlier table is moved aside, dated); `family-rerate` rates
 # the other families' verification games again on the final pool.
 # The binary is copied first, so rebuilding while it plays changes nothing mid-run.
 # With SKILLCAL_ENGINE_SUBSTITUTE exported (the line scripts/native-engines.sh prints), every
@@ -75,10 +75,11 @@ run_stage() {
       "$bin" calibrate configs/families/blend.toml --out results/range --install ;;
     verify) # issue 13: the table's levels 600..2600 with fresh games
       verify_range ;;
-    verify-final) # issue 13: the final table (refitted on the pool at its goal), 150 games an
-      # opponent: at 120 games a level the noise alone makes an RMS of about 31, the issue's goal
-      # 35; at 300 about 20 (more rounds extend the same matches when the table is unchanged)
-      verify_range --games 150 ;;
+    verify-final) # issue 13: the final table (refitted on the pool at its goal), 100 games
+      # against each of three opponents (configs/families/blend.toml says why three): at 120
+      # games a level the noise alone makes an RMS of about 31, the issue's goal 35; at 300
+      # about 20 (more rounds extend the same matches when the table is unchanged)
+      verify_range --games 100 ;;
     analyse) # issue 15: how each level plays, then the report's section
       analyse results/range ;;
     families) # issue 14: every other family on the same pool
