@@ -168,12 +168,14 @@ pub fn next_batch(cfg: &PoolRunConfig, f: &PoolFit, cost: &GameCost) -> Option<V
         *planned.entry(key).or_insert(0) += games;
         reasons.entry(key).or_insert_with(|| {
             let worse = if v[key.0] >= v[key.1] { key.0 } else { key.1 };
+            let s = cost.seconds(key.0, key.1);
+            // sub-second games (Stockfish Skill 0-2) would all read "about 0 s"
+            let digits = if s < 10.0 { 1 } else { 0 };
             format!(
-                "{} at ±{:.0} (goal ±{:.0}); about {:.0} s a game",
+                "{} at ±{:.0} (goal ±{:.0}); about {s:.digits$} s a game",
                 cfg.pool.members[worse].name,
                 Z95 * v[worse].sqrt(),
                 cfg.goal(worse),
-                cost.seconds(key.0, key.1)
             )
         });
     }
