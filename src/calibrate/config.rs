@@ -350,7 +350,18 @@ impl CalibrationConfig {
             ),
             &self.adjudication,
             origin,
-        )
+        )?;
+        super::arena_glue::check_pool_commands(&self.pool, origin)?;
+        match self.subject.command.as_deref() {
+            None => {}
+            Some(c) if c == "builtin" || c.starts_with("builtin:") => {}
+            Some(c) => {
+                crate::arena::find_program(c).map_err(|m| {
+                    CalibrateError::Config(format!("{origin}: key `subject.command`: {m}"))
+                })?;
+            }
+        }
+        Ok(())
     }
 
     /// Reads and checks a config file; relative paths inside (the book, engine commands with

@@ -1,5 +1,5 @@
-//! What a run hands the arena (the opening book, its order, the adjudication table) and the
-//! verification settings are checked before a run makes a folder: a config copied away from
+//! What a run hands the arena (the opening book, its order, the adjudication table, the engines'
+//! programs) and the verification settings are checked before a run makes a folder: a config copied away from
 //! its book failed only in the first match, after the run folder and a match folder were made.
 
 use std::path::Path;
@@ -88,6 +88,57 @@ fn a_config_without_its_book_or_with_bad_settings_fails_before_any_folder() {
             &["default.toml", expect],
         );
     }
+    // an engine that is not there: named by its key before any folder (it failed in the first
+    // match, after the run's folder, plan and match folders were written)
+    let gone = fixed.replace(
+        "command = \"/usr/games/stockfish\"",
+        "command = \"/usr/games/nofish\"",
+    );
+    assert_ne!(gone, fixed);
+    std::fs::write(&cfg, &gone).unwrap();
+    for cmd in ["calibrate", "verify", "tc-check"] {
+        let mut args = vec![cmd];
+        if cmd != "calibrate" {
+            args.extend([TABLE, "--config"]);
+        }
+        args.push(c);
+        refused(
+            &dir,
+            &args,
+            &["default.toml", "key `pool.command`", "/usr/games/nofish"],
+        );
+    }
+    let subject = fixed.replace(
+        "command = \"builtin\"",
+        "command = \"/usr/games/nofish-subject\"",
+    );
+    assert_ne!(subject, fixed);
+    std::fs::write(&cfg, &subject).unwrap();
+    refused(
+        &dir,
+        &["calibrate", c],
+        &["key `subject.command`", "nofish-subject"],
+    );
+    let pool_fixed = shipped("pool.toml").replace(
+        "file = \"books/",
+        &format!("file = \"{}/configs/books/", env!("CARGO_MANIFEST_DIR")),
+    );
+    let pool_gone = pool_fixed.replacen(
+        "command = \"/usr/games/fairy-stockfish\"",
+        "command = \"/usr/games/nofish\"",
+        1,
+    );
+    assert_ne!(pool_gone, pool_fixed);
+    std::fs::write(&pool, &pool_gone).unwrap();
+    refused(
+        &dir,
+        &["pool", pool.to_str().unwrap()],
+        &[
+            "key `pool.member[0].command`",
+            "fairy11.1-skill-20",
+            "nofish",
+        ],
+    );
     // the book is only needed to play: rating a verification's games does not read it
     std::fs::write(&cfg, shipped("default.toml")).unwrap();
     let rated = dir.join("rated");

@@ -89,7 +89,8 @@ impl PoolRunConfig {
             ),
             &self.adjudication,
             origin,
-        )
+        )?;
+        crate::calibrate::arena_glue::check_pool_commands(&self.pool, origin)
     }
 
     /// Reads and checks a config; paths inside are read from the config's folder, as
