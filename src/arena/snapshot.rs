@@ -34,7 +34,9 @@ pub fn check_snapshot(dir: &Path, cfg: &MatchConfig) -> Result<()> {
     if let Ok(text) = std::fs::read_to_string(&path) {
         let old: MatchConfig = toml::from_str(&text).map_err(|e| ArenaError::file(&path, e))?;
         let (a, b) = (canon(&old), canon(cfg));
-        if a != b {
+        // a folder without a game belongs to no config yet (a run that stopped in its
+        // preflight, on an engine that would not start, wrote only this file)
+        if a != b && holds_games(dir) {
             let mut keys = Vec::new();
             if a.engines != b.engines {
                 keys.push("engines");
@@ -66,4 +68,13 @@ pub fn check_snapshot(dir: &Path, cfg: &MatchConfig) -> Result<()> {
         .map_err(|e| ArenaError::Other(format!("cannot serialize the match config: {e}")))?;
     std::fs::write(&path, text).at("write", &path)?;
     Ok(())
+}
+
+/// Whether `dir` holds a finished game (a games.csv row or a PGN game); an unreadable games.csv
+/// counts as holding games, so nothing is overwritten on a guess.
+fn holds_games(dir: &Path) -> bool {
+    let csv = dir.join("games.csv");
+    let in_csv = csv.exists() && super::store::read_games_csv(&csv).map_or(true, |g| !g.is_empty());
+    let in_pgn = std::fs::read_to_string(dir.join("games.pgn")).is_ok_and(|t| !t.trim().is_empty());
+    in_csv || in_pgn
 }

@@ -422,3 +422,45 @@ fn deep_reports_and_extreme_limits_do_not_crash_the_arena() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A match that stopped in its preflight (an engine that would not start) wrote its folder but
+/// no game: the corrected command runs there instead of being refused as "a different config";
+/// once a game is in, another config is refused as before.
+#[test]
+fn a_folder_without_a_game_takes_the_corrected_config() {
+    let dir = temp_dir("hardening-corrected");
+    let run = |engine: &str, nodes: &str| {
+        skillcal(
+            &dir,
+            &[
+                "match",
+                "--out",
+                "m",
+                "--engine",
+                engine,
+                "--engine",
+                STOCKFISH,
+                "--games",
+                "2",
+                "--nodes",
+                nodes,
+                "--max-plies",
+                "40",
+            ],
+        )
+    };
+    let o = run("/bin/true", "300");
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("engine true"), "{}", text(&o));
+    assert!(dir.join("m/match.toml").exists());
+    let o = run(MOCK, "300");
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(rows(&dir.join("m")), 2);
+    let o = run(MOCK, "301");
+    assert!(
+        !o.status.success() && text(&o).contains("different config (limits differ"),
+        "{}",
+        text(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
