@@ -34,13 +34,44 @@ pub struct ReportArgs {
 
 /// Writes the report of `DIR` and prints the HTML file's path.
 pub fn run(args: &ReportArgs) -> Result<()> {
-    let path = if is_match_folder(&args.dir) {
+    let path = if is_pool_folder(&args.dir) {
+        pool_run(&args.dir)?
+    } else if is_match_folder(&args.dir) {
         match_run(args)?
     } else {
         crate::report::generate(&args.dir)?
     };
     println!("{}", path.display());
     Ok(())
+}
+
+/// A `skillcal pool` folder: its config and pairwise results.
+fn is_pool_folder(dir: &std::path::Path) -> bool {
+    dir.join("pool.toml").exists() && dir.join("pool-pairs.csv").exists()
+}
+
+/// A pool folder's own report (steps, consistency, forecast), refitted from its games as `skillcal
+/// pool --fit-only` does; the calibration report would read its pool.csv as a calibration's.
+fn pool_run(dir: &std::path::Path) -> Result<PathBuf> {
+    use crate::calibrate::pool::{measure, PoolOptions, PoolRunConfig};
+    let path = dir.join("pool.toml");
+    let text = std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
+    // the run's own copy, as written: its paths were resolved when the run was started
+    let cfg: PoolRunConfig =
+        toml::from_str(&text).with_context(|| format!("{}: not a pool config", path.display()))?;
+    cfg.validate(&path.display().to_string())?;
+    let _lock = crate::arena::lock_dir(dir)?;
+    let runner = crate::calibrate::arena_glue::ArenaRunner::new(dir);
+    measure(
+        &cfg,
+        dir,
+        &runner,
+        &PoolOptions {
+            fit_only: true,
+            quiet: true,
+        },
+    )?;
+    Ok(dir.join("report.md"))
 }
 
 fn match_run(args: &ReportArgs) -> Result<PathBuf> {

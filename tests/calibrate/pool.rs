@@ -129,6 +129,17 @@ fn pool_measurement_meets_goal_and_rates_the_truth() {
     // a rerun resumes: nothing new is played
     let again = measure(&cfg, &dir, &runner, &opts).unwrap();
     assert_eq!(again.games, out.games);
+    // `skillcal report` on the pool folder rewrites the pool's own report; it wrote a
+    // calibration report over it, reading pool.csv as a calibration's (anchors "none")
+    std::fs::remove_file(dir.join("report.md")).unwrap();
+    let (ok, stderr) = crate::compare::skillcal(&["report", dir.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.starts_with("# Reference pool") && report.contains("## Steps between neighbours"),
+        "{report}"
+    );
+    assert!(!dir.join("report.html").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
