@@ -1,4 +1,4 @@
-//! `skillcal report DIR`: a calibration's report, or a match folder's rating report.
+//! `skillcal report DIR`: a calibration's report, a pool folder's, or a match folder's rating report.
 
 use std::path::PathBuf;
 
@@ -12,7 +12,8 @@ use crate::report::{match_report, RatingReportOptions, SprtSpec};
 
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
-    /// Results directory of a calibration (or verification) run, or of `skillcal match`.
+    /// Results directory of a calibration (or verification, tc-check) run, of `skillcal pool`, or
+    /// of `skillcal match`.
     pub dir: PathBuf,
     /// Match folders: anchor a player (NAME=ELO or NAME=ELO:SD); replaces the match config's
     /// `[rating]` anchors. Repeatable.
