@@ -152,13 +152,41 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
         ));
     }
     let mut games: Vec<GameMoves> = Vec::new();
+    let mut empty: Vec<PathBuf> = Vec::new();
     for f in games::pgn_files(&opts.inputs)? {
-        games.extend(games::read_pgn_file(&f)?);
+        let read = games::read_pgn_file(&f)?;
+        if read.iter().all(|g| g.moves.is_empty()) {
+            empty.push(f);
+        }
+        games.extend(read);
     }
     let human_games = match &opts.human {
         Some(h) => games::read_pgn_file(h)?,
         None => Vec::new(),
     };
+    // input without a move to analyse (not PGN, every game skipped, or book moves only) is
+    // named, not analysed as nothing
+    let moves = |g: &[GameMoves]| g.iter().map(|g| g.moves.len()).sum::<usize>();
+    if moves(&games) + moves(&human_games) == 0 {
+        let first = empty
+            .first()
+            .or(opts.human.as_ref())
+            .cloned()
+            .unwrap_or_default();
+        return Err(AnalysisError::file(
+            &first,
+            format!(
+                "no move to analyse here (read as PGN: {} games, none with a move past its book; \
+                 skipped games, if any, are named above)",
+                games.len() + human_games.len()
+            ),
+        ));
+    }
+    for f in &empty {
+        if !opts.quiet {
+            eprintln!("warning: {}: no move to analyse (read as PGN)", f.display());
+        }
+    }
     // the output folder only once the input has been read: a bad path leaves nothing behind
     std::fs::create_dir_all(&opts.out).map_err(|e| AnalysisError::io("create", &opts.out, e))?;
     let mut cache = EvalCache::open(&opts.out.join("eval-cache.csv"))?;

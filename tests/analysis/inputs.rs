@@ -96,6 +96,28 @@ fn bad_analyse_arguments_are_named() {
         "{stderr}"
     );
     assert!(!fresh.exists(), "an output folder was made for no games");
+    // so is a file without a move to analyse (not PGN, every game skipped, book only): it was
+    // analysed as "1 games (0 moves analysed)"
+    let not_pgn = dir.join("notes.txt");
+    std::fs::write(&not_pgn, "just some notes\n").unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .arg("analyse")
+        .arg(&not_pgn)
+        .arg("--out")
+        .arg(&fresh)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        !run.status.success()
+            && stderr.contains("notes.txt")
+            && stderr.contains("no move to analyse"),
+        "{stderr}"
+    );
+    assert!(
+        !fresh.exists(),
+        "an output folder was made for a file without games"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
