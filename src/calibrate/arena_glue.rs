@@ -78,30 +78,6 @@ pub(crate) fn check_arena_settings(
     Ok(())
 }
 
-/// Checks that every pool member's program can be found before any folder is made: a missing
-/// engine otherwise fails only in the first match, after the run's folder, plan and match
-/// folders were written. Errors name the config key and the member.
-pub(crate) fn check_pool_commands(pool: &super::config::PoolConfig, origin: &str) -> Result<()> {
-    for (j, m) in pool.members.iter().enumerate() {
-        let e = super::pool::member_engine(pool, j);
-        if engine(&e).is_builtin() {
-            continue;
-        }
-        let key = if m.command.is_some() {
-            format!("pool.member[{j}].command")
-        } else {
-            "pool.command".to_string()
-        };
-        arena::find_program(&e.command).map_err(|msg| {
-            CalibrateError::Config(format!(
-                "{origin}: key `{key}` (member `{}`): {msg}",
-                m.name
-            ))
-        })?;
-    }
-    Ok(())
-}
-
 /// The arena's config for one calibration gauntlet: `engines[0]` against each of the rest,
 /// `games_per_opponent` games each in colour-swapped pairs on the same opening.
 pub fn match_config(spec: &MatchSpec, event: &str) -> Result<MatchConfig> {

@@ -101,6 +101,31 @@ pub struct EngineConfig {
     pub limits: Limits,
 }
 
+impl PoolConfig {
+    /// Checks that every member's program can be found before any folder is made: a missing
+    /// engine otherwise fails only in the first match, after the run's folder, plan and match
+    /// folders were written. Errors name the config key and the member.
+    pub fn check_commands(&self, origin: &str) -> Result<()> {
+        for (j, m) in self.members.iter().enumerate() {
+            let (key, command) = match (&m.command, &self.command) {
+                (Some(c), _) => (format!("pool.member[{j}].command"), c.as_str()),
+                (None, Some(c)) => ("pool.command".to_string(), c.as_str()),
+                (None, None) => ("pool.command".to_string(), ""),
+            };
+            if command == "builtin" || command.starts_with("builtin:") {
+                continue;
+            }
+            crate::arena::find_program(command).map_err(|msg| {
+                CalibrateError::Config(format!(
+                    "{origin}: key `{key}` (member `{}`): {msg}",
+                    m.name
+                ))
+            })?;
+        }
+        Ok(())
+    }
+}
+
 /// Search limits the arena sends with `go` (any combination): the arena's own type, so a
 /// calibration's limits reach the match unchanged.
 pub use crate::arena::GoLimits as Limits;
@@ -351,7 +376,7 @@ impl CalibrationConfig {
             &self.adjudication,
             origin,
         )?;
-        super::arena_glue::check_pool_commands(&self.pool, origin)?;
+        self.pool.check_commands(origin)?;
         match self.subject.command.as_deref() {
             None => {}
             Some(c) if c == "builtin" || c.starts_with("builtin:") => {}

@@ -90,7 +90,7 @@ impl PoolRunConfig {
             &self.adjudication,
             origin,
         )?;
-        crate::calibrate::arena_glue::check_pool_commands(&self.pool, origin)
+        self.pool.check_commands(origin)
     }
 
     /// Reads and checks a config; paths inside are read from the config's folder, as
