@@ -203,6 +203,8 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
             .unwrap_or_else(|| PathBuf::from("verify"))
     });
     let mut levels = args.levels.clone();
+    // before any folder: a level the table lacks left one holding only the lock file
+    verify::check_levels(&args.table, &levels)?;
     if levels.is_empty() {
         levels = cfg.verify.levels.clone();
         // named as the config's key, not as --levels
@@ -334,6 +336,8 @@ pub fn run_tc_check(args: &TcCheckArgs) -> Result<()> {
     let levels = if args.levels.is_empty() {
         tc_check::default_levels(&args.table)?
     } else {
+        // before any folder, as verify does
+        verify::check_levels(&args.table, &args.levels)?;
         args.levels.clone()
     };
     let games = args.games.unwrap_or(cfg.verify.games_per_opponent);

@@ -139,6 +139,16 @@ fn a_config_without_its_book_or_with_bad_settings_fails_before_any_folder() {
             "nofish",
         ],
     );
+    // a level the table lacks, given on the command line: it left a folder holding only the
+    // lock file
+    std::fs::write(&cfg, &fixed).unwrap();
+    for cmd in ["verify", "tc-check"] {
+        refused(
+            &dir,
+            &[cmd, TABLE, "--config", c, "--levels", "1500.5"],
+            &["--levels: 1500.5 is not a UCI_Elo"],
+        );
+    }
     // the book is only needed to play: rating a verification's games does not read it
     std::fs::write(&cfg, shipped("default.toml")).unwrap();
     let rated = dir.join("rated");
