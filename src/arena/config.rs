@@ -163,7 +163,7 @@ impl EngineConfig {
 
     /// True for the built-in engine (`builtin` or `builtin:...`).
     pub fn is_builtin(&self) -> bool {
-        self.command == "builtin" || self.command.starts_with("builtin:")
+        is_builtin_command(&self.command)
     }
 
     /// Options from `builtin:K=V,...` in `command` followed by the `options` table.
@@ -511,6 +511,11 @@ impl MatchConfig {
         let full = self.rounds * self.games_per_opening;
         self.games.map_or(full, |g| g.min(full))
     }
+}
+
+/// True for an engine command naming the built-in engine (`builtin` or `builtin:...`).
+pub fn is_builtin_command(command: &str) -> bool {
+    command == "builtin" || command.starts_with("builtin:")
 }
 
 #[cfg(test)]

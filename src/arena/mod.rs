@@ -123,8 +123,8 @@ mod uci_engine;
 mod uci_option;
 
 pub use config::{
-    AdjudicationConfig, BookFormat, BookOrder, DrawRule, EngineConfig, MatchConfig, OpeningsConfig,
-    Pairing, ResignRule, SprtConfig, Timeouts, UciOptions,
+    is_builtin_command, AdjudicationConfig, BookFormat, BookOrder, DrawRule, EngineConfig,
+    MatchConfig, OpeningsConfig, Pairing, ResignRule, SprtConfig, Timeouts, UciOptions,
 };
 pub use driver::{run_match, run_match_async};
 pub use error::{ArenaError, Result};

@@ -112,18 +112,23 @@ impl PoolConfig {
                 (None, Some(c)) => ("pool.command".to_string(), c.as_str()),
                 (None, None) => ("pool.command".to_string(), ""),
             };
-            if command == "builtin" || command.starts_with("builtin:") {
-                continue;
-            }
-            crate::arena::find_program(command).map_err(|msg| {
-                CalibrateError::Config(format!(
-                    "{origin}: key `{key}` (member `{}`): {msg}",
-                    m.name
-                ))
-            })?;
+            check_command(
+                command,
+                &format!("{origin}: key `{key}` (member `{}`)", m.name),
+            )?;
         }
         Ok(())
     }
+}
+
+/// Finds an engine command's program (the built-in engine needs none); errors start with `what`.
+fn check_command(command: &str, what: &str) -> Result<()> {
+    if crate::arena::is_builtin_command(command) {
+        return Ok(());
+    }
+    crate::arena::find_program(command)
+        .map(|_| ())
+        .map_err(|m| CalibrateError::Config(format!("{what}: {m}")))
 }
 
 /// Search limits the arena sends with `go` (any combination): the arena's own type, so a
@@ -378,15 +383,9 @@ impl CalibrationConfig {
         )?;
         self.pool.check_commands(origin)?;
         match self.subject.command.as_deref() {
-            None => {}
-            Some(c) if c == "builtin" || c.starts_with("builtin:") => {}
-            Some(c) => {
-                crate::arena::find_program(c).map_err(|m| {
-                    CalibrateError::Config(format!("{origin}: key `subject.command`: {m}"))
-                })?;
-            }
+            Some(c) => check_command(c, &format!("{origin}: key `subject.command`")),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Reads and checks a config file; relative paths inside (the book, engine commands with

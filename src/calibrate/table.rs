@@ -175,5 +175,5 @@ pub fn is_builtin(cfg: &CalibrationConfig) -> bool {
     cfg.subject
         .command
         .as_deref()
-        .is_none_or(|c| c == "builtin" || c.starts_with("builtin:"))
+        .is_none_or(crate::arena::is_builtin_command)
 }
