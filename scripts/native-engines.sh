@@ -9,7 +9,7 @@
 # /usr/games/... . Stockfish 15.1's net is the one embedded in Debian's binary (`export_net`), so
 # nothing is downloaded but the sources (tags sf_15.1 and fairy_sf_11_1; a local clone will do).
 # Measured 2026-11-25 (AMD EPYC, beside a running pool, builds alternating; `bench 16 1 12-13`):
-# Stockfish x86-64-vnni512 with PGO 1.37x Debian's speed, Fairy-Stockfish x86-64-bmi2 1.23x.
+# Stockfish x86-64-vnni512 with PGO 1.37x Debian's speed, Fairy-Stockfish x86-64-bmi2 1.23-1.26x.
 set -euo pipefail
 out=${1:-$HOME/.cache/skillcal/engines}
 sf_git=${2:-https://github.com/official-stockfish/Stockfish.git}
