@@ -1,8 +1,8 @@
 //! What a pool measurement will cost, before playing it: runs `skillcal pool`'s planner on
 //! simulated games (true ratings = the config's anchors and guesses, spacing shrunk by SHRINK
 //! around 1320, as measured at fixed nodes in REFERENCE-POOL.md) and prints the games it took.
-//! Given a real run's GAMES_CSV, each simulated game costs its pair's measured mean seconds (a
-//! pair not yet played: the mean of its members' means), and the planner runs twice, choosing
+//! Given a real run's GAMES_CSV, each simulated game costs what `GameCost` makes of the run's games
+//! for its pair (plies times seconds a move at the latest pace), and the planner runs twice, choosing
 //! by precision per second and per game, so the two can be compared in hours of play.
 //!
 //!     cargo run --release --example pool_sim -- configs/pool.toml [SHRINK [GAMES_CSV]]
@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use skillcal::calibrate::pool::{measure, GameCost, PoolOptions, PoolRunConfig};
+use skillcal::calibrate::pool::{measure, CostSample, GameCost, PoolOptions, PoolRunConfig};
 use skillcal::calibrate::runner::{GameRunner, MatchSpec};
 use skillcal::calibrate::sim::SimRunner;
 use skillcal::results::{self, GameRow};
@@ -63,9 +63,10 @@ fn main() -> anyhow::Result<()> {
     let cost = match args.get(3) {
         Some(csv) => {
             let rows: Vec<GameRow> = results::read_csv(Path::new(csv))?;
-            let games = rows
-                .iter()
-                .filter_map(|r| Some((*index.get(&r.white)?, *index.get(&r.black)?, r.seconds)));
+            let games = rows.iter().filter_map(|r| {
+                let (a, b) = (*index.get(&r.white)?, *index.get(&r.black)?);
+                Some(CostSample::new(a, b, r.seconds, r.plies))
+            });
             Some((GameCost::new(cfg.pool.members.len(), games), index))
         }
         None => None,

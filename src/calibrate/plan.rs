@@ -13,7 +13,7 @@
 //! with MultiPV) takes about twice one against a Stockfish level at its pick depth.
 
 use super::config::{CalibrationConfig, SelfPlayScale};
-use super::cost::GameCost;
+use super::cost::{CostSample, GameCost};
 use super::fit::{CurveFit, RangeFlag, Role, Side};
 use super::players::Players;
 use crate::results::GameRow;
@@ -67,7 +67,7 @@ impl PairCost {
         let played = games.iter().filter_map(|g| {
             let a = *players.index.get(&g.white)?;
             let b = *players.index.get(&g.black)?;
-            Some((a, b, g.seconds))
+            Some(CostSample::new(a, b, g.seconds, g.plies))
         });
         // one more member, never played: the stand-in of a new setting
         let cost = GameCost::new(n + 1, played);

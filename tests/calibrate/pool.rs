@@ -294,7 +294,7 @@ file = "{book}"
 /// interval alike, it plays the one whose games have cost less, whichever that is.
 #[test]
 fn the_planner_prefers_the_partner_whose_games_cost_less() {
-    use skillcal::calibrate::pool::{fit, next_batch, GameCost};
+    use skillcal::calibrate::pool::{fit, next_batch, CostSample, GameCost};
     use skillcal::rating::{Game, GameResult};
     // three members: `low` (unanchored) between the anchors a0 and a1
     let text = CONFIG
@@ -329,13 +329,14 @@ fn the_planner_prefers_the_partner_whose_games_cost_less() {
         GameCost::new(
             3,
             [a0, a1].into_iter().flat_map(|o| {
-                std::iter::repeat_n((low, o, if o == cheap { 2.0 } else { 40.0 }), 20)
+                let s = if o == cheap { 2.0 } else { 40.0 };
+                std::iter::repeat_n(CostSample::new(low, o, s, 80), 20)
             }),
         )
     };
     for cheap in [a0, a1] {
         let cost = seconds(cheap);
-        assert_eq!(cost.seconds(low, cheap), 2.0);
+        assert!((cost.seconds(low, cheap) - 2.0).abs() < 1e-6);
         let plan = next_batch(&cfg, &f, &cost).expect("the goal is not met yet");
         assert_eq!(plan.len(), 1);
         let pair = (plan[0].a.min(plan[0].b), plan[0].a.max(plan[0].b));
@@ -351,37 +352,71 @@ fn the_planner_prefers_the_partner_whose_games_cost_less() {
 
 #[test]
 fn game_cost_falls_back_from_pair_to_members_to_the_run() {
-    use skillcal::calibrate::pool::GameCost;
-    let c = GameCost::new(
-        4,
-        [
-            (0, 1, 10.0),
-            (0, 1, 20.0),
-            (1, 2, 6.0),
-            (1, 2, 6.0),
-            (1, 2, 6.0),
-            (1, 2, 6.0),
-        ],
+    use skillcal::calibrate::pool::{CostSample, GameCost};
+    let g = |a, b, seconds, plies| CostSample::new(a, b, seconds, plies);
+    // members 0, 1, 2, 3 at 0.1, 0.1, 0.3 and 0.5 s a move (a triangle among 0, 1 and 2 tells
+    // each one's share); member 4 never played
+    let mut played = vec![g(0, 1, 10.0, 100), g(1, 0, 10.0, 100)];
+    played.extend(std::iter::repeat_n(g(1, 2, 12.0, 60), 4));
+    played.extend(std::iter::repeat_n(g(2, 0, 10.0, 50), 4));
+    played.extend(std::iter::repeat_n(g(3, 2, 40.0, 100), 4));
+    let c = GameCost::new(5, played);
+    let near = |x: f64, y: f64| (x - y).abs() < 1e-3 * y.max(1.0);
+    assert!(near(c.seconds(2, 1), 12.0), "{}", c.seconds(2, 1));
+    assert!(near(c.per_move(3).unwrap(), 0.5), "{:?}", c.per_move(3));
+    // (0, 1): below PAIR_MIN, so its plies are the members' means (100 * 2 + 60 * 4 + 50 * 4
+    // over 10 games for member 1, ... ): 100 and 64 for member 1, 60 for member 0
+    let mean = |a: usize| {
+        let (n, p) = [
+            (0, 1, 100.0, 2.0),
+            (1, 2, 60.0, 4.0),
+            (0, 2, 50.0, 4.0),
+            (2, 3, 100.0, 4.0),
+        ]
+        .iter()
+        .filter(|x| x.0 == a || x.1 == a)
+        .fold((0.0, 0.0), |s, x| (s.0 + x.3, s.1 + x.2 * x.3));
+        p / n
+    };
+    assert!(
+        near(c.seconds(0, 1), (mean(0) + mean(1)) / 2.0 * 0.1),
+        "{}",
+        c.seconds(0, 1)
     );
-    // (1, 2): four games of its own
-    assert_eq!(c.seconds(2, 1), 6.0);
-    // (0, 1): two games, below PAIR_MIN: members 0 (15) and 1 (9) averaged
-    assert_eq!(c.seconds(0, 1), 12.0);
-    // (0, 3): member 3 has no games, member 0's mean alone
-    assert_eq!(c.seconds(0, 3), 15.0);
-    // a pair's mean follows its latest games: 60 games at 30 s, then 40 at 10 s (a faster
-    // build): the last PAIR_RECENT count, while the members' means keep the whole history
-    let mut played = vec![(0, 1, 30.0); 60];
-    played.extend(std::iter::repeat_n((1, 0, 10.0), GameCost::PAIR_RECENT));
-    let c = GameCost::new(3, played);
-    assert_eq!(c.seconds(0, 1), 10.0);
-    assert_eq!(c.seconds(0, 2), 22.0);
+    // (0, 3): never met, from each member's own games
+    assert!(
+        near(c.seconds(0, 3), (mean(0) + mean(3)) / 2.0 * 0.3),
+        "{}",
+        c.seconds(0, 3)
+    );
+    // (0, 4): member 4 has no games: member 0's seconds a move alone
+    assert!(near(c.seconds(0, 4), mean(0) * 0.1), "{}", c.seconds(0, 4));
     // no games at all: one second, and never under the floor
     assert_eq!(GameCost::new(2, []).seconds(0, 1), 1.0);
     assert_eq!(
-        GameCost::new(2, [(0, 1, 0.0); 4]).seconds(0, 1),
+        GameCost::new(2, std::iter::repeat_n(g(0, 1, 0.0, 80), 4)).seconds(0, 1),
         GameCost::FLOOR
     );
+}
+
+/// A pair not played since the machine got faster is costed at today's pace: pairs (0, 1) and
+/// (2, 3) played side by side at 30 s and 3 s a game, then only (2, 3) at 1.5 s (a faster build).
+/// (0, 1) costs 15 s now, not the 30 s of its own games.
+#[test]
+fn game_cost_follows_the_machine_for_a_pair_not_played_since() {
+    use skillcal::calibrate::pool::{CostSample, GameCost};
+    let g = |a, b, seconds| CostSample::new(a, b, seconds, 100);
+    let mut played = Vec::new();
+    for _ in 0..GameCost::EPOCH / 2 {
+        played.push(g(0, 1, 30.0));
+        played.push(g(3, 2, 3.0));
+    }
+    played.extend(std::iter::repeat_n(g(2, 3, 1.5), GameCost::EPOCH));
+    let c = GameCost::new(4, played);
+    assert!((c.seconds(1, 0) - 15.0).abs() < 0.01, "{}", c.seconds(1, 0));
+    assert!((c.seconds(2, 3) - 1.5).abs() < 0.01, "{}", c.seconds(2, 3));
+    assert_eq!(c.pace().len(), 2);
+    assert!((c.pace()[1] - 2.0).abs() < 0.01, "{:?}", c.pace());
 }
 
 /// The simulation, except that `loser` loses every game against `winner`.
@@ -474,7 +509,7 @@ fn the_report_names_the_member_that_one_rating_does_not_fit() {
 /// plays, and a run at its goal forecasts nothing more.
 #[test]
 fn the_forecast_is_near_the_games_the_goal_then_takes() {
-    use skillcal::calibrate::pool::{forecast, GameCost};
+    use skillcal::calibrate::pool::{forecast, CostSample, GameCost};
     let t = truth();
     let runner = SimRunner {
         truth: Box::new(move |e| t[&e.name]),
@@ -496,7 +531,12 @@ fn the_forecast_is_near_the_games_the_goal_then_takes() {
         early.games,
         early.all_met
     );
-    let cost = GameCost::new(4, [(0, 1, 3.0), (1, 2, 3.0), (2, 3, 3.0)].repeat(4));
+    let cost = GameCost::new(
+        4,
+        [(0, 1), (1, 2), (2, 3)]
+            .map(|(a, b)| CostSample::new(a, b, 3.0, 80))
+            .repeat(4),
+    );
     let ahead = forecast(&cfg, &early.fit, &cost, 100_000).unwrap();
     assert!(ahead.met, "{ahead:?}");
     assert!((ahead.seconds - 3.0 * ahead.games as f64).abs() < 1e-6);

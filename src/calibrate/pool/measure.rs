@@ -6,7 +6,7 @@ use super::config::{member_engine, PoolRunConfig};
 use super::fit::{fit, PoolFit};
 use super::output::write_results;
 use super::plan::{first_ladder, forecast, next_batch, Forecast, PlannedMatch};
-use crate::calibrate::cost::GameCost;
+use crate::calibrate::cost::{CostSample, GameCost};
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::rundir::{all_games, write_match_spec};
 use crate::calibrate::runner::{GameRunner, MatchSpec};
@@ -210,8 +210,14 @@ fn cost(cfg: &PoolRunConfig, dir: &Path) -> Result<GameCost> {
     let rows = all_games(dir)?;
     Ok(GameCost::new(
         cfg.pool.members.len(),
-        rows.iter()
-            .filter_map(|r| Some((index(&r.white)?, index(&r.black)?, r.seconds))),
+        rows.iter().filter_map(|r| {
+            Some(CostSample::new(
+                index(&r.white)?,
+                index(&r.black)?,
+                r.seconds,
+                r.plies,
+            ))
+        }),
     ))
 }
 

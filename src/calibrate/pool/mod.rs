@@ -22,7 +22,7 @@ pub mod measure;
 pub mod output;
 pub mod plan;
 
-pub use crate::calibrate::cost::GameCost;
+pub use crate::calibrate::cost::{CostSample, GameCost};
 pub use crate::results::{PoolMemberRow, PoolPairRow};
 pub use config::{anchors, default_dir, member_engine, MeasureConfig, PoolRunConfig};
 pub use fit::{fit, PoolFit};

@@ -197,8 +197,8 @@ fn report_markdown(
             let _ = writeln!(
                 s,
                 "Forecast: if the games score as these ratings predict, the goal is met after about \
-                 {} more games, {:.1} h of play (each game at the mean seconds of its pair's latest games; \
-                 {} at a time). The planner's own choices, followed on the expected information.\n",
+                 {} more games, {:.1} h of play (each game at its pair's plies times its members' seconds a move, at the machine's \
+                 pace of the latest games; {} at a time). The planner's own choices, followed on the expected information.\n",
                 a.games,
                 a.seconds / 3600.0,
                 cfg.concurrency
