@@ -3,12 +3,12 @@
 //! progress and stops cleanly on signals (fastchess's `matchmaking/tournament`).
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::signal::unix::{signal, Signal, SignalKind};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, Semaphore};
 use tokio::time::Instant;
 
 use super::config::{AdjudicationConfig, MatchConfig, Timeouts};
@@ -36,6 +36,50 @@ pub fn run_match(config: &MatchConfig, out_dir: &Path, opts: &RunOptions) -> Res
         .build()
         .map_err(|e| ArenaError::Other(format!("cannot start the tokio runtime: {e}")))?;
     rt.block_on(run_match_async(config, out_dir, opts))
+}
+
+/// Blocking: plays (or resumes) several matches at once, each into its folder, their games
+/// sharing `concurrency` slots, so no core idles while one match finishes its last game and
+/// another has games waiting. Every match plays the games it would alone (the same seeds,
+/// openings and colours); all run to their end or to a signal, and each match's outcome is
+/// returned in order (the outer error: no runtime). Progress bars are off: several would fight
+/// for the terminal.
+pub fn run_matches(
+    matches: &[(MatchConfig, PathBuf)],
+    concurrency: usize,
+    opts: &RunOptions,
+) -> Result<Vec<Result<MatchSummary>>> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| ArenaError::Other(format!("cannot start the tokio runtime: {e}")))?;
+    let opts = RunOptions {
+        progress: false,
+        slots: Some(Arc::new(Semaphore::new(concurrency.max(1)))),
+        ..opts.clone()
+    };
+    rt.block_on(async {
+        let mut set = tokio::task::JoinSet::new();
+        for (i, (config, dir)) in matches.iter().enumerate() {
+            let (config, dir, opts) = (config.clone(), dir.clone(), opts.clone());
+            set.spawn(async move { (i, run_match_async(&config, &dir, &opts).await) });
+        }
+        let mut out: Vec<Result<MatchSummary>> = matches
+            .iter()
+            .map(|_| {
+                Err(ArenaError::Other(
+                    "the match's task ended without a result".into(),
+                ))
+            })
+            .collect();
+        while let Some(joined) = set.join_next().await {
+            if let Ok((i, r)) = joined {
+                out[i] = r;
+            }
+        }
+        Ok(out)
+    })
 }
 
 /// The games still to play and the tallies of the ones already in the directory.
@@ -102,6 +146,7 @@ pub async fn run_match_async(
         adjudication: config.adjudication.clone(),
         timeouts: config.timeouts.clone(),
         queue: Mutex::new(pending),
+        slots: opts.slots.clone(),
     });
     let (tx, mut rx) = mpsc::unbounded_channel::<(GameJob, FinishedGame)>();
     let workers: Vec<_> = (0..config.concurrency)
@@ -355,12 +400,21 @@ struct WorkerContext {
     adjudication: AdjudicationConfig,
     timeouts: Timeouts,
     queue: Mutex<VecDeque<GameJob>>,
+    slots: Option<Arc<Semaphore>>,
 }
 
 /// Takes games from the queue until it is empty; keeps one process per engine it has met.
+/// With shared slots, each game waits for one and holds it while it plays.
 async fn worker(ctx: Arc<WorkerContext>, tx: mpsc::UnboundedSender<(GameJob, FinishedGame)>) {
     let mut engines: Vec<Option<UciEngine>> = (0..ctx.players.len()).map(|_| None).collect();
     loop {
+        let _slot = match &ctx.slots {
+            Some(s) => match s.clone().acquire_owned().await {
+                Ok(p) => Some(p),
+                Err(_) => break,
+            },
+            None => None,
+        };
         let Some(job) = ctx.queue.lock().expect("queue lock").pop_front() else {
             break;
         };

@@ -126,7 +126,7 @@ pub use config::{
     is_builtin_command, AdjudicationConfig, BookFormat, BookOrder, DrawRule, EngineConfig,
     MatchConfig, OpeningsConfig, Pairing, ResignRule, SprtConfig, Timeouts, UciOptions,
 };
-pub use driver::{run_match, run_match_async};
+pub use driver::{run_match, run_match_async, run_matches};
 pub use error::{ArenaError, Result};
 pub use lock::{lock_dir, RunLock};
 pub use openings::check as check_book;

@@ -1,6 +1,9 @@
 //! How a run behaves beyond its config: progress, summaries, signals, the skillcal binary.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::sync::Semaphore;
 
 /// How a run behaves (what the config does not say).
 #[derive(Clone, Debug)]
@@ -15,6 +18,11 @@ pub struct RunOptions {
     pub skillcal_bin: Option<PathBuf>,
     /// Where the opening book was named (a config file or a flag), for errors about the book.
     pub book_source: Option<String>,
+    /// Game slots shared with the other matches of a batch run at once: each game takes one
+    /// for as long as it plays, so a match's last game leaves its core to the next match's
+    /// games instead of idle ([`crate::arena::run_matches`]). None: the match's own
+    /// `concurrency` alone.
+    pub slots: Option<Arc<Semaphore>>,
 }
 
 impl Default for RunOptions {
@@ -25,6 +33,7 @@ impl Default for RunOptions {
             handle_signals: true,
             skillcal_bin: None,
             book_source: None,
+            slots: None,
         }
     }
 }

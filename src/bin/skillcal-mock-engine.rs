@@ -16,10 +16,12 @@
 //! `MOCK_AFTER`, `MOCK_DELAY_MS`, or UCI options `Fail`, `FailAfter`, `DelayMs`
 //! (`DelayMs` also slows every normal move by that many milliseconds).
 //! `--seed-log FILE` appends every value received for its `Seed` option (spin 0..1000);
-//! `--go-log FILE` (or `MOCK_GO_LOG`) appends every `go` command.
+//! `--go-log FILE` (or `MOCK_GO_LOG`) appends every `go` command; `--busy-log FILE` (or
+//! `MOCK_BUSY_LOG`) appends `START END` (nanoseconds since the Unix epoch) of every search, from
+//! its `go` to its `bestmove`, so a test can see how many searches ran at once.
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -36,9 +38,12 @@ struct Mock {
     pos: Chess,
     seed_log: Option<String>,
     go_log: Option<String>,
+    busy_log: Option<String>,
 }
 
 static SLOW_EVERY_MOVE: AtomicBool = AtomicBool::new(false);
+/// When the last normal search wrote its `bestmove` (ns since the epoch; 0: not yet).
+static ANSWERED_NS: AtomicU64 = AtomicU64::new(0);
 
 fn main() {
     let mut m = Mock {
@@ -49,6 +54,7 @@ fn main() {
         pos: Chess::default(),
         seed_log: None,
         go_log: std::env::var("MOCK_GO_LOG").ok(),
+        busy_log: std::env::var("MOCK_BUSY_LOG").ok(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -59,6 +65,7 @@ fn main() {
             "--after" => m.after = val.parse().unwrap_or(1),
             "--seed-log" => m.seed_log = Some(val),
             "--go-log" => m.go_log = Some(val),
+            "--busy-log" => m.busy_log = Some(val),
             "--delay-ms" => {
                 m.delay_ms = val.parse().unwrap_or(0);
                 SLOW_EVERY_MOVE.store(true, Ordering::Relaxed);
@@ -135,8 +142,19 @@ fn main() {
                 let mode = if failing { m.fail.as_str() } else { "none" };
                 let clock = clock_ms(&toks, m.pos.turn());
                 drop(o);
+                let start = now_ns();
+                ANSWERED_NS.store(0, Ordering::Relaxed);
                 if !act(&m, mode, clock, &out) {
                     hanging = true;
+                }
+                if let Some(path) = &m.busy_log {
+                    // the end is taken before `bestmove` goes out: after it, the opponent's
+                    // search may already have begun
+                    let end = match ANSWERED_NS.load(Ordering::Relaxed) {
+                        0 => now_ns(),
+                        t => t,
+                    };
+                    append_line(path, &format!("{start} {end}"));
                 }
             }
             Some("quit") => return,
@@ -197,6 +215,7 @@ fn act(m: &Mock, mode: &str, clock: Option<u64>, out: &std::io::Stdout) -> bool 
             }
             let mv = pick(&m.pos);
             let _ = writeln!(o, "info depth 1 score cp 0 nodes 1 pv {mv}");
+            ANSWERED_NS.store(now_ns(), Ordering::Relaxed);
             let _ = writeln!(o, "bestmove {mv}");
         }
     }
@@ -316,4 +335,10 @@ fn illegal_move(pos: &Chess) -> String {
         }
     }
     "a1a2".into()
+}
+
+fn now_ns() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }

@@ -117,16 +117,21 @@ pub fn match_config(spec: &MatchSpec, event: &str) -> Result<MatchConfig> {
     Ok(cfg)
 }
 
-impl GameRunner for ArenaRunner {
-    fn run(&self, spec: &MatchSpec, dir: &Path) -> Result<()> {
-        let event = format!(
+impl ArenaRunner {
+    fn event(&self, dir: &Path) -> String {
+        format!(
             "skillcal calibration {} {}",
             self.root.display(),
             dir.file_name()
                 .map(|s| s.to_string_lossy())
                 .unwrap_or_default()
-        );
-        let cfg = match_config(spec, &event)?;
+        )
+    }
+}
+
+impl GameRunner for ArenaRunner {
+    fn run(&self, spec: &MatchSpec, dir: &Path) -> Result<()> {
+        let cfg = match_config(spec, &self.event(dir))?;
         // the bar appears only on a terminal
         let opts = RunOptions {
             progress: true,
@@ -134,6 +139,28 @@ impl GameRunner for ArenaRunner {
         };
         arena::run_match(&cfg, dir, &opts)
             .map_err(|e| CalibrateError::from(e).context(format!("match in {}", dir.display())))?;
+        Ok(())
+    }
+
+    fn run_batch(&self, matches: &[(MatchSpec, PathBuf)]) -> Result<()> {
+        if matches.len() < 2 {
+            return matches.iter().try_for_each(|(s, d)| self.run(s, d));
+        }
+        let configs = matches
+            .iter()
+            .map(|(s, d)| Ok((match_config(s, &self.event(d))?, d.clone())))
+            .collect::<Result<Vec<_>>>()?;
+        let concurrency = matches
+            .iter()
+            .map(|(s, _)| s.concurrency)
+            .max()
+            .unwrap_or(1);
+        let results = arena::run_matches(&configs, concurrency, &RunOptions::default())
+            .map_err(CalibrateError::from)?;
+        // every match has run to its end or its stop; name the first that failed
+        for ((_, d), r) in matches.iter().zip(results) {
+            r.map_err(|e| CalibrateError::from(e).context(format!("match in {}", d.display())))?;
+        }
         Ok(())
     }
 }

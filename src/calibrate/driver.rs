@@ -35,14 +35,16 @@ pub fn calibrate(
     let mut batch: u32 = 0;
     let existing = list_matches(dir)?;
     if !opts.fit_only {
+        let mut unfinished = Vec::new();
         for (d, spec) in &existing {
             if !spec_done(d, spec)? {
                 if !opts.quiet {
                     eprintln!("resuming {}", d.display());
                 }
-                runner.run(spec, d)?;
+                unfinished.push((spec.clone(), d.clone()));
             }
         }
+        runner.run_batch(&unfinished)?;
     }
     for (d, _) in &existing {
         if let Some(b) = d
@@ -159,9 +161,12 @@ pub fn calibrate(
                 cfg.budget
             );
         }
-        for ((_, spec, _), d) in specs.iter().zip(&dirs) {
-            runner.run(spec, d)?;
-        }
+        let batch_matches: Vec<_> = specs
+            .iter()
+            .zip(dirs)
+            .map(|((_, spec, _), d)| (spec.clone(), d))
+            .collect();
+        runner.run_batch(&batch_matches)?;
         batch += 1;
     }
     write_results(cfg, dir, batch)

@@ -1,7 +1,7 @@
 //! What the calibration asks of a match runner, kept small so that the arena (real games) and
 //! the simulator (tests, dry runs) are interchangeable.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -56,6 +56,14 @@ impl MatchSpec {
 /// Plays (or resumes) a match into `dir`, leaving `dir/games.csv` in the arena's format.
 pub trait GameRunner {
     fn run(&self, spec: &MatchSpec, dir: &Path) -> Result<()>;
+    /// Plays (or resumes) a batch of matches, each into its folder. The arena plays them at
+    /// once on shared game slots (their `concurrency`); a runner that cannot plays them in turn.
+    fn run_batch(&self, matches: &[(MatchSpec, PathBuf)]) -> Result<()> {
+        for (spec, dir) in matches {
+            self.run(spec, dir)?;
+        }
+        Ok(())
+    }
     /// False for a runner that only rates the games already played ([`RateOnly`]).
     fn plays(&self) -> bool {
         true

@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod batch;
 mod builtin;
 mod failures;
 mod hardening;

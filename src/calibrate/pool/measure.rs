@@ -95,6 +95,7 @@ pub fn measure(
         .max()
         .map_or(0, |b| b + 1);
     if !opts.fit_only {
+        let mut unfinished = Vec::new();
         for (d, spec) in &existing {
             let done = if d.join("games.csv").exists() {
                 rating::load_games(&[d.join("games.csv")], &Default::default())?.len()
@@ -105,9 +106,10 @@ pub fn measure(
                 if !opts.quiet {
                     eprintln!("resuming {}", d.display());
                 }
-                runner.run(spec, d)?;
+                unfinished.push((spec.clone(), d.clone()));
             }
         }
+        runner.run_batch(&unfinished)?;
     }
     loop {
         let games = load_all(dir)?;
@@ -182,9 +184,7 @@ pub fn measure(
             append_plan(dir, batch, &d, m, cfg)?;
             dirs.push((spec, d));
         }
-        for (spec, d) in &dirs {
-            runner.run(spec, d)?;
-        }
+        runner.run_batch(&dirs)?;
         batch += 1;
     }
 }
