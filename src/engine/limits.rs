@@ -68,13 +68,31 @@ impl Limits {
 /// The clock of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct Clock {
+    /// When `go` came: the search's time in `info` and the NPS limit's pace count from here.
     pub start: Instant,
+    /// When our own clock started: at `go`, or at `ponderhit` after pondering.
+    pub budget_start: Instant,
     pub budget: TimeBudget,
 }
 
 impl Clock {
+    pub fn new(budget: TimeBudget) -> Clock {
+        let now = Instant::now();
+        Clock {
+            start: now,
+            budget_start: now,
+            budget,
+        }
+    }
+
+    /// Time since `go`.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
+    }
+
+    /// Time on our own clock, which the budget limits: since `go`, or since `ponderhit`.
+    pub fn budget_elapsed(&self) -> Duration {
+        self.budget_start.elapsed()
     }
 }
 

@@ -155,3 +155,34 @@ fn options_take_effect() {
     assert!(nodes <= 3001, "{last_info}");
     e.send("quit");
 }
+
+/// Pondering counts on the clock that `go` started: after `ponderhit` the `info` time and the
+/// NPS limit's pace still include the ponder time, as the nodes do. (Until 2026-11-27 both
+/// restarted at `ponderhit`: the engine then slept off its ponder nodes at the NPS limit, up to
+/// its hard time limit without a node more, and reported ponder nodes over post-ponderhit time.)
+#[test]
+fn ponderhit_keeps_the_search_clock_of_go() {
+    let mut e = Engine::start();
+    e.send("setoption name LimitNps value 20000");
+    e.send("position startpos moves e2e4");
+    // a short clock: the old code slept its ponder nodes off up to its hard limit (100 ms)
+    e.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(1000));
+    e.send("ponderhit");
+    let lines = e.until("bestmove", Duration::from_secs(30));
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info") && l.contains(" nps "))
+        .expect("an info line with nps");
+    let field = |name: &str| -> u64 {
+        let t: Vec<&str> = last.split_whitespace().collect();
+        let i = t.iter().position(|x| *x == name).expect(name);
+        t[i + 1].parse().unwrap()
+    };
+    assert!(field("time") >= 1000, "time since go: {last}");
+    // the pace held over the whole search, ponder included
+    assert!(field("nps") <= 26_000, "{last}");
+    assert!(field("nodes") >= 10_000, "{last}");
+    e.send("quit");
+}

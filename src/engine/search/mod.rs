@@ -173,10 +173,7 @@ impl Engine {
             seldepth: 0,
             control,
             pondering: control.ponder.load(Ordering::Relaxed),
-            clock: Clock {
-                start: std::time::Instant::now(),
-                budget: params.limits.budget(),
-            },
+            clock: Clock::new(params.limits.budget()),
             node_limit: params.limits.nodes.unwrap_or(u64::MAX),
             nps_limit: params.limits.nps.filter(|&n| n > 0),
             check_mask: check_mask(params.limits.nps),
@@ -239,9 +236,10 @@ impl Searcher<'_> {
     /// Polls the stop flag, the clock, and throttles to the NPS limit.
     fn check_limits(&mut self) {
         if self.pondering && !self.control.ponder.load(Ordering::Relaxed) {
-            // ponderhit: our own clock starts now.
+            // ponderhit: our own clock starts now (the NPS limit's pace and `info` time still
+            // count from `go`, as the nodes do)
             self.pondering = false;
-            self.clock.start = std::time::Instant::now();
+            self.clock.budget_start = std::time::Instant::now();
         }
         if !self.can_stop {
             return;
@@ -257,7 +255,7 @@ impl Searcher<'_> {
                 let mut wait = due - now;
                 // Never sleep past the hard limit; wake up for `stop`.
                 if let (false, Some(hard)) = (self.pondering, self.clock.budget.hard) {
-                    wait = wait.min(hard.saturating_sub(now));
+                    wait = wait.min(hard.saturating_sub(self.clock.budget_elapsed()));
                 }
                 while wait > Duration::ZERO {
                     let step = wait.min(Duration::from_millis(5));
@@ -272,7 +270,7 @@ impl Searcher<'_> {
         }
         if !self.pondering {
             if let Some(hard) = self.clock.budget.hard {
-                if self.clock.elapsed() >= hard {
+                if self.clock.budget_elapsed() >= hard {
                     self.stopped = true;
                 }
             }

@@ -175,7 +175,7 @@ impl Searcher<'_> {
             }
             if !limits.infinite && !self.pondering {
                 if let Some(soft) = self.clock.budget.soft {
-                    if elapsed >= soft {
+                    if self.clock.budget_elapsed() >= soft {
                         break;
                     }
                     // One legal move under a clock: nothing to think about.
