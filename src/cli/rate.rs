@@ -192,6 +192,17 @@ pub fn run(args: &RateArgs) -> Result<()> {
     for msg in &report.skipped {
         eprintln!("skipped: {msg}");
     }
+    if let Some(first) = report.unfinished.first() {
+        eprintln!(
+            "note: {} unfinished game{} (result *) left out, the first at {first}",
+            report.unfinished.len(),
+            if report.unfinished.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
+        );
+    }
     // Check the head-to-head players before the (possibly long) bootstrap.
     if let Some(v) = &args.head_to_head {
         if v[0] == v[1] {

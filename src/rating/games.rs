@@ -71,6 +71,9 @@ pub struct LoadReport {
     pub games: Vec<Game>,
     /// One `file:line: problem` message per skipped line or game.
     pub skipped: Vec<String>,
+    /// One `file:line: White - Black` per PGN game without a result (`*`), always left out as
+    /// Ordo and BayesElo do: cutechess and fastchess write one for a game a stopped match cut off.
+    pub unfinished: Vec<String>,
 }
 
 /// Gives pair keys (per file) unique numeric ids.

@@ -135,6 +135,12 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
         };
         let result = match result {
             Ok(r) => r,
+            Err(r) if r == "*" => {
+                let at = format!("{}:{line}: {white} - {black}", sink.file.display());
+                sink.report.unfinished.push(at);
+                pending = None;
+                continue;
+            }
             Err(r) => {
                 sink.problem(
                     line,

@@ -125,14 +125,45 @@ fn unfinished_game_is_an_error_with_file_and_line() {
         stderr.contains("rating_arena.csv:6:") && stderr.contains("result '*'"),
         "{stderr}"
     );
+}
+
+/// A PGN game without a result (`*`, what cutechess and fastchess write for a game a stopped
+/// match cut off) is left out and noted, as Ordo and BayesElo do; other results stay errors.
+#[test]
+fn an_unfinished_pgn_game_is_left_out_and_noted() {
     let pgn = data("rating_bad.pgn");
-    let err = load_games(&[&pgn], &LoadOptions::default())
+    let r = skillcal::rating::load_games_report(&[&pgn], &LoadOptions::default()).unwrap();
+    assert_eq!(r.games.len(), 1, "{:?}", r.games);
+    assert_eq!(r.unfinished.len(), 1);
+    assert!(
+        r.unfinished[0].ends_with("rating_bad.pgn:8: B - A"),
+        "{:?}",
+        r.unfinished
+    );
+    let (ok, _, stderr) = skillcal(&["rate", pgn.to_str().unwrap(), "--bootstrap", "0"]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("note: 1 unfinished game (result *) left out, the first at")
+            && stderr.contains("rating_bad.pgn:8: B - A"),
+        "{stderr}"
+    );
+    let dir = std::env::temp_dir().join(format!("skillcal-unfinished-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let other = dir.join("other.pgn");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    std::fs::write(
+        &other,
+        text.replacen("[Result \"*\"]", "[Result \"2-0\"]", 1),
+    )
+    .unwrap();
+    let err = load_games(&[&other], &LoadOptions::default())
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("rating_bad.pgn:8:") && err.contains("'*'"),
+        err.contains("other.pgn:8:") && err.contains("'2-0'"),
         "{err}"
     );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
