@@ -64,6 +64,17 @@ impl MatchOptions {
                 .iter()
                 .map(|s| EngineConfig::from_spec(s))
                 .collect::<Result<_>>()?;
+            // the same engine twice (self-play) cannot be named on the command line: the second
+            // is `NAME#2`, the third `NAME#3`
+            let mut seen: Vec<String> = Vec::new();
+            for e in &mut cfg.engines {
+                let name = e.display_name()?;
+                let n = seen.iter().filter(|s| **s == name).count();
+                if n > 0 {
+                    e.name = Some(format!("{name}#{}", n + 1));
+                }
+                seen.push(name);
+            }
         }
         if cfg.engines.len() < 2 {
             config_bail!("match: give --config FILE or at least two --engine SPEC");

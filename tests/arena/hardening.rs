@@ -464,3 +464,50 @@ fn a_folder_without_a_game_takes_the_corrected_config() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The same engine twice on the command line (self-play) has no way to be named there: the
+/// second gets `#2`. It was refused, asking for a `name` only a config file can give.
+#[test]
+fn the_same_engine_twice_on_the_command_line_plays_itself() {
+    let dir = temp_dir("self-play");
+    let o = skillcal(
+        &dir,
+        &[
+            "match",
+            "--out",
+            "run",
+            "--engine",
+            MOCK,
+            "--engine",
+            MOCK,
+            "--engine",
+            MOCK,
+            "--round-robin",
+            "--rounds",
+            "1",
+            "--nodes",
+            "5",
+            "--max-plies",
+            "10",
+            "--no-progress",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let rows = read_games_csv(&dir.join("run/games.csv")).unwrap();
+    let mut names: Vec<String> = rows
+        .iter()
+        .flat_map(|r| [r.white.clone(), r.black.clone()])
+        .collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(
+        names,
+        [
+            "skillcal-mock-engine",
+            "skillcal-mock-engine#2",
+            "skillcal-mock-engine#3"
+        ]
+    );
+    assert_eq!(rows.len(), 6);
+    let _ = std::fs::remove_dir_all(&dir);
+}
