@@ -71,6 +71,12 @@ run_stage() {
   case "$1" in
     range) # issue 13: the default family over 600-2600 on the measured pool
       stage "calibrate blend -> results/range"
+      # which curve form predicts the first verification's games, on the pool as it stands
+      # (configs/families/blend.toml names the one chosen and why)
+      if [ -f results/range/verify/verified-table.csv ]; then
+        python3 scripts/validate-forms.py results/range configs/families/blend.toml results/range/verify \
+          spline:5 spline:6 spline:7 spline:8 || true
+      fi
       # the shipped table (configs/uci_elo_table.csv) is this run's: rebuild and commit the two together
       "$bin" calibrate configs/families/blend.toml --out results/range --install ;;
     verify) # issue 13: the table's levels 600..2600 with fresh games
