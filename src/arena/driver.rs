@@ -16,7 +16,7 @@ use super::error::{ArenaError, Context, IoContext, Result};
 use super::game::{self, GameJob};
 use super::lock::RunLock;
 use super::openings::{self, Book};
-use super::outcome::FinishedGame;
+use super::outcome::{FinishedGame, Termination};
 use super::pgn::{format_pgn, hostname, today, PgnGame};
 use super::players::{preflight, resolve_players, Player};
 use super::run_options::RunOptions;
@@ -333,14 +333,18 @@ fn time_control_tag(players: &[Player], job: &GameJob) -> String {
     }
 }
 
-/// An engine that fails to start three games in a row stops the match.
+/// An engine that fails to start or crashes in three games in a row stops the match (a
+/// misconfigured engine would otherwise lose every game, and a calibration would fit its
+/// losses). cutechess-cli stops at the first crash unless told to `-recover`; three lets an
+/// engine that crashes now and then play on.
 fn count_start_failures(
     counts: &mut HashMap<usize, u32>,
     players: &[Player],
     job: &GameJob,
     finished: &FinishedGame,
 ) -> Result<()> {
-    if finished.failed_at_start {
+    let crashed = finished.termination == Termination::Crash && finished.faulty.is_some();
+    if finished.failed_at_start || crashed {
         let who = match finished.faulty {
             Some(shakmaty::Color::White) => job.white,
             _ => job.black,
@@ -349,7 +353,8 @@ fn count_start_failures(
         *n += 1;
         if *n >= 3 {
             return Err(ArenaError::Engine(format!(
-                "engine {} failed to start 3 times in a row (last: {}); stopping",
+                "engine {} failed to start or crashed in 3 games in a row (last: {}); stopping \
+                 (the games are kept: a rerun replays nothing finished)",
                 players[who].spec.name, finished.detail
             )));
         }

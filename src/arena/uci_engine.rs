@@ -5,6 +5,7 @@
 //! [`UciEngine`] (normal end, failure, task abort on Ctrl-C) ends the process, and a
 //! terminal's Ctrl-C reaches only the arena, which then ends the engines itself.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
@@ -83,6 +84,9 @@ pub struct UciEngine {
     /// Options the engine declared (`option name ... type ...`), in its order.
     pub declared: Vec<OptionDecl>,
     seed_option: Option<String>,
+    /// The engine's latest `info string` and unknown lines: said with a crash, since an engine
+    /// often gives its reason there before it exits (Stockfish: a network it cannot load).
+    last_words: VecDeque<String>,
 }
 
 impl UciEngine {
@@ -115,6 +119,7 @@ impl UciEngine {
             line: Vec::with_capacity(512),
             declared: Vec::new(),
             seed_option: None,
+            last_words: VecDeque::new(),
         };
         eng.send("uci\n").await?;
         let deadline = Instant::now() + handshake;
@@ -250,13 +255,52 @@ impl UciEngine {
                         Ok(Ok(s)) => format!(" ({s})"),
                         _ => String::new(),
                     };
+                let said = if self.last_words.is_empty() {
+                    String::new()
+                } else {
+                    let words: Vec<&str> = self.last_words.iter().map(String::as_str).collect();
+                    format!("; it said last: {}", words.join(" / "))
+                };
                 Err(EngineFault::Crash(format!(
-                    "engine {}: disconnected while waiting for '{waiting_for}'{status}",
+                    "engine {}: disconnected while waiting for '{waiting_for}'{status}{said}",
                     self.spec.name
                 )))
             }
-            Ok(Ok(_)) => Ok(String::from_utf8_lossy(&self.line).into_owned()),
+            Ok(Ok(_)) => {
+                let line = String::from_utf8_lossy(&self.line).into_owned();
+                self.remember(&line);
+                Ok(line)
+            }
         }
+    }
+
+    /// Keeps the line among the last words when it is not the protocol's own.
+    fn remember(&mut self, line: &str) {
+        const KEPT: usize = 4;
+        const LONGEST: usize = 240;
+        let t = line.trim();
+        let protocol = [
+            "bestmove",
+            "readyok",
+            "uciok",
+            "id ",
+            "option ",
+            "copyprotection",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
+            || (t.starts_with("info ") && !t.starts_with("info string"));
+        if t.is_empty() || protocol {
+            return;
+        }
+        if self.last_words.len() == KEPT {
+            self.last_words.pop_front();
+        }
+        let mut kept: String = t.chars().take(LONGEST).collect();
+        if kept.len() < t.len() {
+            kept.push_str("...");
+        }
+        self.last_words.push_back(kept);
     }
 
     /// Polite shutdown: `quit`, a short wait, then kill.

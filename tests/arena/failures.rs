@@ -1,7 +1,7 @@
 //! Each failure kind of the mock engine is classified, the offender loses, its process is
-//! restarted, and the run completes.
+//! restarted, and the run completes (an engine crashing in three games in a row stops it).
 
-use crate::support::arena::{check_run_dir, temp_dir, MOCK};
+use crate::support::arena::{check_run_dir, temp_dir, MOCK, STOCKFISH};
 use skillcal::arena::{
     read_games_csv, run_match, AdjudicationConfig, EngineConfig, GoLimits, MatchConfig, RunOptions,
     Timeouts, UciOptions,
@@ -67,9 +67,61 @@ fn failure_case(mode: &str, limits: GoLimits, expect: &str) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An engine that crashes in every game: each game is its loss by `crash`, and the third in
+/// a row stops the match (it kept losing every game to the end, exit 0, before 2026-11-27).
 #[test]
-fn crash_is_classified() {
-    failure_case("crash", nodes(), "crash");
+fn crash_is_classified_and_three_in_a_row_stop_the_match() {
+    let dir = temp_dir("fail-crash-stops");
+    let mut cfg = config(
+        mock("bad", &[("Fail", "crash"), ("FailAfter", "3")]),
+        nodes(),
+    );
+    cfg.rounds = 3;
+    cfg.concurrency = 1;
+    let err = run_match(&cfg, &dir, &RunOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("engine bad failed to start or crashed in 3 games in a row"),
+        "{err}"
+    );
+    let rows = read_games_csv(&dir.join("games.csv")).unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    for r in &rows {
+        assert_eq!(r.termination, "crash", "{r:?}");
+        assert_eq!(
+            r.result,
+            if r.white == "bad" { "0-1" } else { "1-0" },
+            "{r:?}"
+        );
+    }
+    check_run_dir(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A crash names what the engine said last: Stockfish told of a network it could not load,
+/// in `info string` lines, and exited at its first `go`.
+#[test]
+fn a_crash_names_the_engines_last_words() {
+    let dir = temp_dir("fail-crash-words");
+    let sf = EngineConfig {
+        name: Some("sf".into()),
+        command: STOCKFISH.into(),
+        options: UciOptions(vec![("EvalFile".into(), "/nonexistent.nnue".into())]),
+        ..Default::default()
+    };
+    let mut cfg = config(sf, nodes());
+    cfg.concurrency = 1;
+    let err = run_match(&cfg, &dir, &RunOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("crashed in 3 games in a row"), "{err}");
+    assert!(
+        err.contains("it said last: info string ERROR")
+            && err.contains("/nonexistent.nnue was not loaded"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
