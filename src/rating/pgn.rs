@@ -1,8 +1,14 @@
-//! PGN input (pgn-reader): the tags White, Black, Result (and FEN for opening pairs).
+//! PGN input (pgn-reader): the tags White, Black, Result (and FEN and PairId for opening pairs).
 //!
-//! Opening pairs: two consecutive games with colours swapped and the same `FEN` tag (or both
-//! without one) form a pair, as cutechess (`-repeat`) and fastchess (`-repeat`/`-games 2`)
-//! write them. Games that do not pair up still count for the ratings.
+//! Opening pairs: games that carry skillcal's own `PairId` tag pair by it (the arena writes
+//! games in the order they finish, so a pair's two games need not be neighbours). Without it, a
+//! game pairs with the latest earlier game still unpaired that has the colours swapped and the
+//! same `FEN` tag (or both without one), as cutechess (`-repeat`) and fastchess (`-repeat` /
+//! `-games 2`) write them, in order or, with concurrency, nearly so. Games that do not pair up
+//! still count for the ratings.
+//!
+//! Names are UTF-8, or else Latin-1 (ISO 8859-1, the PGN standard's own character set, in which
+//! older databases write): a byte that is not UTF-8 never merges two players into one name.
 
 use std::io::{Cursor, Seek};
 use std::ops::ControlFlow;
@@ -17,6 +23,7 @@ struct Tags {
     black: Option<String>,
     result: Option<String>,
     fen: Option<String>,
+    pair_id: Option<String>,
     outcome: Option<Outcome>,
     ply_count: Option<u32>,
     termination: Option<String>,
@@ -36,12 +43,13 @@ impl Visitor for TagVisitor {
     }
 
     fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Tags> {
-        let value = || value.decode_utf8_lossy().trim().to_string();
+        let value = || decode_text(&value.decode()).trim().to_string();
         match name {
             b"White" => tags.white = Some(value()),
             b"Black" => tags.black = Some(value()),
             b"Result" => tags.result = Some(value()),
             b"FEN" => tags.fen = Some(value()),
+            b"PairId" => tags.pair_id = Some(value()).filter(|t| !t.is_empty()),
             b"PlyCount" => tags.ply_count = value().parse().ok(),
             b"Termination" => tags.termination = Some(value()).filter(|t| !t.is_empty()),
             _ => {}
@@ -72,7 +80,15 @@ impl Visitor for TagVisitor {
     }
 }
 
-/// A game waiting for its partner: index into the games vector and its FEN.
+/// UTF-8 text, or else Latin-1: each byte its own character.
+fn decode_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
+}
+
+/// A game waiting for its partner: index into the games vector, and its FEN.
 struct Pending {
     index: usize,
     fen: Option<String>,
@@ -82,7 +98,8 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
     let mut reader = Reader::new(Cursor::new(bytes));
     let mut line = 1u64;
     let mut counted_to = 0usize;
-    let mut pending: Option<Pending> = None;
+    // unpaired games without a PairId, the latest last
+    let mut pending: Vec<Pending> = Vec::new();
     let mut pair_count = 0u64;
     loop {
         let more = reader
@@ -111,13 +128,11 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
             }
             _ => {
                 sink.problem(line, "game without White and Black tags")?;
-                pending = None;
                 continue;
             }
         };
         if white == black {
             sink.problem(line, &format!("player '{white}' plays against itself"))?;
-            pending = None;
             continue;
         }
         // The Result tag is authoritative; the movetext terminator is the fallback.
@@ -138,7 +153,6 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
             Err(r) if r == "*" => {
                 let at = format!("{}:{line}: {white} - {black}", sink.file.display());
                 sink.report.unfinished.push(at);
-                pending = None;
                 continue;
             }
             Err(r) => {
@@ -149,7 +163,6 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
                          (expected 1-0, 0-1 or 1/2-1/2)"
                     ),
                 )?;
-                pending = None;
                 continue;
             }
         };
@@ -162,25 +175,30 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
             plies: tags.ply_count.or(Some(tags.sans)),
             termination: tags.termination.clone(),
         };
-        match pending.take() {
-            Some(p)
-                if {
-                    let prev = &sink.report.games[p.index];
-                    prev.white == game.black && prev.black == game.white && p.fen == tags.fen
-                } =>
-            {
-                let id = sink
-                    .pairs
-                    .id(sink.file_index, &format!("#pgn-pair-{pair_count}"));
-                pair_count += 1;
-                sink.report.games[p.index].pair = Some(id);
-                game.pair = Some(id);
-            }
-            _ => {
-                pending = Some(Pending {
+        if let Some(tag) = &tags.pair_id {
+            game.pair = Some(
+                sink.pairs
+                    .id(sink.file_index, &format!("#pgn-pairid-{tag}")),
+            );
+        } else {
+            let partner = pending.iter().rposition(|p| {
+                let prev = &sink.report.games[p.index];
+                prev.white == game.black && prev.black == game.white && p.fen == tags.fen
+            });
+            match partner {
+                Some(k) => {
+                    let p = pending.remove(k);
+                    let id = sink
+                        .pairs
+                        .id(sink.file_index, &format!("#pgn-pair-{pair_count}"));
+                    pair_count += 1;
+                    sink.report.games[p.index].pair = Some(id);
+                    game.pair = Some(id);
+                }
+                None => pending.push(Pending {
                     index,
                     fen: tags.fen.clone(),
-                })
+                }),
             }
         }
         sink.report.games.push(game);
