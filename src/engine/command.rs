@@ -40,6 +40,9 @@ pub enum Command {
     Unknown(String),
     /// A command whose arguments could not be used (the notes say why); nothing to do.
     Invalid,
+    /// A `position` that names no position: the engine is left without one (its `go` must not
+    /// answer for the position before).
+    BadPosition,
 }
 
 /// The fields of `go`, each already clamped into its range. Times in milliseconds.
@@ -223,10 +226,10 @@ fn position(rest: &[(usize, &str)], notes: &mut Vec<String>) -> Command {
         Some((&"fen", fields)) => {
             if fields.len() < 4 || fields.len() > 6 {
                 notes.push(format!(
-                    "position ignored: a FEN has 4 to 6 fields, got {:?}",
+                    "position ignored: a FEN has 4 to 6 fields, got {:?}; no position until the next one",
                     fields.join(" ")
                 ));
-                return Command::Invalid;
+                return Command::BadPosition;
             }
             // Like Stockfish, accept a FEN without its halfmove and fullmove counters.
             let mut f: Vec<&str> = fields.to_vec();
@@ -239,8 +242,11 @@ fn position(rest: &[(usize, &str)], notes: &mut Vec<String>) -> Command {
             Some(f.join(" "))
         }
         _ => {
-            notes.push("position ignored: neither startpos nor fen".to_string());
-            return Command::Invalid;
+            notes.push(
+                "position ignored: neither startpos nor fen; no position until the next one"
+                    .to_string(),
+            );
+            return Command::BadPosition;
         }
     };
     Command::Position { fen, moves }

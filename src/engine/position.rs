@@ -119,6 +119,37 @@ impl Game {
         }
     }
 
+    /// Parses a FEN as a GUI's `position fen` may send it: castling rights without their king
+    /// and rook, and an en passant square no double push made, are dropped (as Stockfish and
+    /// python-chess do) and named in the second value; anything else illegal is an error.
+    pub fn from_fen_lenient(fen: &str) -> Result<(Game, Option<String>), EngineError> {
+        let parsed: Fen = fen
+            .trim()
+            .parse()
+            .map_err(|e: shakmaty::fen::ParseFenError| EngineError::InvalidFen {
+                fen: fen.to_string(),
+                reason: e.to_string(),
+            })?;
+        match parsed.into_position::<Chess>(CastlingMode::Standard) {
+            Ok(pos) => Ok((Game::new(pos), None)),
+            Err(e) => {
+                let why = e.to_string();
+                // each step removes its kind from the error; what is left is fatal
+                let e = match e.ignore_invalid_castling_rights() {
+                    Ok(pos) => return Ok((Game::new(pos), Some(why))),
+                    Err(e) => e,
+                };
+                let pos =
+                    e.ignore_invalid_ep_square()
+                        .map_err(|e| EngineError::IllegalPosition {
+                            fen: fen.to_string(),
+                            reason: e.to_string(),
+                        })?;
+                Ok((Game::new(pos), Some(why)))
+            }
+        }
+    }
+
     /// Parses a FEN (standard chess, legal position).
     pub fn from_fen(fen: &str) -> Result<Game, EngineError> {
         let parsed: Fen = fen

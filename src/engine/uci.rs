@@ -10,7 +10,7 @@
 //! stopping and joining any search it started (the fuzz target's entry point).
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -129,8 +129,11 @@ fn bestmove_line(result: &SearchResult) -> String {
 pub struct Uci {
     engine: Option<Engine>,
     worker: Option<JoinHandle<Engine>>,
+    /// Set once the running search has sent its `bestmove` (its thread may still be ending).
+    answered: Arc<AtomicBool>,
     control: Control,
-    game: Game,
+    /// None after a `position` that names no position (see [`Uci::set_position`]).
+    game: Option<Game>,
     opts: Options,
     settings: Settings,
     /// `RandomSeed`, or a seed taken from the clock once at start-up while it is 0.
@@ -159,8 +162,9 @@ impl Uci {
         Uci {
             engine: Some(Engine::new(opts.hash_mb)),
             worker: None,
+            answered: Arc::new(AtomicBool::new(false)),
             control: Control::default(),
-            game: Game::default(),
+            game: Some(Game::default()),
             seed: clock_seed(),
             seed_told: false,
             opts,
@@ -215,8 +219,10 @@ impl Uci {
         self.engine.get_or_insert_with(|| Engine::new(mb))
     }
 
+    /// A search is under way: it has not sent its `bestmove` yet.
     fn searching(&self) -> bool {
         self.worker.as_ref().is_some_and(|h| !h.is_finished())
+            && !self.answered.load(Ordering::SeqCst)
     }
 
     fn stop_and_wait(&mut self) {
@@ -264,8 +270,15 @@ impl Uci {
             Command::UciNewGame => {
                 self.stop_and_wait();
                 self.reclaim().clear();
+                // RandomSeed 0: each game its own clock seed (printed at its first search), so
+                // games against a weakened engine kept running do not repeat move for move
+                if self.settings.random_seed == 0 {
+                    self.seed = clock_seed();
+                    self.seed_told = false;
+                }
             }
             Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            Command::BadPosition => self.game = None,
             Command::Go(go) => {
                 if self.searching() {
                     self.say("info string go during a search: stopping the running search first");
@@ -297,22 +310,36 @@ impl Uci {
 
     /// `position`: the start position (`fen` None) or a FEN, then the moves; anything
     /// invalid leaves the previous position in place.
+    /// A FEN that cannot be a position leaves none: `go` then answers `bestmove 0000` rather
+    /// than a move of the position before (a GUI would score that an illegal move). A move
+    /// list stops at its first illegal move, the moves before it played, as Stockfish does.
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
-        let mut game = match fen.map(Game::from_fen) {
+        let mut game = match fen.map(Game::from_fen_lenient) {
             None => Game::default(),
-            Some(Ok(g)) => g,
+            Some(Ok((g, None))) => g,
+            Some(Ok((g, Some(why)))) => {
+                self.say(&format!(
+                    "info string position: {why}: ignored, as if not given"
+                ));
+                g
+            }
             Some(Err(e)) => {
-                self.say(&format!("info string position ignored: {e:#}"));
+                self.say(&format!(
+                    "info string position ignored: {e:#}; no position until the next one"
+                ));
+                self.game = None;
                 return;
             }
         };
-        for m in moves {
+        for (i, m) in moves.iter().enumerate() {
             if let Err(e) = game.push_uci(m) {
-                self.say(&format!("info string position ignored: {e:#}"));
-                return;
+                self.say(&format!(
+                    "info string position: {e:#}; the position after the {i} moves before it"
+                ));
+                break;
             }
         }
-        self.game = game;
+        self.game = Some(game);
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -377,24 +404,39 @@ impl Uci {
     }
 
     fn go(&mut self, go: Go) {
+        let Some(game) = self.game.clone() else {
+            self.say("info string go without a position (the last `position` named none)");
+            self.say("bestmove 0000");
+            return;
+        };
         let mut params = SearchParams::default();
         let l = &mut params.limits;
         l.move_overhead = Duration::from_millis(self.opts.move_overhead_ms);
-        let (time, inc) = if self.game.root.turn() == Color::White {
+        let (time, inc) = if game.root.turn() == Color::White {
             (go.wtime, go.winc)
         } else {
             (go.btime, go.binc)
         };
+        // a clock for the other side only: ours is taken as empty (Stockfish moves at once)
+        // rather than as no clock at all, which would search until `stop`
+        let time = match (time, go.wtime.or(go.btime)) {
+            (None, Some(_)) => {
+                self.say("info string go: no time for the side to move; moving at once");
+                Some(0)
+            }
+            (t, _) => t,
+        };
         l.time = time.map(Duration::from_millis);
         l.inc = inc.map(Duration::from_millis).unwrap_or_default();
-        l.movestogo = go.movestogo;
+        // UCI sends movestogo only above 0; 0 means none (sudden death), not one move
+        l.movestogo = go.movestogo.filter(|&n| n > 0);
         l.movetime = go.movetime.map(Duration::from_millis);
         l.infinite = go.infinite;
         l.depth = go.depth;
         l.nodes = go.nodes;
         l.mate = go.mate;
         for m in &go.searchmoves {
-            match parse_uci_move(&self.game.root, m) {
+            match parse_uci_move(&game.root, m) {
                 Ok(mv) => l.searchmoves.push(mv),
                 Err(e) => self.say(&format!("info string searchmoves: {e:#}, ignored")),
             }
@@ -413,11 +455,11 @@ impl Uci {
         if let Some(text) = self.settings.strength_info() {
             self.say(&format!("info string {text}"));
         }
-        let choice = Weakening::prepare(&eff, self.seed, &self.game, &mut params);
-        self.start_search(params, choice, go.ponder);
+        let choice = Weakening::prepare(&eff, self.seed, &game, &mut params);
+        self.start_search(game, params, choice, go.ponder);
     }
 
-    fn start_search(&mut self, params: SearchParams, choice: Weakening, ponder: bool) {
+    fn start_search(&mut self, game: Game, params: SearchParams, choice: Weakening, ponder: bool) {
         let mut engine = match self.engine.take() {
             Some(e) => e,
             None => Engine::new(self.opts.hash_mb),
@@ -425,7 +467,8 @@ impl Uci {
         self.control = Control::default();
         self.control.ponder.store(ponder, Ordering::SeqCst);
         let control = self.control.clone();
-        let game = self.game.clone();
+        self.answered = Arc::new(AtomicBool::new(false));
+        let answered = self.answered.clone();
         let infinite = params.limits.infinite;
         let out = self.out.clone();
         let say = move |line: &str| out.say(line);
@@ -460,6 +503,7 @@ impl Uci {
                     std::thread::sleep(Duration::from_millis(1));
                 }
                 say(&bestmove_line(&result));
+                answered.store(true, Ordering::SeqCst);
                 engine
             });
         match handle {

@@ -333,3 +333,97 @@ fn the_printed_clock_seed_can_be_entered() {
     assert_eq!(bestmove(&lines), first, "seed {seed} does not replay");
     e.quit();
 }
+
+/// A `position` the engine cannot set leaves no position: `go` answered with a move of the
+/// position before (a GUI scores that an illegal move). A FEN with castling rights or an en
+/// passant square that cannot be is set without them, as Stockfish does; a move list stops at
+/// its first illegal move (found from outside, 2026-11-27).
+#[test]
+fn a_position_never_answers_for_the_one_before() {
+    let mut e = Engine::start();
+    let t = Duration::from_secs(10);
+    e.send("position startpos moves e2e4");
+    e.send("go depth 3");
+    e.until("bestmove", t);
+    e.send("ucinewgame");
+    // stale castling rights (the h1 rook is on g1) and an en passant square without a push
+    for fen in [
+        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K1R1 w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 3");
+        let lines = e.until("bestmove", t);
+        let game = Game::from_fen_lenient(fen).unwrap().0;
+        parse_uci_move(&game.root, bestmove(&lines)).unwrap_or_else(|err| panic!("{fen}: {err}"));
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string position:")),
+            "{lines:?}"
+        );
+    }
+    // an illegal move: the position after the moves before it (Black to move after e4 e5 d4)
+    e.send("position startpos moves e2e4 e7e5 d2d4 e1e3 g8f6");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", t);
+    let mut game = Game::default();
+    for m in ["e2e4", "e7e5", "d2d4"] {
+        game.push_uci(m).unwrap();
+    }
+    parse_uci_move(&game.root, bestmove(&lines)).unwrap();
+    // no position at all: the null move, not a move of the last position
+    for bad in [
+        "position fen garbage",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position nowhere",
+    ] {
+        e.send(bad);
+        e.send("go depth 3");
+        let lines = e.until("bestmove", t);
+        assert_eq!(bestmove(&lines), "0000", "{bad}: {lines:?}");
+    }
+    e.quit();
+}
+
+/// `movestogo 0` is no count (UCI sends it only above 0), and a clock for the other side only
+/// is an empty clock for ours: the engine moved after 4.5 s of a 5 s clock, and searched until
+/// `stop` (found from outside, 2026-11-27). The bounds are far from both old behaviours.
+#[test]
+fn movestogo_0_and_the_other_sides_clock_alone_keep_the_search_short() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let t = Instant::now();
+    e.send("go wtime 60000 btime 60000 movestogo 0");
+    e.until("bestmove", Duration::from_secs(60));
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    let t = Instant::now();
+    e.send("go btime 5000 binc 100");
+    e.until("bestmove", Duration::from_secs(30));
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    e.quit();
+}
+
+/// With RandomSeed 0 each game draws its own seed at `ucinewgame`: a weakened engine kept
+/// running played every game move for move like the one before.
+#[test]
+fn each_game_draws_its_own_clock_seed() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    let mut seeds = Vec::new();
+    for _ in 0..2 {
+        e.send("ucinewgame");
+        e.send("position startpos");
+        e.send("go nodes 100");
+        let lines = e.until("bestmove", Duration::from_secs(10));
+        let told = lines
+            .iter()
+            .find_map(|l| l.split("seeded from the clock with ").nth(1))
+            .unwrap_or_else(|| panic!("the seed is told: {lines:?}"))
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string();
+        seeds.push(told);
+    }
+    assert_ne!(seeds[0], seeds[1]);
+    e.quit();
+}

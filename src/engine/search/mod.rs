@@ -69,7 +69,7 @@ pub struct Control {
     /// Set to end the search as soon as possible (UCI `stop`).
     pub stop: Arc<AtomicBool>,
     /// True while pondering: time limits do not apply until it is cleared (UCI `ponderhit`);
-    /// the clock then restarts.
+    /// our time budget then starts.
     pub ponder: Arc<AtomicBool>,
 }
 
