@@ -7,8 +7,9 @@
 //! `seconds_g = plies_g * (c_white + c_black) / 2 * pace_e(g)`
 //!
 //! The pace is one factor for each run of [`GameCost::EPOCH`] consecutive games (counted back from
-//! the latest, whose pace is 1): a faster engine build, a test suite or a second run beside the
-//! games moves every game's cost at once. A pair last played long ago is then costed at the
+//! the latest): a faster engine build, a test suite or a second run beside the games moves every
+//! game's cost at once. Costs are given at today's pace, the mean of the latest
+//! [`GameCost::NOW_EPOCHS`] epochs' (geometric). A pair last played long ago is then costed at the
 //! machine's pace of now, from what its members' games cost then relative to the games played
 //! beside them. (A pair's own recent mean, used before 2026-11-27, kept the pool's planner off
 //! Stockfish Skill 9 for 11,000 games: its only games were the run's first, at 104-122 s when
@@ -51,7 +52,7 @@ pub struct GameCost {
     all_plies: (f64, f64),
     /// Mean seconds of every game at the latest pace (None before any).
     mean: Option<f64>,
-    /// Fitted pace of each epoch, the latest first (1.0).
+    /// Fitted pace of each epoch, the latest first, relative to today's.
     pace: Vec<f64>,
 }
 
@@ -60,6 +61,8 @@ impl GameCost {
     pub const PAIR_MIN: usize = 4;
     /// Games that share one pace factor.
     pub const EPOCH: usize = 400;
+    /// The latest epochs whose mean pace is today's.
+    pub const NOW_EPOCHS: usize = 3;
     /// Floor of a game's cost, so that unmeasured (simulated) games do not divide by zero.
     pub const FLOOR: f64 = 0.5;
     const ITERATIONS: usize = 200;
@@ -139,6 +142,12 @@ impl GameCost {
             pace.iter_mut().for_each(|p| *p /= p0);
             per_move.iter_mut().for_each(|c| *c *= p0);
         }
+        // today's pace: the geometric mean of the latest epochs', so that one epoch played
+        // beside a build or a test run does not move every cost (forecasts swung 19 h to 46 h)
+        let k = epochs.min(Self::NOW_EPOCHS);
+        let now = (pace[..k].iter().map(|p| p.ln()).sum::<f64>() / k as f64).exp();
+        per_move.iter_mut().for_each(|c| *c *= now);
+        pace.iter_mut().for_each(|p| *p /= now);
         c.per_move = (0..n).map(|m| played[m].then_some(per_move[m])).collect();
         c.mean = Some(
             games
@@ -151,13 +160,13 @@ impl GameCost {
         c
     }
 
-    /// Mean seconds of every game counted, at the latest pace (None before any).
+    /// Mean seconds of every game counted, at today's pace (None before any).
     pub fn mean(&self) -> Option<f64> {
         self.mean
     }
 
-    /// The fitted pace of each run of [`GameCost::EPOCH`] games, the latest first (1.0): how much
-    /// longer the same game took then.
+    /// The fitted pace of each run of [`GameCost::EPOCH`] games, the latest first, relative to
+    /// today's: how much longer the same game took then.
     pub fn pace(&self) -> &[f64] {
         &self.pace
     }

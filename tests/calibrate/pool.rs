@@ -400,8 +400,8 @@ fn game_cost_falls_back_from_pair_to_members_to_the_run() {
 }
 
 /// A pair not played since the machine got faster is costed at today's pace: pairs (0, 1) and
-/// (2, 3) played side by side at 30 s and 3 s a game, then only (2, 3) at 1.5 s (a faster build).
-/// (0, 1) costs 15 s now, not the 30 s of its own games.
+/// (2, 3) played side by side at 30 s and 3 s a game, then only (2, 3) at 1.5 s (a faster build)
+/// for the epochs that make today. (0, 1) costs 15 s now, not the 30 s of its own games.
 #[test]
 fn game_cost_follows_the_machine_for_a_pair_not_played_since() {
     use skillcal::calibrate::pool::{CostSample, GameCost};
@@ -411,12 +411,27 @@ fn game_cost_follows_the_machine_for_a_pair_not_played_since() {
         played.push(g(0, 1, 30.0));
         played.push(g(3, 2, 3.0));
     }
-    played.extend(std::iter::repeat_n(g(2, 3, 1.5), GameCost::EPOCH));
-    let c = GameCost::new(4, played);
+    let today = GameCost::EPOCH * GameCost::NOW_EPOCHS;
+    played.extend(std::iter::repeat_n(g(2, 3, 1.5), today));
+    let c = GameCost::new(4, played.clone());
     assert!((c.seconds(1, 0) - 15.0).abs() < 0.01, "{}", c.seconds(1, 0));
     assert!((c.seconds(2, 3) - 1.5).abs() < 0.01, "{}", c.seconds(2, 3));
-    assert_eq!(c.pace().len(), 2);
-    assert!((c.pace()[1] - 2.0).abs() < 0.01, "{:?}", c.pace());
+    assert_eq!(c.pace().len(), GameCost::NOW_EPOCHS + 1);
+    assert!(
+        (c.pace()[GameCost::NOW_EPOCHS] - 2.0).abs() < 0.01,
+        "{:?}",
+        c.pace()
+    );
+    // one slow epoch (a test suite beside the games, every game twice as long) moves today's
+    // costs by its share of today only
+    played.extend(std::iter::repeat_n(g(2, 3, 3.0), GameCost::EPOCH));
+    let c = GameCost::new(4, played);
+    let share = 2f64.powf(1.0 / GameCost::NOW_EPOCHS as f64);
+    assert!(
+        (c.seconds(2, 3) - 1.5 * share).abs() < 0.01,
+        "{}",
+        c.seconds(2, 3)
+    );
 }
 
 /// The simulation, except that `loser` loses every game against `winner`.
