@@ -419,6 +419,20 @@ impl MatchConfig {
                 self.engines.len()
             );
         }
+        // `games` caps the games of a pairing; a cap above what the rounds play would be read
+        // as cutechess's `-games N` (N games) and silently play fewer
+        if let Some(g) = self.games {
+            let full = self.rounds.saturating_mul(self.games_per_opening);
+            if g > full {
+                config_bail!(
+                    "games: {g} is more than the {full} games a pairing plays in {} round(s) of \
+                     {} games; raise rounds to {} (games only caps a pairing's games)",
+                    self.rounds,
+                    self.games_per_opening,
+                    g.div_ceil(self.games_per_opening.max(1))
+                );
+            }
+        }
         // The shared limits first, so a bad `[limits]` (or `--tc`) is not blamed on engines[0].
         self.limits.check("limits")?;
         let mut names: BTreeMap<String, usize> = BTreeMap::new();

@@ -109,6 +109,8 @@ pub fn load(cfg: &OpeningsConfig) -> Result<Book> {
 }
 
 fn parse_epd(text: &[u8], path: &Path) -> Result<Vec<Opening>> {
+    // a byte order mark (Windows editors write one) is no part of the first FEN
+    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
     let text = String::from_utf8_lossy(text);
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {

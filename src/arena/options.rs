@@ -85,6 +85,12 @@ impl MatchOptions {
         if self.games.is_some() {
             cfg.games = self.games;
         }
+        // `--games N` without `--rounds`: N games a pairing, the rounds they take (as
+        // cutechess's `-games`), unless the config's rounds play more
+        if let (Some(g), None) = (self.games, self.rounds) {
+            let per_round = cfg.games_per_opening.max(1);
+            cfg.rounds = cfg.rounds.max(g.div_ceil(per_round));
+        }
         if let Some(c) = self.concurrency {
             cfg.concurrency = c;
         }

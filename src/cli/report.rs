@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use super::rate::parse_anchor;
 use crate::arena::MatchConfig;
@@ -80,6 +80,10 @@ fn match_run(args: &ReportArgs) -> Result<PathBuf> {
         .config
         .clone()
         .unwrap_or_else(|| args.dir.join("match.toml"));
+    // a config the user named must be there; only the folder's own match.toml may be absent
+    if args.config.is_some() && !cfg_path.exists() {
+        bail!("--config {}: no such file", cfg_path.display());
+    }
     let cfg = if cfg_path.exists() {
         Some(MatchConfig::from_file(&cfg_path).with_context(|| cfg_path.display().to_string())?)
     } else {

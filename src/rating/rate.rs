@@ -65,14 +65,21 @@ fn check_options(opts: &RateOptions) -> Result<(), RateError> {
         }
     }
     if let Intervals::Bootstrap { samples, .. } = opts.intervals {
-        if samples < 2 {
+        // a 95% percentile interval needs its 2.5% tails to hold some samples; each sample
+        // keeps every player's rating, so a count past a million only exhausts memory
+        if !(MIN_BOOTSTRAP..=MAX_BOOTSTRAP).contains(&samples) {
             return Err(RateError::Options(format!(
-                "the bootstrap needs at least 2 samples, not {samples}"
+                "the bootstrap needs {MIN_BOOTSTRAP} to {MAX_BOOTSTRAP} samples (0: intervals \
+                 from the Hessian), not {samples}"
             )));
         }
     }
     Ok(())
 }
+
+/// The fewest and most bootstrap samples a rating takes.
+pub const MIN_BOOTSTRAP: usize = 100;
+pub const MAX_BOOTSTRAP: usize = 1_000_000;
 
 /// Rates the players of `games`. See the module documentation of `rating` for the model.
 pub fn rate(games: &[Game], opts: &RateOptions) -> Result<Ratings, RateError> {

@@ -511,3 +511,69 @@ fn the_same_engine_twice_on_the_command_line_plays_itself() {
     assert_eq!(rows.len(), 6);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--games N` plays N games a pairing, as cutechess's `-games` does (it played the one round's
+/// 2 and said nothing); `games` above what the rounds play is an error naming both; an EPD
+/// book that starts with a byte order mark reads as without it (it failed as a bad FEN).
+#[test]
+fn games_counts_as_asked_and_a_bom_book_reads() {
+    let dir = temp_dir("games-count");
+    let book = dir.join("bom.epd");
+    std::fs::write(
+        &book,
+        b"\xef\xbb\xbfrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n",
+    )
+    .unwrap();
+    let common = [
+        "match",
+        "--engine",
+        MOCK,
+        "--engine",
+        MOCK,
+        "--nodes",
+        "5",
+        "--max-plies",
+        "10",
+    ];
+    let o = skillcal(
+        &dir,
+        &[
+            &common[..],
+            &[
+                "--games",
+                "6",
+                "--book",
+                "bom.epd",
+                "--out",
+                "six",
+                "--no-progress",
+            ],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(rows(&dir.join("six")), 6);
+    let o = skillcal(
+        &dir,
+        &[
+            &common[..],
+            &[
+                "--games",
+                "6",
+                "--rounds",
+                "2",
+                "--out",
+                "capped",
+                "--no-progress",
+            ],
+        ]
+        .concat(),
+    );
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("games: 6 is more than the 4 games a pairing plays in 2 round(s)"),
+        "{}",
+        text(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

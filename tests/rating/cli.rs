@@ -258,7 +258,9 @@ fn bad_arguments_are_readable() {
         (vec!["--prior-sd", "inf"], "prior SD"),
         (vec!["--draw-rate", "1"], "--draw-rate"),
         (vec!["--confidence", "1.5"], "confidence"),
-        (vec!["--bootstrap", "1"], "at least 2"),
+        (vec!["--bootstrap", "1"], "100 to 1000000 samples"),
+        (vec!["--bootstrap", "99"], "100 to 1000000 samples"),
+        (vec!["--bootstrap", "4294967296"], "100 to 1000000 samples"),
     ] {
         let mut all = vec!["rate", pgn];
         all.extend(h2h);

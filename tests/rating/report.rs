@@ -155,6 +155,22 @@ fn report_numbers_equal_rate_output_for_a_round_robin() {
         assert_eq!(table(&dir_md, t), table(&md, t), "{t}");
     }
     assert!(dir_md.contains("Scale: Stockfish Skill Level table of PR #4341"));
+    // a --config that is not there is an error (it made an unanchored report, exit 0)
+    let missing = Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .args([
+            "report",
+            dir.to_str().unwrap(),
+            "--config",
+            "/nonexistent.toml",
+        ])
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        err.contains("--config /nonexistent.toml: no such file"),
+        "{err}"
+    );
     // Files lists what exists, nothing of a calibration's.
     let files: Vec<String> = table(&dir_md, "Files")
         .into_iter()
