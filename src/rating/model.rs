@@ -122,6 +122,40 @@ pub fn estimate_nu(cells: &[(f64, f64)], draws: f64) -> f64 {
     (0.5 * (lo + hi)).exp()
 }
 
+/// Moment estimate of `nu` from the games' spread: the value at which the model's variance of
+/// a game's score, summed over all `(games, expected score)` cells, equals `squares`, the
+/// observed sum of squared residuals (score less expected). 0 when the games spread as much as
+/// games without draws would. Unlike [`estimate_nu`] it does not lean on Davidson's shape, in
+/// which draws between unequal players are rare: many draws in a lopsided pairing drive that
+/// estimate, and with it the draw rate between equals, towards 1, and every even game then
+/// counts as nearly certain.
+pub fn estimate_nu_from_spread(cells: &[(f64, f64)], squares: f64) -> f64 {
+    let variance = |nu: f64| -> f64 {
+        cells
+            .iter()
+            .map(|&(n, e)| n * (e * (1.0 - e) - draw_probability(e, nu) / 4.0))
+            .sum()
+    };
+    if squares >= variance(0.0) {
+        return 0.0;
+    }
+    const NU_MAX: f64 = 1e4;
+    if variance(NU_MAX) >= squares {
+        return NU_MAX;
+    }
+    // The variance falls monotonically with nu: bisect on log(nu).
+    let (mut lo, mut hi) = (1e-8f64.ln(), NU_MAX.ln());
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if variance(mid.exp()) > squares {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (0.5 * (lo + hi)).exp()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -89,7 +89,7 @@ pub struct Cell {
 
 impl Cell {
     /// Sum over the games of the squared score (for Pearson's statistic).
-    fn score_sq(&self) -> f64 {
+    pub(crate) fn score_sq(&self) -> f64 {
         self.score - 0.25 * self.draws
     }
 }

@@ -68,6 +68,31 @@ fn draws_narrow_the_interval() {
     assert!(width(&drawish) < 0.9 * width(&decisive));
 }
 
+/// Many draws in a lopsided pairing do not make every even game near certain: A scores 10 wins
+/// and 10 draws against B, C draws B once. Davidson's shape has few draws between unequal
+/// players, so counting draws alone set the draw rate between equals at 95.5% and gave C ±182
+/// (B held at 0, Hessian) against ±481 for its draw alone; the games' spread gives ±322.
+#[test]
+fn draws_in_a_lopsided_pairing_leave_other_intervals_honest() {
+    let hessian = |g: &[Game]| {
+        let opts = RateOptions {
+            intervals: Intervals::Hessian,
+            ..anchored("B", 0.0)
+        };
+        let r = rate(g, &opts).unwrap();
+        let c = r.get("C").unwrap();
+        (c.upper.unwrap() - c.lower.unwrap()) / 2.0
+    };
+    let mut g = games("A", "B", 10, 10, 0);
+    g.extend(games("C", "B", 0, 1, 0));
+    let alone = hessian(&games("C", "B", 0, 1, 0));
+    let with_lopsided = hessian(&g);
+    assert!(
+        with_lopsided > 0.6 * alone,
+        "±{with_lopsided:.0} against ±{alone:.0} alone"
+    );
+}
+
 #[test]
 fn chain_is_additive() {
     // A scores 76% against B, B 76% against C, C 64% against D: +200.2, +200.2, +99.9 (each
