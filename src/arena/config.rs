@@ -4,10 +4,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use super::error::{config_bail, ArenaError, IoContext, Result};
 use super::time_control::GoLimits;
+pub use super::uci_option::UciOptions;
 use crate::rating::{EloScale, RatingSection};
 
 /// Where the default opening book lives, relative to the repository root.
@@ -222,49 +223,6 @@ pub(crate) fn resolve_table_option(key: &str, value: &mut String, base: &Path) {
         && Path::new(v).is_relative()
     {
         *value = base.join(v).to_string_lossy().into_owned();
-    }
-}
-
-/// UCI options in a stable order. In TOML a table `{ "Skill Level" = 2, Hash = 16 }`; values
-/// may be strings, integers, floats or booleans.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct UciOptions(pub Vec<(String, String)>);
-
-impl Serialize for UciOptions {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let map: BTreeMap<&str, &str> = self
-            .0
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
-        map.serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for UciOptions {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Scalar {
-            S(String),
-            I(i64),
-            F(f64),
-            B(bool),
-        }
-        let map = BTreeMap::<String, Scalar>::deserialize(d)?;
-        Ok(UciOptions(
-            map.into_iter()
-                .map(|(k, v)| {
-                    let v = match v {
-                        Scalar::S(s) => s,
-                        Scalar::I(i) => i.to_string(),
-                        Scalar::F(f) => f.to_string(),
-                        Scalar::B(b) => b.to_string(),
-                    };
-                    (k, v)
-                })
-                .collect(),
-        ))
     }
 }
 

@@ -2,7 +2,10 @@
 //! check of a value against one, so a match never plays with a value the engine would
 //! reject or ignore.
 
+use std::collections::BTreeMap;
 use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// What kind of option, with its constraints.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,6 +142,49 @@ fn parse_bool(s: &str) -> Option<bool> {
         Some(false)
     } else {
         None
+    }
+}
+
+/// UCI options in a stable order. In TOML a table `{ "Skill Level" = 2, Hash = 16 }`; values
+/// may be strings, integers, floats or booleans.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct UciOptions(pub Vec<(String, String)>);
+
+impl Serialize for UciOptions {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let map: BTreeMap<&str, &str> = self
+            .0
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        map.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for UciOptions {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Scalar {
+            S(String),
+            I(i64),
+            F(f64),
+            B(bool),
+        }
+        let map = BTreeMap::<String, Scalar>::deserialize(d)?;
+        Ok(UciOptions(
+            map.into_iter()
+                .map(|(k, v)| {
+                    let v = match v {
+                        Scalar::S(s) => s,
+                        Scalar::I(i) => i.to_string(),
+                        Scalar::F(f) => f.to_string(),
+                        Scalar::B(b) => b.to_string(),
+                    };
+                    (k, v)
+                })
+                .collect(),
+        ))
     }
 }
 
