@@ -478,6 +478,15 @@ impl Uci {
             .spawn(move || {
                 let mut result =
                     engine.search(&game, &params, &control, &mut |info| say(&info_line(info)));
+                // A root without a move: the game is over, and its score says how (Stockfish
+                // prints the same line), so a GUI reading scores sees the result.
+                if result.best.is_none() {
+                    say(if result.score < 0 {
+                        "info depth 0 score mate 0"
+                    } else {
+                        "info depth 0 score cp 0"
+                    });
+                }
                 // Totals at the end of the search (the iterations report only completed depths).
                 let ms = result.time.as_millis() as u64;
                 say(&format!(

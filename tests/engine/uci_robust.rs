@@ -427,3 +427,24 @@ fn each_game_draws_its_own_clock_seed() {
     assert_ne!(seeds[0], seeds[1]);
     e.quit();
 }
+
+/// A root without a move says why, as Stockfish does: `score mate 0` when mated, `score cp 0`
+/// when stalemated, then the null move.
+#[test]
+fn a_root_without_a_move_says_mate_or_stalemate() {
+    let mut e = Engine::start();
+    for (fen, score) in [
+        (
+            "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+            "info depth 0 score mate 0",
+        ),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "info depth 0 score cp 0"),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 5");
+        let lines = e.until("bestmove", Duration::from_secs(10));
+        assert!(lines.iter().any(|l| l == score), "{fen}: {lines:?}");
+        assert_eq!(bestmove(&lines), "0000");
+    }
+    e.quit();
+}
