@@ -227,6 +227,9 @@ impl Visitor for BookVisitor {
     }
 }
 
+/// The initial position's FEN, the root of a PGN game without a FEN tag.
+const STANDARD_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
 fn parse_pgn(text: &[u8], path: &Path, max_plies: Option<u32>) -> Result<Vec<Opening>> {
     let mut reader = Reader::new(text);
     let mut visitor = BookVisitor { max_plies };
@@ -239,6 +242,15 @@ fn parse_pgn(text: &[u8], path: &Path, max_plies: Option<u32>) -> Result<Vec<Ope
         n += 1;
         let (root_fen, moves) =
             game.map_err(|e| ArenaError::file(path, format!("game {n}: {e}")))?;
+        // a game that names neither a move nor a position opens nothing: most likely the file
+        // is not PGN at all (an error page saved as .pgn reads as one such game), and every game
+        // would start from the initial position
+        if moves.is_empty() && root_fen == STANDARD_START {
+            return Err(ArenaError::file(
+                path,
+                format!("game {n}: neither a move nor a FEN tag (is the file PGN?)"),
+            ));
+        }
         out.push(Opening {
             id: n,
             root_fen,
@@ -276,6 +288,22 @@ mod tests {
         assert_eq!(ops[0].moves, vec!["e2e4", "e7e5", "g1f3", "b8c6"]);
         assert_eq!(ops[1].root_fen, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
         assert_eq!(ops[1].start_fen(), "8/3k4/8/8/4P3/8/8/4K3 w - - 1 2");
+    }
+
+    #[test]
+    fn a_pgn_book_game_without_moves_or_fen_is_an_error() {
+        for text in [
+            &b"<html><body>Not found</body></html>\n"[..],
+            b"[Event \"?\"]\n\n*\n",
+        ] {
+            let err = parse_pgn(text, Path::new("x.pgn"), None)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("x.pgn") && err.contains("game 1: neither a move"),
+                "{err}"
+            );
+        }
     }
 
     #[test]
