@@ -123,13 +123,7 @@ impl Game {
     /// and rook, and an en passant square no double push made, are dropped (as Stockfish and
     /// python-chess do) and named in the second value; anything else illegal is an error.
     pub fn from_fen_lenient(fen: &str) -> Result<(Game, Option<String>), EngineError> {
-        let parsed: Fen = fen
-            .trim()
-            .parse()
-            .map_err(|e: shakmaty::fen::ParseFenError| EngineError::InvalidFen {
-                fen: fen.to_string(),
-                reason: e.to_string(),
-            })?;
+        let parsed = parse_fen(fen)?;
         match parsed.into_position::<Chess>(CastlingMode::Standard) {
             Ok(pos) => Ok((Game::new(pos), None)),
             Err(e) => {
@@ -152,13 +146,7 @@ impl Game {
 
     /// Parses a FEN (standard chess, legal position).
     pub fn from_fen(fen: &str) -> Result<Game, EngineError> {
-        let parsed: Fen = fen
-            .trim()
-            .parse()
-            .map_err(|e: shakmaty::fen::ParseFenError| EngineError::InvalidFen {
-                fen: fen.to_string(),
-                reason: e.to_string(),
-            })?;
+        let parsed = parse_fen(fen)?;
         let pos: Chess = parsed.into_position(CastlingMode::Standard).map_err(|e| {
             EngineError::IllegalPosition {
                 fen: fen.to_string(),
@@ -182,6 +170,16 @@ impl Game {
         self.push(m);
         Ok(())
     }
+}
+
+/// A FEN's fields, before any legality check.
+fn parse_fen(fen: &str) -> Result<Fen, EngineError> {
+    fen.trim()
+        .parse()
+        .map_err(|e: shakmaty::fen::ParseFenError| EngineError::InvalidFen {
+            fen: fen.to_string(),
+            reason: e.to_string(),
+        })
 }
 
 /// Parses a UCI move and checks that it is legal in `pos`.
