@@ -12,7 +12,7 @@ use super::moves::{DROP_CP, EQUAL, LOSING, WINNING};
 use super::stats::Estimate;
 use super::{figure_columns, AnalyseOptions, AnalyseResult, GroupFigures, MatchRow};
 use crate::analysis::moves::MoveEval;
-use crate::results::state_ratio;
+use crate::results::{md_cell, state_ratio};
 
 fn num(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.4}")).unwrap_or_default()
@@ -158,7 +158,7 @@ fn tables(md: &mut String, first: &str, groups: &[GroupFigures]) {
         let _ = writeln!(
             md,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            g.name,
+            md_cell(&g.name),
             g.games,
             g.counts[0],
             f(g, 0, 1.0, 1),
@@ -180,7 +180,7 @@ fn tables(md: &mut String, first: &str, groups: &[GroupFigures]) {
         let _ = writeln!(
             md,
             "| {} | {} ({}) | {} ({}) | {} ({}) | {} ({}) | {} ({}) | {} ({}) |",
-            g.name,
+            md_cell(&g.name),
             f(g, 11, 100.0, 1),
             g.counts[5],
             f(g, 12, 100.0, 1),
@@ -202,7 +202,7 @@ fn tables(md: &mut String, first: &str, groups: &[GroupFigures]) {
         let _ = writeln!(
             md,
             "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            g.name,
+            md_cell(&g.name),
             g.counts[4],
             f(g, 17, 100.0, 1),
             f(g, 18, 100.0, 1),
@@ -262,7 +262,7 @@ pub fn markdown(opts: &AnalyseOptions, r: &AnalyseResult) -> String {
                 md,
                 "| {} | {} | {} | {} | {} |",
                 m.band,
-                m.setting,
+                md_cell(&m.setting),
                 m.positions,
                 m.matches,
                 cell(&m.rate, 100.0, 1)

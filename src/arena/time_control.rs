@@ -93,7 +93,8 @@ impl TimeControl {
     pub fn parse(s: &str) -> Result<TimeControl> {
         let err = || {
             ArenaError::Config(format!(
-                "time control '{s}': expected base+inc, moves/base+inc or base (seconds)"
+                "time control '{s}': expected base+inc, moves/base+inc or base (seconds, or \
+                 minutes:seconds for the base as cutechess writes it)"
             ))
         };
         let (moves, rest) = match s.split_once('/') {
@@ -104,18 +105,30 @@ impl TimeControl {
             Some((b, i)) => (b, i),
             None => (rest, "0"),
         };
-        let secs = |t: &str| -> Result<u64> {
-            let v: f64 = t.trim().parse().map_err(|_| err())?;
+        let ms = |v: f64| -> Result<u64> {
             // a week is more than any game needs; past it the milliseconds stop being exact
             if !(v.is_finite() && (0.0..=604_800.0).contains(&v)) {
                 return Err(err());
             }
             Ok((v * 1000.0).round() as u64)
         };
+        let secs = |t: &str| -> Result<f64> { t.trim().parse().map_err(|_| err()) };
+        // cutechess's `40/1:30+0.5`: the base as minutes:seconds
+        let base_ms = match base.split_once(':') {
+            Some((m, sec)) => {
+                let m: u32 = m.trim().parse().map_err(|_| err())?;
+                let sec = secs(sec)?;
+                if !(0.0..60.0).contains(&sec) {
+                    return Err(err());
+                }
+                ms(f64::from(m) * 60.0 + sec)?
+            }
+            None => ms(secs(base)?)?,
+        };
         let tc = TimeControl {
             moves: moves.filter(|&m| m > 0),
-            base_ms: secs(base)?,
-            inc_ms: secs(inc)?,
+            base_ms,
+            inc_ms: ms(secs(inc)?)?,
         };
         if tc.base_ms == 0 && tc.inc_ms == 0 {
             return Err(ArenaError::Config(format!(
@@ -291,6 +304,13 @@ mod tests {
         assert!(TimeControl::parse("1e300").is_err());
         let tc = TimeControl::parse("300/10+0").unwrap();
         assert_eq!((tc.moves, tc.base_ms), (Some(300), 10_000));
+        // cutechess's minutes:seconds base
+        let tc = TimeControl::parse("40/1:30+0.5").unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (Some(40), 90_000, 500));
+        assert_eq!(TimeControl::parse("2:05.5").unwrap().base_ms, 125_500);
+        for bad in ["1:60", "1:-1", "x:30", "1:30:00", ":30"] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
     }
 
     fn side(tc: &str) -> SideLimits {

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::ReportError;
+use crate::results::md_cell;
 
 /// A whole number for a table cell; "–" for a value not measured (NaN, infinite).
 pub fn f0(x: f64) -> String {
@@ -93,10 +94,10 @@ impl Document {
                     let _ = writeln!(md, "{t}\n");
                 }
                 Block::Table { head, rows } => {
-                    let _ = writeln!(md, "| {} |", head.join(" | "));
+                    let _ = writeln!(md, "| {} |", md_row(head.iter()));
                     let _ = writeln!(md, "|{}", " --- |".repeat(head.len()));
                     for r in rows {
-                        let _ = writeln!(md, "| {} |", r.join(" | "));
+                        let _ = writeln!(md, "| {} |", md_row(r.iter()));
                     }
                     md.push('\n');
                 }
@@ -107,11 +108,11 @@ impl Document {
                     let _ = writeln!(md, "```\n{t}```\n");
                 }
                 Block::Matrix { head, rows } => {
-                    let _ = writeln!(md, "| {} |", head.join(" | "));
+                    let _ = writeln!(md, "| {} |", md_row(head.iter()));
                     let _ = writeln!(md, "|{}", " --- |".repeat(head.len()));
                     for (name, cells) in rows {
-                        let texts: Vec<&str> = cells.iter().map(|c| c.0.as_str()).collect();
-                        let _ = writeln!(md, "| {name} | {} |", texts.join(" | "));
+                        let texts = md_row(cells.iter().map(|c| &c.0));
+                        let _ = writeln!(md, "| {} | {texts} |", md_cell(name));
                     }
                     md.push('\n');
                 }
@@ -222,9 +223,48 @@ fn shade_colour(v: f64) -> String {
     format!("rgb({:.0},{:.0},{:.0})", r, g, b)
 }
 
+/// A Markdown table row's cells, each escaped.
+fn md_row<'a>(cells: impl Iterator<Item = &'a String>) -> String {
+    cells.map(|c| md_cell(c)).collect::<Vec<_>>().join(" | ")
+}
+
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Columns of a Markdown table row: `|` not preceded by a backslash.
+    fn columns(line: &str) -> usize {
+        let b = line.as_bytes();
+        (0..b.len())
+            .filter(|&i| b[i] == b'|' && (i == 0 || b[i - 1] != b'\\'))
+            .count()
+            - 1
+    }
+
+    #[test]
+    fn a_name_with_a_pipe_keeps_the_table_s_columns() {
+        let mut d = Document::default();
+        d.table(
+            &["player", "elo"],
+            vec![vec!["sf|15".into(), "1500".into()]],
+        );
+        d.matrix(
+            vec!["".into(), "x|y".into()],
+            vec![("x|y".into(), vec![("50%".into(), Some(0.5))])],
+        );
+        let md = d.to_markdown();
+        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with('|')).collect();
+        assert_eq!(rows.len(), 6, "{md}");
+        for r in rows {
+            assert_eq!(columns(r), 2, "{r}");
+        }
+        assert!(md.contains("| sf\\|15 | 1500 |"), "{md}");
+    }
 }

@@ -21,6 +21,7 @@ mod compare;
 mod csvfile;
 mod games;
 mod levels;
+mod markdown;
 mod rows;
 mod summary;
 
@@ -30,6 +31,7 @@ pub use compare::{
 pub use csvfile::{append_csv, read_csv, read_csv_or_empty, write_csv};
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
 pub use levels::{state_ratio, AnalysisRow, LevelElo, LevelKind, LevelRow};
+pub use markdown::md_cell;
 pub use rows::{
     CurveRow, LengthRow, PlanRow, PointRow, PoolMemberRow, PoolPairRow, PoolPlanRow, PoolRow,
     RangeFlag, TargetRow, TerminationRow, VerifyOpponentRow, VerifyRow,

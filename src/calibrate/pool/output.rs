@@ -235,7 +235,7 @@ fn report_markdown(
         let _ = writeln!(
             s,
             "| {} | {} | {} | {}-{} | {} | {} | {}-{}-{} | {} |",
-            r.name,
+            results::md_cell(&r.name),
             fmt_opt(r.anchor_elo),
             fmt_opt(r.elo),
             fmt_opt(r.lower),
@@ -273,8 +273,8 @@ fn report_markdown(
         let _ = writeln!(
             s,
             "| {} | {} | {:+.0} | {} | {} |",
-            lo.name,
-            hi.name,
+            results::md_cell(&lo.name),
+            results::md_cell(&hi.name),
             b - a,
             sd.map(|v| format!("±{:.0}", Z95 * v))
                 .unwrap_or_else(|| "-".into()),
@@ -310,8 +310,8 @@ fn forecast_section(s: &mut String, cfg: &PoolRunConfig, a: &Forecast) {
         let _ = writeln!(
             s,
             "| {} – {} | {games} | {:.1} | {:.0}% | {:.1} |",
-            cfg.pool.members[i].name,
-            cfg.pool.members[j].name,
+            results::md_cell(&cfg.pool.members[i].name),
+            results::md_cell(&cfg.pool.members[j].name),
             seconds / 3600.0,
             100.0 * seconds / a.seconds.max(f64::MIN_POSITIVE),
             seconds / games as f64
@@ -389,10 +389,11 @@ fn consistency_section(s: &mut String, sorted: &[&PoolMemberRow], pairs: &[PoolP
         };
         let _ = writeln!(
             s,
-            "| {} | {} | {:.1} | {o} ({}: {:.0}% / {:.0}%, {z:+.1}) |",
-            r.name,
+            "| {} | {} | {:.1} | {} ({}: {:.0}% / {:.0}%, {z:+.1}) |",
+            results::md_cell(&r.name),
             mine.len(),
             mine.iter().map(|m| m.4 * m.4).sum::<f64>(),
+            results::md_cell(o),
             n,
             100.0 * points / n,
             100.0 * e
