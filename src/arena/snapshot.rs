@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::config::MatchConfig;
 use super::error::{ArenaError, IoContext, Result};
+use super::openings::book_path;
 
 /// The name of the snapshot file in a run directory.
 pub const SNAPSHOT_FILE: &str = "match.toml";
@@ -25,6 +26,9 @@ pub fn check_snapshot(dir: &Path, cfg: &MatchConfig) -> Result<()> {
         // the stopping rule may change between runs: it says nothing about the games
         c.sprt = None;
         c.rating = None;
+        // the default book named explicitly, or the same file by another path, is the same book
+        let book = book_path(&c.openings);
+        c.openings.file = Some(std::fs::canonicalize(&book).unwrap_or(book));
         // match.toml stores options as a sorted table: compare them as sets, not in send order
         for e in &mut c.engines {
             e.options.0.sort();

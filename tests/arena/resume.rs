@@ -118,6 +118,29 @@ fn sigkill_then_rerun_gives_exactly_the_planned_games() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A match resumed with the default book named explicitly is the same match, not "a different
+/// config" (the snapshot compared the book's path as written: none against a path).
+#[test]
+fn the_default_book_named_explicitly_resumes_the_same_match() {
+    let dir = temp_dir("resume-default-book");
+    let out = dir.join("run");
+    let cfg = write_config(&dir, 1, 5);
+    let o = run_cli(&cfg, &out);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/books/2moves_v1.epd");
+    let text = std::fs::read_to_string(write_config(&dir, 2, 5)).unwrap();
+    let named = dir.join("named-book.toml");
+    std::fs::write(
+        &named,
+        format!("{text}[openings]\nfile = \"{}\"\n", book.display()),
+    )
+    .unwrap();
+    let o = run_cli(&named, &out);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read_games_csv(&out.join("games.csv")).unwrap().len(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Pids whose parent is `pid` (from /proc).
 fn children_of(pid: u32) -> Vec<u32> {
     let mut out = Vec::new();
