@@ -84,24 +84,24 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
     opts.band = a.band;
     opts.quiet = a.quiet;
     let r = crate::analysis::run(&opts)?;
-    println!(
+    outln!(
         "{} games ({} moves analysed), {} human games, {} positions ({} searched by the reference engine, {} by move-matching engines)",
         r.games, r.moves, r.human_games, r.positions, r.engine_evaluations, r.match_evaluations
     );
-    println!("wrote {}", opts.out.join("analysis.md").display());
+    outln!("wrote {}", opts.out.join("analysis.md").display());
     // One calibration folder: its levels table at once (`skillcal report RUN` rewrites it from
     // RUN/analysis).
     if let [run] = a.games.as_slice() {
         if run.join("fit_points.csv").is_file() {
             if let Some(l) = crate::report::levels::levels_in(run, &opts.out)? {
                 let path = crate::report::levels::write_levels(&opts.out, &l)?;
-                println!(
+                outln!(
                     "wrote {} ({} tested settings, {} pool members)",
                     path.display(),
                     l.subjects.len(),
                     l.pool.len()
                 );
-                println!("{}", crate::report::level_section::trend_sentence(&l));
+                outln!("{}", crate::report::level_section::trend_sentence(&l));
             }
         }
     }

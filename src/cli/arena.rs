@@ -96,7 +96,7 @@ impl From<MatchArgs> for MatchOptions {
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let summary = arena::run(&args.into())?;
     for line in summary.lines() {
-        println!("{line}");
+        outln!("{line}");
     }
     Ok(())
 }

@@ -246,12 +246,12 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
 
 fn print_summary(rows: &[VerifyRow], low: f64) {
     let run_pool = rows.iter().any(|r| r.measured_run_pool.is_some());
-    println!(
+    outln!(
         "target  measured  95% interval      diff  games{}",
         if run_pool { "  on the run's pool" } else { "" }
     );
     for r in rows {
-        println!(
+        outln!(
             "{:>6.0}  {:>8.0}  [{:>6.0}, {:>6.0}]  {:>+6.0}  {:>5}{}{}",
             r.target,
             r.measured,
@@ -271,14 +271,14 @@ fn print_summary(rows: &[VerifyRow], low: f64) {
         );
     }
     let (rms, n, off) = verify_stats(rows, low);
-    println!("RMS of measured - target over {n} anchored levels: {rms:.0} Elo");
+    outln!("RMS of measured - target over {n} anchored levels: {rms:.0} Elo");
     if let Some((noise, own)) = verify_noise(rows, low) {
-        println!(
+        outln!(
             "the games' noise alone gives an RMS of about {noise:.0}; the table's own error, less that noise: about {own:.0} Elo"
         );
     }
     if !off.is_empty() {
-        println!("off by more than twice the 95% half-width: {off:?}");
+        outln!("off by more than twice the 95% half-width: {off:?}");
     }
     let split: Vec<String> = report::verify_section::consistency(rows)
         .into_iter()
@@ -286,14 +286,14 @@ fn print_summary(rows: &[VerifyRow], low: f64) {
         .map(|(t, chi2, dof, p)| format!("{t:.0} (chi2 {chi2:.1} on {dof}, p {p:.3})"))
         .collect();
     if !split.is_empty() {
-        println!(
+        outln!(
             "one rating does not fit every opponent (verify_opponents.csv): {}",
             split.join(", ")
         );
     }
     if run_pool {
         let (rms, _) = anchored_rms(rows, low, |r| r.measured_run_pool);
-        println!(
+        outln!(
             "on the calibration run's own pool ratings (not independent of it): RMS {rms:.0} Elo"
         );
     }
@@ -347,7 +347,7 @@ pub fn run_tc_check(args: &TcCheckArgs) -> Result<()> {
     let _lock = crate::arena::lock_dir(&out)?;
     let runner = ArenaRunner::new(&out);
     let rows = tc_check::tc_check(&cfg, &args.table, &out, &levels, &args.tcs, games, &runner)?;
-    print!("{}", tc_summary(&rows));
+    out!("{}", tc_summary(&rows));
     eprintln!("written: {}", out.join("tc_check.csv").display());
     if let Some(parent) = out.parent() {
         if out.file_name().is_some_and(|n| n == "tc-check") && parent.join("summary.toml").exists()

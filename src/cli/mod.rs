@@ -5,6 +5,23 @@
 //! Exit codes: 0 success, 1 an error (printed as `error: ...` on stderr), 2 bad usage
 //! (clap's own messages).
 
+/// `outln!` that never panics: with stdout closed early (`skillcal verify ... | head`) a
+/// run goes on to write its files; the lines are dropped.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `print!` that never panics (see `outln!`).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod analyse;
 mod arena;
 mod calibrate;

@@ -219,30 +219,30 @@ pub fn run(args: &RateArgs) -> Result<()> {
         }
     }
     let ratings = rate(&report.games, &opts)?;
-    print!("{}", format_table(&ratings));
+    out!("{}", format_table(&ratings));
     if let Some(path) = &args.csv {
         write_csv(&ratings, path)?;
-        println!("\nwrote {}", path.display());
+        outln!("\nwrote {}", path.display());
     }
     if let Some(v) = &args.head_to_head {
         let (a, b) = (&v[0], &v[1]);
         let h = head_to_head(&report.games, a, b);
-        println!();
-        print!(
+        outln!();
+        out!(
             "{}",
             format_head_to_head(&h, args.confidence, sprt.as_ref())
         );
     }
     if args.all_pairs || args.report.is_some() {
-        println!();
-        print!(
+        outln!();
+        out!(
             "{}",
             format_pairs(&pairs_met(&report.games, &ratings), args.confidence)
         );
     }
     if args.los || args.report.is_some() {
-        println!();
-        print!("{}", format_los_matrix(&ratings));
+        outln!();
+        out!("{}", format_los_matrix(&ratings));
     }
     if let Some(dir) = &args.report {
         let sprt = match (&args.head_to_head, sprt) {
@@ -261,7 +261,7 @@ pub fn run(args: &RateArgs) -> Result<()> {
             sources: args.files.iter().map(|f| f.display().to_string()).collect(),
         };
         let html = rating_report(dir, &report.games, &ratings, &o)?;
-        println!("\nwrote {}", html.display());
+        outln!("\nwrote {}", html.display());
     }
     Ok(())
 }

@@ -42,7 +42,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     } else {
         crate::report::generate(&args.dir)?
     };
-    println!("{}", path.display());
+    outln!("{}", path.display());
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod closed_stdout;
 mod compare;
 mod compare_human;
 mod e2e;
