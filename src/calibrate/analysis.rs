@@ -4,7 +4,7 @@
 
 use super::config::{CalibrationConfig, KnotPlacement, ModelKind, SelfPlayScale};
 use super::error::Result;
-use super::fit::{self, CurveFit, PlayerStats, Role};
+use super::fit::{self, CurveFit, PlayerStats, Role, WEAK_SD};
 use super::held::fit_run;
 use super::players::{players, pool_evidence, Players};
 use super::self_scale::{self, Stretch};
@@ -224,6 +224,13 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
         }
     }
     if let Some(c) = &curve {
+        if c.weak_prior {
+            notes.push(format!(
+                "a tested setting scored 100% or 0%, so the curve was held finite by a weak prior \
+                 (SD {WEAK_SD:.0} Elo) at each tested setting, as `rate` holds such players: \
+                 where no game was lost or won the curve says little"
+            ));
+        }
         if !c.monotone(cfg.plan.t_min) {
             notes.push("the fitted curve is not increasing: no table can be inverted yet".into());
         }

@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use nalgebra::{DMatrix, DVector};
 
 use super::config::ModelKind;
+pub use super::isotonic::isotonic;
 use super::self_scale::{self, Among, Stretch};
 use super::spline;
 use crate::rating::model::{expected_score, ELO_TO_NAT};
@@ -205,6 +206,9 @@ pub struct CurveFit {
     pub ratings: Vec<Linear>,
     /// With the pool held ([`super::held`]): what foreseeing more games needs.
     pub held: Option<Box<super::two_step::HeldParts>>,
+    /// The curve needed the weak prior at its tested settings to stay finite
+    /// ([`solve_curve`]: a setting scored 100% or 0%).
+    pub weak_prior: bool,
 }
 
 /// A tested setting's own rating (`point`, at strength `t`) against the curve, in standard
@@ -332,7 +336,7 @@ pub fn fit_among(
     }
     let n = problem.n_params;
     let games: f64 = cells.iter().map(|t| t.n).sum();
-    let beta = problem.solve(init, 1.0)?;
+    let (beta, weak_prior) = solve_curve(&mut problem, roles, &curve, anchor_center(roles)?, init)?;
     let dispersion = estimate_dispersion(&problem, &beta);
     let beta = problem.solve(beta, dispersion)?;
     let cov = problem.covariance(&beta, dispersion)?;
@@ -361,7 +365,65 @@ pub fn fit_among(
         ratings: problem.players,
         cov,
         held: None,
+        weak_prior,
     })
+}
+
+/// Solves a curve problem from `init`. When that fails because a tested setting scored 100%
+/// or 0% (the curve's coefficients run off to infinity to fit it), solves again with
+/// the weak prior unanchored players get ([`WEAK_SD`] at `center`) on the curve at each tested
+/// setting: the curve stays finite, as `rate`'s players do. Every fit that converges without
+/// it keeps its numbers. Returns whether the prior was needed.
+pub(super) fn solve_curve(
+    problem: &mut Problem,
+    roles: &[Role],
+    curve: &Curve,
+    center: f64,
+    init: DVector<f64>,
+) -> Result<(DVector<f64>, bool), FitError> {
+    let err = match problem.solve(init.clone(), 1.0) {
+        Ok(beta) => return Ok((beta, false)),
+        Err(e) => e,
+    };
+    // each tested setting's (points, games) over its games
+    let mut tally: HashMap<usize, (f64, f64)> = HashMap::new();
+    for c in &problem.cells {
+        for (i, points) in [(c.a, c.score), (c.b, c.n - c.score)] {
+            if matches!(roles.get(i), Some(Role::Subject(_))) {
+                let e = tally.entry(i).or_default();
+                e.0 += points;
+                e.1 += c.n;
+            }
+        }
+    }
+    // not converging (or a singular information matrix, as p(1 - p) vanishes) for any other
+    // reason stays an error
+    if !tally
+        .values()
+        .any(|&(p, n)| n > 0.0 && (p == 0.0 || p == n))
+    {
+        return Err(err.into());
+    }
+    let mut tested: Vec<f64> = roles
+        .iter()
+        .filter_map(|r| match r {
+            Role::Subject(t) => Some(*t),
+            _ => None,
+        })
+        .collect();
+    tested.sort_by(f64::total_cmp);
+    tested.dedup();
+    for t in tested {
+        problem.priors.push(Prior {
+            on: Linear {
+                constant: 0.0,
+                terms: basis(curve, t).into_iter().enumerate().collect(),
+            },
+            mean: center,
+            sd: WEAK_SD,
+        });
+    }
+    Ok((problem.solve(init, 1.0)?, true))
 }
 
 /// The quasi-likelihood dispersion of `problem`'s games at `beta`: Pearson's chi-square per
@@ -528,43 +590,9 @@ impl CurveFit {
     }
 }
 
-/// Weighted isotonic (non-decreasing) regression by pool-adjacent-violators; `ys` in the order
-/// of increasing x.
-pub fn isotonic(ys: &[f64], weights: &[f64]) -> Vec<f64> {
-    // blocks of (mean, weight, count)
-    let mut blocks: Vec<(f64, f64, usize)> = Vec::new();
-    for (&y, &w) in ys.iter().zip(weights) {
-        blocks.push((y, w.max(1e-12), 1));
-        while blocks.len() >= 2 {
-            let (m2, w2, c2) = blocks[blocks.len() - 1];
-            let (m1, w1, c1) = blocks[blocks.len() - 2];
-            if m1 <= m2 {
-                break;
-            }
-            blocks.pop();
-            let last = blocks.last_mut().expect("two blocks");
-            *last = ((m1 * w1 + m2 * w2) / (w1 + w2), w1 + w2, c1 + c2);
-        }
-    }
-    blocks
-        .into_iter()
-        .flat_map(|(m, _, c)| std::iter::repeat_n(m, c))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn isotonic_pools_violators() {
-        let y = isotonic(&[1.0, 3.0, 2.0, 4.0], &[1.0, 1.0, 1.0, 1.0]);
-        assert_eq!(y, vec![1.0, 2.5, 2.5, 4.0]);
-        let y = isotonic(&[5.0, 1.0], &[3.0, 1.0]);
-        assert_eq!(y, vec![4.0, 4.0]);
-        let y = isotonic(&[1.0, 2.0, 3.0], &[1.0, 1.0, 1.0]);
-        assert_eq!(y, vec![1.0, 2.0, 3.0]);
-    }
 
     #[test]
     fn two_players_76_percent_is_about_200() {

@@ -18,8 +18,8 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::fit::{
-    anchor_center, curve_problem, curve_problem_at, estimate_dispersion, Curve, CurveFit, FitError,
-    PlayerFit, Role,
+    anchor_center, curve_problem, curve_problem_at, estimate_dispersion, solve_curve, Curve,
+    CurveFit, FitError, PlayerFit, Role,
 };
 use super::self_scale::{self, Among, Stretch};
 use super::two_step::HeldParts;
@@ -121,7 +121,7 @@ pub fn fit_held(
     if let Some(among) = among {
         self_scale::apply(&mut run, among);
     }
-    let beta = run.solve(init, 1.0)?;
+    let (beta, weak_prior) = solve_curve(&mut run, &run_roles, &curve, center, init)?;
     let dispersion = estimate_dispersion(&run, &beta);
     let beta = run.solve(beta, dispersion)?;
     let a = run.covariance(&beta, dispersion)?;
@@ -197,6 +197,7 @@ pub fn fit_held(
         ratings: joint.players,
         cov,
         held: Some(Box::new(parts)),
+        weak_prior,
     })
 }
 

@@ -242,3 +242,34 @@ fn planned_games_narrow_the_curve_as_a_refit_with_them_does() {
         );
     }
 }
+
+/// A tested setting that won every game drove the curve's coefficients to infinity: the fit
+/// did not converge, the run wrote no table and its notes contradicted each other. Now the
+/// curve is held finite by the weak prior at its tested settings (and says so), while a fit
+/// that converges on its own keeps its numbers.
+#[test]
+fn a_setting_that_won_every_game_still_gets_a_finite_curve() {
+    let roles = vec![
+        Role::Subject(0.0),
+        Role::Subject(1.0),
+        Role::Anchored {
+            mean: 1400.0,
+            sd: 50.0,
+        },
+    ];
+    let cell = |a: usize, score: f64| Cell {
+        a,
+        b: 2,
+        n: 12.0,
+        score,
+        draws: 0.0,
+    };
+    let f = fit::fit(&roles, &[cell(0, 6.0), cell(1, 12.0)], ModelKind::Linear).unwrap();
+    assert!(f.weak_prior);
+    let (lo, hi) = (f.elo(0.0), f.elo(1.0));
+    assert!((lo - 1400.0).abs() < 150.0, "{lo}");
+    assert!(hi > lo + 200.0 && hi < 1400.0 + 3000.0, "{hi}");
+    // 11 of 12: converges without the prior, and the prior is not added
+    let g = fit::fit(&roles, &[cell(0, 6.0), cell(1, 11.0)], ModelKind::Linear).unwrap();
+    assert!(!g.weak_prior);
+}
