@@ -132,6 +132,8 @@ pub fn verify(
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     guard_table(table, out)?;
     let mut all: Vec<GameRow> = Vec::new();
+    let mut rated = Vec::with_capacity(levels.len());
+    let mut missing = Vec::new();
     for (i, &level) in levels.iter().enumerate() {
         let d = out
             .join("matches")
@@ -140,13 +142,26 @@ pub fn verify(
         let seed = match_seed(cfg.seed ^ 0x5eed, 1000, i);
         let played = play_level(cfg, engine, level, &d, games, seed, runner)?;
         if played.is_empty() {
-            return Err(CalibrateError::file(
-                &d,
-                format!("no games of UCI_Elo {level:.0} to rate (--rate-only plays none)"),
-            ));
+            // only --rate-only finds a level without games (a run stopped before it)
+            missing.push(format!("{level:.0}"));
+            continue;
         }
+        rated.push(level);
         all.extend(played);
     }
+    if rated.is_empty() {
+        return Err(CalibrateError::file(
+            &matches,
+            "no verification games to rate (--rate-only plays none)",
+        ));
+    }
+    if !missing.is_empty() {
+        eprintln!(
+            "note: no games yet of UCI_Elo {} (--rate-only plays none): the other levels are rated",
+            missing.join(", ")
+        );
+    }
+    let levels = &rated[..];
     let names: Vec<String> = levels.iter().map(|&l| level_name(l)).collect();
     let (roles, first, f, stats, tallies) = rate_levels(cfg, &names, &all)?;
     let on_run_pool = match run_pool_roles(cfg, table, &roles)? {
@@ -325,9 +340,17 @@ fn play_against(
     let spec = match_spec(cfg, engines, games, seed);
     super::rundir::write_match_spec(dir, &spec)?;
     relocate_table(dir, &spec.engines[0])?;
-    if super::games_in(dir)?.len() < spec.planned_games() {
+    let held = super::games_in(dir)?.len();
+    if held < spec.planned_games() {
         eprintln!("{} against {} pool members", engine.name, opponents.len());
         runner.run(&spec, dir)?;
+    } else if held > spec.planned_games() {
+        // the folder was played with more games a pairing: all of them count
+        eprintln!(
+            "note: {} holds {held} games, more than the {} asked: all are rated",
+            dir.display(),
+            spec.planned_games()
+        );
     }
     super::games_in(dir)
 }

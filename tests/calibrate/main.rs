@@ -3,7 +3,6 @@
 #[path = "../support/mod.rs"]
 mod support;
 
-mod closed_stdout;
 mod compare;
 mod compare_human;
 mod e2e;
@@ -21,5 +20,6 @@ mod sim;
 mod spline;
 mod t_min;
 mod tc_check;
+mod verify_cli;
 mod verify_noise;
 mod verify_opponents;
