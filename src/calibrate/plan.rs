@@ -114,16 +114,20 @@ pub fn quantize(cfg: &CalibrationConfig, t: f64) -> f64 {
     steps / g + 0.0
 }
 
-/// The state of every target the path reaches: (target, t*, half-width, goal); None without a
-/// monotone curve. Targets beyond the path's floor or ceiling are left out: no setting plays at
-/// them, so no number of games meets their goal (the table flags them; the nearest reachable
-/// targets pin the ends of the curve).
+/// The state of every target the path may reach: (target, t*, half-width, goal); None without
+/// a monotone curve. A target beyond the path's floor or ceiling is left out once the curve's
+/// 95% band at that end excludes it: no setting plays there, so no number of games meets its
+/// goal (the table flags it; the nearest reachable targets pin the ends of the curve). While
+/// the band still holds it, it is planned at that end: after a few games the flag is a guess
+/// (two settings 8 Elo apart flagged 1400 and 1600 beyond both ends at ±331 and ±412, and the
+/// run stopped with its budget unspent).
 pub fn target_status(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<(f64, f64, f64, f64)>> {
     let low = cfg.lowest_reference();
     let mut out = Vec::new();
     for target in cfg.targets.values() {
         let inv = fit.invert(target, cfg.plan.t_min)?;
-        if inv.range == RangeFlag::Ok {
+        let open = (target - inv.elo).abs() <= inv.half_width();
+        if inv.range == RangeFlag::Ok || open {
             out.push((
                 target,
                 inv.t,

@@ -38,8 +38,9 @@ pub fn check_levels(table: &Path, levels: &[f64]) -> Result<()> {
 
 /// [`check_levels`], naming where the levels came from (`source`) in its errors.
 pub fn check_levels_from(table: &Path, levels: &[f64], source: &str) -> Result<()> {
+    // the table's error names its file (and line) itself
     let t = crate::strength::table::EloTable::load(table)
-        .map_err(|e| CalibrateError::file(table, e.to_string()))?;
+        .map_err(|e| CalibrateError::Other(e.to_string()))?;
     let (lo, hi) = t.elo_range();
     let (lo, hi) = (lo.floor(), hi.ceil());
     for (i, &l) in levels.iter().enumerate() {
@@ -152,7 +153,10 @@ pub fn verify(
     if rated.is_empty() {
         return Err(CalibrateError::file(
             &matches,
-            "no verification games to rate (--rate-only plays none)",
+            format!(
+                "no verification games to rate of UCI_Elo {} (--rate-only plays none)",
+                missing.join(", ")
+            ),
         ));
     }
     if !missing.is_empty() {

@@ -273,3 +273,61 @@ fn a_setting_that_won_every_game_still_gets_a_finite_curve() {
     let g = fit::fit(&roles, &[cell(0, 6.0), cell(1, 11.0)], ModelKind::Linear).unwrap();
     assert!(!g.weak_prior);
 }
+
+/// A target just beyond a path end is planned while the curve's band there still holds it:
+/// after a few games two settings 8 Elo apart flagged 1400 and 1600 beyond both ends and the
+/// run stopped with its budget unspent. Once the band excludes a target it is left out.
+#[test]
+fn a_target_beyond_an_end_is_planned_while_the_band_holds_it() {
+    use skillcal::calibrate::plan::target_status;
+    let cfg = crate::support::calibrate::config(6000, 40.0, "linear");
+    let roles = vec![
+        Role::Subject(0.0),
+        Role::Subject(1.0),
+        Role::Anchored {
+            mean: 1700.0,
+            sd: 30.0,
+        },
+    ];
+    let cells = |n: f64, lo: f64, hi: f64| {
+        vec![
+            Cell {
+                a: 0,
+                b: 2,
+                n,
+                score: lo * n,
+                draws: 0.0,
+            },
+            Cell {
+                a: 1,
+                b: 2,
+                n,
+                score: hi * n,
+                draws: 0.0,
+            },
+        ]
+    };
+    // 4 games each, 50% and 75%: the path spans about 1700-1890, its ends known to ±hundreds
+    let few = fit::fit(&roles, &cells(4.0, 0.5, 0.75), ModelKind::Linear).unwrap();
+    let planned: Vec<f64> = target_status(&cfg, &few)
+        .unwrap()
+        .iter()
+        .map(|s| s.0)
+        .collect();
+    assert!(
+        planned.contains(&1600.0) && planned.contains(&2000.0),
+        "{planned:?}"
+    );
+    // 400 games each: 1000 is far below the floor's band and left out
+    let many = fit::fit(&roles, &cells(400.0, 0.5, 0.75), ModelKind::Linear).unwrap();
+    let planned: Vec<f64> = target_status(&cfg, &many)
+        .unwrap()
+        .iter()
+        .map(|s| s.0)
+        .collect();
+    assert!(
+        !planned.contains(&1000.0) && !planned.contains(&2500.0),
+        "{planned:?}"
+    );
+    assert!(planned.contains(&1800.0), "{planned:?}");
+}

@@ -117,7 +117,10 @@ fn resume_replays_nothing_and_continues() {
     )
     .unwrap();
     let err = calibrate::calibrate(&other, &dir, &runner, &quiet).unwrap_err();
-    assert!(err.to_string().contains("different strength path"), "{err}");
+    assert!(
+        err.to_string().contains("different config (path differ"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -338,13 +341,20 @@ fn targets_beyond_the_ceiling_do_not_drive_the_plan() {
         .map(|r| r.target)
         .collect();
     assert_eq!(beyond, [2400.0, 2500.0]);
+    // An unreachable target drives a batch only while the curve's band at the ceiling still
+    // holds it (the first batches here: 2339 ± 109 after the first), never the run's budget.
     let plan = std::fs::read_to_string(dir.join("plan.csv")).unwrap();
-    for t in beyond {
-        assert!(
-            !plan.contains(&format!("target {t:.0}:")),
-            "a batch was planned for unreachable target {t}"
-        );
+    let (mut rows, mut last) = (0, 0);
+    for line in plan.lines().skip(1) {
+        if beyond
+            .iter()
+            .any(|t| line.contains(&format!("target {t:.0}:")))
+        {
+            rows += 1;
+            last = line.split(',').next().unwrap().parse::<u32>().unwrap();
+        }
     }
+    assert!(rows <= 3 && last <= 3, "{plan}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

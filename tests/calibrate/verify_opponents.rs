@@ -127,9 +127,17 @@ fn rate_only_rates_the_folders_games_and_names_a_level_without_any() {
     let rated = verify::verify(&cfg, &table, &dir, &[1500.0, 2000.0], 100, &RateOnly).unwrap();
     assert_eq!(played, rated);
     assert!(!spec.exists());
-    let err = verify::verify(&cfg, &table, &dir, &[1500.0, 1700.0], 100, &RateOnly).unwrap_err();
-    let msg = format!("{err:#}");
-    assert!(msg.contains("1700") && msg.contains("v02-1700"), "{msg}");
+    // a level without games (a run stopped before it) is left out, the others rated
+    let partial = verify::verify(&cfg, &table, &dir, &[1500.0, 1700.0], 100, &RateOnly).unwrap();
+    assert_eq!(partial.len(), 1);
+    assert_eq!(partial[0].target, 1500.0);
     assert!(!dir.join("matches/v02-1700").exists());
+    let err = verify::verify(&cfg, &table, &dir, &[1700.0], 100, &RateOnly).unwrap_err();
+    let msg = format!("{err:#}");
+    assert!(
+        msg.contains("1700") && msg.contains("no verification games"),
+        "{msg}"
+    );
+    assert!(!dir.join("matches/v01-1700").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
