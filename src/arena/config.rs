@@ -266,6 +266,26 @@ pub struct AdjudicationConfig {
     pub max_plies: Option<u32>,
 }
 
+impl AdjudicationConfig {
+    /// Checks the rules; errors start with `key` (`adjudication`).
+    pub fn check(&self, key: &str) -> Result<()> {
+        if let Some(r) = &self.resign {
+            if r.score_cp <= 0 || r.moves == 0 {
+                config_bail!("{key}.resign: score_cp and moves must be positive");
+            }
+        }
+        if let Some(d) = &self.draw {
+            if d.score_cp < 0 || d.moves == 0 {
+                config_bail!("{key}.draw: score_cp must be >= 0 and moves positive");
+            }
+        }
+        if self.max_plies == Some(0) {
+            config_bail!("{key}.max_plies: must be positive");
+        }
+        Ok(())
+    }
+}
+
 /// Both engines report at least `score_cp` against the loser for `moves` consecutive moves each.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -423,19 +443,7 @@ impl MatchConfig {
         if self.concurrency == 0 {
             config_bail!("concurrency: must be at least 1");
         }
-        if let Some(r) = &self.adjudication.resign {
-            if r.score_cp <= 0 || r.moves == 0 {
-                config_bail!("adjudication.resign: score_cp and moves must be positive");
-            }
-        }
-        if let Some(d) = &self.adjudication.draw {
-            if d.score_cp < 0 || d.moves == 0 {
-                config_bail!("adjudication.draw: score_cp must be >= 0 and moves positive");
-            }
-        }
-        if self.adjudication.max_plies == Some(0) {
-            config_bail!("adjudication.max_plies: must be positive");
-        }
+        self.adjudication.check("adjudication")?;
         if self.timeouts.handshake_ms == 0 || self.timeouts.stall_ms == 0 {
             config_bail!("timeouts: handshake_ms and stall_ms must be positive");
         }

@@ -132,7 +132,7 @@ pub use lock::{lock_dir, RunLock};
 pub use openings::check as check_book;
 pub use options::{run, MatchOptions};
 pub use outcome::{GameResult, Termination};
-pub use players::{find_program, skillcal_bin};
+pub use players::{check_engines, find_program, skillcal_bin};
 pub use run_options::RunOptions;
 pub use snapshot::SNAPSHOT_FILE;
 pub use sprt::SprtStatus;

@@ -25,47 +25,75 @@ pub struct Player {
 
 /// Turns the config's engines into start specs and limits.
 pub fn resolve_players(cfg: &MatchConfig, opts: &RunOptions) -> Result<Vec<Player>> {
-    let mut out = Vec::new();
-    for (i, e) in cfg.engines.iter().enumerate() {
-        let key = format!("engines[{i}]");
-        let name = e.display_name()?;
-        let limits = cfg.engine_limits(i);
-        let (program, mut args) = if e.is_builtin() {
-            (skillcal_bin(cfg, opts)?, vec!["uci".to_string()])
-        } else {
-            let timed = limits.tc.is_some() || limits.movetime_ms.is_some();
-            (
-                find_program(&e.command)
-                    .and_then(|p| substitute::apply(&p, timed.then_some(name.as_str())))
-                    .map_err(|m| ArenaError::config(format!("{key}.command ({name})"), m))?,
-                vec![],
-            )
-        };
-        args.extend(e.args.iter().cloned());
-        if let Some(d) = &e.dir {
-            if !d.is_dir() {
-                return Err(ArenaError::config(
-                    format!("{key}.dir ({name})"),
-                    format!("{} is not a directory", d.display()),
-                ));
-            }
+    (0..cfg.engines.len())
+        .map(|i| resolve_player(cfg, i, &format!("engines[{i}]"), opts))
+        .collect()
+}
+
+/// Engine `i` of the config as a start spec and limits; errors name it as `key`.
+fn resolve_player(cfg: &MatchConfig, i: usize, key: &str, opts: &RunOptions) -> Result<Player> {
+    let e = &cfg.engines[i];
+    let name = e.display_name()?;
+    let limits = cfg.engine_limits(i);
+    let (program, mut args) = if e.is_builtin() {
+        (skillcal_bin(cfg, opts)?, vec!["uci".to_string()])
+    } else {
+        let timed = limits.tc.is_some() || limits.movetime_ms.is_some();
+        (
+            find_program(&e.command)
+                .and_then(|p| substitute::apply(&p, timed.then_some(name.as_str())))
+                .map_err(|m| ArenaError::config(format!("{key}.command ({name})"), m))?,
+            vec![],
+        )
+    };
+    args.extend(e.args.iter().cloned());
+    if let Some(d) = &e.dir {
+        if !d.is_dir() {
+            return Err(ArenaError::config(
+                format!("{key}.dir ({name})"),
+                format!("{} is not a directory", d.display()),
+            ));
         }
-        let spec = LaunchSpec {
-            name,
-            program,
-            args,
-            dir: e.dir.clone(),
-            options: e.all_options()?,
-            seed_option: e.seed_option.clone(),
-        };
-        let limits = SideLimits::new(limits).map_err(|e| e.context(format!("{key}.limits")))?;
-        out.push(Player {
-            spec,
-            limits,
-            builtin: e.is_builtin(),
-        });
     }
-    Ok(out)
+    let spec = LaunchSpec {
+        name,
+        program,
+        args,
+        dir: e.dir.clone(),
+        options: e.all_options()?,
+        seed_option: e.seed_option.clone(),
+    };
+    let limits = SideLimits::new(limits).map_err(|e| e.context(format!("{key}.limits")))?;
+    Ok(Player {
+        spec,
+        limits,
+        builtin: e.is_builtin(),
+    })
+}
+
+/// A match's preflight without the match, for a caller that plays these engines later (a
+/// calibration checks its subject and pool before it writes a folder): each engine resolved
+/// and started once, every option it will be sent checked. `keys[i]` names engine i in errors
+/// (the caller's own config key, in place of `engines[i]`). Blocking: not inside a runtime.
+pub fn check_engines(cfg: &MatchConfig, keys: &[String], opts: &RunOptions) -> Result<()> {
+    let mut players = Vec::new();
+    for (i, key) in keys.iter().enumerate().take(cfg.engines.len()) {
+        // the checks `MatchConfig::validate` makes of each engine's limits
+        let limits = cfg.engine_limits(i);
+        limits.check(&format!("{key}.limits"))?;
+        if limits.is_empty() {
+            return Err(ArenaError::config(
+                format!("{key}.limits"),
+                "no limit at all (set tc, movetime_ms, nodes or depth)",
+            ));
+        }
+        players.push(resolve_player(cfg, i, key, opts)?);
+    }
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ArenaError::Other(format!("cannot start the tokio runtime: {e}")))?;
+    rt.block_on(preflight_keyed(cfg, &players, keys))
 }
 
 /// The skillcal binary: RunOptions, config key `skillcal_bin`, $SKILLCAL_BIN, this executable
@@ -127,21 +155,28 @@ pub fn find_program(cmd: &str) -> std::result::Result<PathBuf, String> {
 /// or a value the engine does not accept is a config error, not a string of forfeits or
 /// games silently played at the engine's default.
 pub async fn preflight(cfg: &MatchConfig, players: &[Player]) -> Result<()> {
+    let keys: Vec<String> = (0..players.len())
+        .map(|i| format!("engines[{i}]"))
+        .collect();
+    preflight_keyed(cfg, players, &keys).await
+}
+
+async fn preflight_keyed(cfg: &MatchConfig, players: &[Player], keys: &[String]) -> Result<()> {
     let handshake = Duration::from_millis(cfg.timeouts.handshake_ms);
-    for (i, p) in players.iter().enumerate() {
+    for (p, key) in players.iter().zip(keys) {
         let eng = UciEngine::start(&p.spec, handshake)
             .await
-            .map_err(|f| ArenaError::Engine(format!("engines[{i}]: {f}")))?;
+            .map_err(|f| ArenaError::Engine(format!("{key}: {f}")))?;
         let declared = eng.declared.clone();
         eng.quit().await;
-        check_options(i, p, &declared)?;
+        check_options(key, p, &declared)?;
     }
     Ok(())
 }
 
 /// Checks the options `p` will be sent against the engine's declarations (and, for the
 /// built-in engine, against its own settings, loading a `StrengthTable` file).
-pub fn check_options(i: usize, p: &Player, declared: &[OptionDecl]) -> Result<()> {
+pub fn check_options(key: &str, p: &Player, declared: &[OptionDecl]) -> Result<()> {
     let name = &p.spec.name;
     let unknown: Vec<&str> = p
         .spec
@@ -153,7 +188,7 @@ pub fn check_options(i: usize, p: &Player, declared: &[OptionDecl]) -> Result<()
     if !unknown.is_empty() {
         let offered: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
         return Err(ArenaError::Engine(format!(
-            "engines[{i}] ({name}): unknown UCI option(s) {}; the engine offers: {}",
+            "{key} ({name}): unknown UCI option(s) {}; the engine offers: {}",
             unknown.join(", "),
             offered.join(", ")
         )));
@@ -162,7 +197,7 @@ pub fn check_options(i: usize, p: &Player, declared: &[OptionDecl]) -> Result<()
     for (k, v) in &p.spec.options {
         let bad = |allowed: &dyn std::fmt::Display| {
             ArenaError::Engine(format!(
-                "engines[{i}] ({name}): option {k} = '{v}' is not accepted: {allowed}"
+                "{key} ({name}): option {k} = '{v}' is not accepted: {allowed}"
             ))
         };
         if let Some(s) = settings.as_mut() {
@@ -191,7 +226,7 @@ pub fn check_options(i: usize, p: &Player, declared: &[OptionDecl]) -> Result<()
         let elo = s.elo as f64;
         if limited && (elo < lo.floor() || elo > hi.ceil()) {
             return Err(ArenaError::Engine(format!(
-                "engines[{i}] ({name}): option UCI_Elo = '{}' is not accepted: allowed: an integer from {} to {} (the range of the table {})",
+                "{key} ({name}): option UCI_Elo = '{}' is not accepted: allowed: an integer from {} to {} (the range of the table {})",
                 s.elo,
                 lo.floor(),
                 hi.ceil(),

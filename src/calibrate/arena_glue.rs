@@ -63,11 +63,14 @@ pub(crate) fn check_arena_settings(
 ) -> Result<()> {
     let order = book_order(order)
         .map_err(|e| CalibrateError::Config(format!("{origin}: key `openings.order`: {e}")))?;
-    adjudication(adjudication_table).map_err(|e| {
-        CalibrateError::Config(format!(
-            "{origin}: key `adjudication`: not a valid arena adjudication table: {e}"
-        ))
-    })?;
+    adjudication(adjudication_table)
+        .map_err(|e| {
+            CalibrateError::Config(format!(
+                "{origin}: key `adjudication`: not a valid arena adjudication table: {e}"
+            ))
+        })?
+        .check("adjudication")
+        .map_err(|e| CalibrateError::Config(format!("{origin}: key {e}")))?;
     arena::check_book(&OpeningsConfig {
         file: Some(book.to_path_buf()),
         order,
@@ -76,6 +79,19 @@ pub(crate) fn check_arena_settings(
     })
     .map_err(|e| CalibrateError::Config(format!("{origin}: {e}")))?;
     Ok(())
+}
+
+/// Starts each engine once, as a match's preflight does (program, limits, every option it will
+/// be sent checked against the engine's declarations), before a run writes anything. `keyed`
+/// pairs each with its key in the config `origin`: errors read `origin: key KEY (name): ...`.
+pub(crate) fn check_engines(keyed: &[(String, EngineSpec)], origin: &str) -> Result<()> {
+    let cfg = MatchConfig {
+        engines: keyed.iter().map(|(_, e)| engine(e)).collect(),
+        ..Default::default()
+    };
+    let keys: Vec<String> = keyed.iter().map(|(k, _)| k.clone()).collect();
+    arena::check_engines(&cfg, &keys, &RunOptions::default())
+        .map_err(|e| CalibrateError::Config(format!("{origin}: key {e}")))
 }
 
 /// The arena's config for one calibration gauntlet: `engines[0]` against each of the rest,

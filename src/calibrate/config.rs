@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::error::{config_err, CalibrateError, Result};
+use super::error::{CalibrateError, Result};
 pub use super::fit_config::{FitConfig, KnotPlacement, ModelKind, SelfPlayScale};
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -99,36 +99,6 @@ pub struct EngineConfig {
     pub options: BTreeMap<String, toml::Value>,
     #[serde(default)]
     pub limits: Limits,
-}
-
-impl PoolConfig {
-    /// Checks that every member's program can be found before any folder is made: a missing
-    /// engine otherwise fails only in the first match, after the run's folder, plan and match
-    /// folders were written. Errors name the config key and the member.
-    pub fn check_commands(&self, origin: &str) -> Result<()> {
-        for (j, m) in self.members.iter().enumerate() {
-            let (key, command) = match (&m.command, &self.command) {
-                (Some(c), _) => (format!("pool.member[{j}].command"), c.as_str()),
-                (None, Some(c)) => ("pool.command".to_string(), c.as_str()),
-                (None, None) => ("pool.command".to_string(), ""),
-            };
-            check_command(
-                command,
-                &format!("{origin}: key `{key}` (member `{}`)", m.name),
-            )?;
-        }
-        Ok(())
-    }
-}
-
-/// Finds an engine command's program (the built-in engine needs none); errors start with `what`.
-fn check_command(command: &str, what: &str) -> Result<()> {
-    if crate::arena::is_builtin_command(command) {
-        return Ok(());
-    }
-    crate::arena::find_program(command)
-        .map(|_| ())
-        .map_err(|m| CalibrateError::Config(format!("{what}: {m}")))
 }
 
 /// Search limits the arena sends with `go` (any combination): the arena's own type, so a
@@ -369,25 +339,6 @@ impl CalibrationConfig {
         self.pool.resolve_paths(base);
     }
 
-    /// What the arena will be handed (book order, adjudication, the book read and parsed),
-    /// checked before a run makes a folder or plays; `origin` names the config.
-    pub fn check_playable(&self, origin: &str) -> Result<()> {
-        super::arena_glue::check_arena_settings(
-            (
-                &self.openings.file,
-                &self.openings.order,
-                self.openings.plies,
-            ),
-            &self.adjudication,
-            origin,
-        )?;
-        self.pool.check_commands(origin)?;
-        match self.subject.command.as_deref() {
-            Some(c) => check_command(c, &format!("{origin}: key `subject.command`")),
-            None => Ok(()),
-        }
-    }
-
     /// Reads and checks a config file; relative paths inside (the book, engine commands with
     /// a slash, StrengthTable values, the pool file) are read from the config file's folder.
     pub fn load(path: &Path) -> Result<Self> {
@@ -413,159 +364,6 @@ impl CalibrationConfig {
             toml::from_str(text).map_err(|e| CalibrateError::Config(format!("{origin}: {e}")))?;
         cfg.validate(origin)?;
         Ok(cfg)
-    }
-
-    pub fn validate(&self, origin: &str) -> Result<()> {
-        if self.concurrency == 0 {
-            config_err!("{origin}: key `concurrency`: must be at least 1");
-        }
-        if self.precision.is_nan() || self.precision <= 0.0 {
-            config_err!("{origin}: key `precision`: must be a positive number of Elo");
-        }
-        if let Some([lo, hi]) = self.precision_range {
-            if !(lo.is_finite() && hi.is_finite() && lo < hi) {
-                config_err!("{origin}: key `precision_range`: need [low, high] with low < high");
-            }
-        }
-        match self.precision_outside {
-            Some(p) if !(p.is_finite() && p > 0.0) => {
-                config_err!("{origin}: key `precision_outside`: must be a positive number of Elo")
-            }
-            Some(_) if self.precision_range.is_none() => config_err!(
-                "{origin}: key `precision_outside`: needs `precision_range` (the targets it does not cover)"
-            ),
-            _ => {}
-        }
-        if let Targets::Range { from, to, step } = self.targets {
-            if step.is_nan() || step <= 0.0 || to < from {
-                config_err!("{origin}: key `targets`: need from <= to and step > 0");
-            }
-        }
-        if self.targets.values().is_empty() {
-            config_err!("{origin}: key `targets`: no target Elo given");
-        }
-        if self.path.is_empty() {
-            config_err!("{origin}: key `path`: at least one [[path]] knob is needed");
-        }
-        for (i, k) in self.path.iter().enumerate() {
-            let key = format!("path[{i}] ({})", k.name());
-            match (k.knob.trim().is_empty(), k.limit) {
-                (true, None) => config_err!(
-                    "{origin}: key `path[{i}]`: names neither `knob` (a UCI option) nor `limit` (a go limit: nodes, depth, movetime)"
-                ),
-                (false, Some(l)) => config_err!(
-                    "{origin}: key `path[{i}]`: names both `knob` ({}) and `limit` ({}); a path moves one of them",
-                    k.knob,
-                    l.name()
-                ),
-                _ => {}
-            }
-            if let Some(l) = k.limit {
-                if k.from.min(k.to) < 1.0 {
-                    config_err!(
-                        "{origin}: key `{key}`: a go {} limit needs from and to >= 1",
-                        l.name()
-                    );
-                }
-                if l.is_set(&self.subject.limits) {
-                    config_err!(
-                        "{origin}: key `subject.limits.{}`: path[{i}] moves go {}; remove it from the subject's limits",
-                        if l == GoLimit::Movetime { "movetime_ms" } else { l.name() },
-                        l.name()
-                    );
-                }
-                if self.path[..i].iter().any(|p| p.limit == Some(l)) {
-                    config_err!(
-                        "{origin}: key `{key}`: another path already moves go {}",
-                        l.name()
-                    );
-                }
-            }
-            if k.from == k.to {
-                config_err!(
-                    "{origin}: key `{key}`: `from` and `to` are equal; the knob would not move"
-                );
-            }
-            match k.scale {
-                Scale::Log if k.from <= 0.0 || k.to <= 0.0 => {
-                    config_err!("{origin}: key `{key}.scale`: log scale needs from and to > 0")
-                }
-                Scale::Log1p if k.offset <= 0.0 || k.from < 0.0 || k.to < 0.0 => {
-                    config_err!(
-                        "{origin}: key `{key}.offset`: log1p needs offset > 0 and values >= 0"
-                    )
-                }
-                _ => {}
-            }
-        }
-        if let Some(k) = self.fit.knots {
-            if !super::spline::KNOTS_RANGE.contains(&k) {
-                config_err!("{origin}: key `fit.knots`: {k} is outside 4..=10");
-            }
-        }
-        let p = &self.plan;
-        if p.grid == 0 || p.grid > 1000 {
-            config_err!("{origin}: key `plan.grid`: must be in 1..=1000");
-        }
-        if !(p.t_min > -1.0 && p.t_min <= 0.0) {
-            config_err!(
-                "{origin}: key `plan.t_min`: {} is outside (-1, 0]; t = 0 is the path's `from` end",
-                p.t_min
-            );
-        }
-        if p.initial.iter().any(|t| !(p.t_min..=1.0).contains(t)) {
-            config_err!(
-                "{origin}: key `plan.initial`: strength parameters lie in [plan.t_min, 1] = [{}, 1]",
-                p.t_min
-            );
-        }
-        if p.games_per_pairing < 2 || !p.games_per_pairing.is_multiple_of(2) {
-            config_err!("{origin}: key `plan.games_per_pairing`: must be even and at least 2");
-        }
-        if p.opponents_per_setting == 0 {
-            config_err!("{origin}: key `plan.opponents_per_setting`: must be at least 1");
-        }
-        if p.batch_settings == 0 {
-            config_err!("{origin}: key `plan.batch_settings`: must be at least 1");
-        }
-        if self.pool.file.is_some() {
-            // The members come from the file when the config is loaded.
-            if !self.pool.members.is_empty() || self.pool.command.is_some() {
-                config_err!(
-                    "{origin}: key `pool.file`: a measured pool brings its own members; remove \
-                     `pool.member` and `pool.command` (or `pool.file`)"
-                );
-            }
-            if self.plan.pool_games > 0 {
-                config_err!(
-                    "{origin}: key `plan.pool_games`: the measured pool (`pool.file`) has its \
-                     games already; set it to 0"
-                );
-            }
-        } else {
-            if self.pool.hold {
-                config_err!(
-                    "{origin}: key `pool.hold`: holds the members at a measured pool's ratings; \
-                     it needs `pool.file`"
-                );
-            }
-            self.validate_pool(origin)?;
-        }
-        if self.verify.opponents_per_level == 0 {
-            config_err!("{origin}: key `verify.opponents_per_level`: must be at least 1");
-        }
-        if self.verify.games_per_opponent < 2 || !self.verify.games_per_opponent.is_multiple_of(2) {
-            config_err!("{origin}: key `verify.games_per_opponent`: must be even and at least 2");
-        }
-        Ok(())
-    }
-
-    /// The checks of the `[pool]` members, wherever they came from.
-    pub(crate) fn validate_pool(&self, origin: &str) -> Result<()> {
-        if self.pool.members.is_empty() {
-            config_err!("{origin}: key `pool.member`: the reference pool is empty");
-        }
-        self.pool.validate_members(origin)
     }
 
     /// Knob values at t, as (name, value) pairs in path order (`go nodes` for a go limit).

@@ -12,7 +12,8 @@ use super::outputs::{write_results, Outcome};
 use super::plan::{self, Opponent, PairCost, PlanState};
 use super::players::{match_seed, match_spec, pool_engine, subject_engine};
 use super::rundir::{
-    all_games, append_plan_log, check_config, list_matches, spec_done, write_match_spec,
+    all_games, append_plan_log, check_config, drop_unplayed, list_matches, spec_done,
+    write_match_spec,
 };
 use super::runner::{GameRunner, MatchSpec};
 
@@ -32,6 +33,9 @@ pub fn calibrate(
     let matches = dir.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     check_config(cfg, dir)?;
+    if !opts.fit_only {
+        drop_unplayed(dir)?;
+    }
     let mut batch: u32 = 0;
     let existing = list_matches(dir)?;
     if !opts.fit_only {
@@ -41,7 +45,12 @@ pub fn calibrate(
                 if !opts.quiet {
                     eprintln!("resuming {}", d.display());
                 }
-                unfinished.push((spec.clone(), d.clone()));
+                // at the config's concurrency, not the one the match was planned with
+                let spec = MatchSpec {
+                    concurrency: cfg.concurrency,
+                    ..spec.clone()
+                };
+                unfinished.push((spec, d.clone()));
             }
         }
         runner.run_batch(&unfinished)?;

@@ -14,6 +14,7 @@
 pub mod analysis;
 pub mod arena_glue;
 pub mod config;
+pub mod config_diff;
 pub mod cost;
 pub mod driver;
 pub mod error;

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::config::{knobs_label, CalibrationConfig};
+use super::config_diff::game_changes;
 use super::error::{CalibrateError, Result};
 use super::players::parse_subject;
 use super::runner::MatchSpec;
@@ -72,6 +73,26 @@ pub(super) fn merge_games(dir: &Path) -> Result<()> {
     Ok(results::merge_games_csv(&parts, &dir.join("games.csv"))?)
 }
 
+/// Whether match folder `d` holds a finished game: a games.csv row, or a PGN game (a games.csv
+/// the arena has yet to repair from its PGN).
+fn holds_games(d: &Path) -> Result<bool> {
+    let pgn = std::fs::read_to_string(d.join("games.pgn")).unwrap_or_default();
+    Ok(!games_in(d)?.is_empty() || !pgn.trim().is_empty())
+}
+
+/// Whether any match of the run holds a game.
+fn run_holds_games(dir: &Path) -> Result<bool> {
+    for (d, _) in list_matches(dir)? {
+        if holds_games(&d)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Keeps `calibrate.toml`, the config the run's games were played with: a rerun may change
+/// what does not change the games (budget, goals, fit, plan), never what does (see
+/// [`game_changes`]), unless the run holds no game yet.
 pub(super) fn check_config(cfg: &CalibrationConfig, dir: &Path) -> Result<()> {
     let path = dir.join("calibrate.toml");
     let text = toml::to_string(cfg)
@@ -82,23 +103,35 @@ pub(super) fn check_config(cfg: &CalibrationConfig, dir: &Path) -> Result<()> {
         let prev: CalibrationConfig = toml::from_str(&old).map_err(|e| {
             CalibrateError::file(&path, format!("cannot read the run's config: {e}"))
         })?;
-        if prev.path != cfg.path {
-            return Err(CalibrateError::file(
-                dir,
-                "was started with a different strength path ([[path]]); its games would mean other settings. Use a new --out directory.",
-            ));
-        }
-        let names = |c: &CalibrationConfig| -> Vec<String> {
-            c.pool.members.iter().map(|m| m.name.clone()).collect()
-        };
-        if names(&prev) != names(cfg) {
-            return Err(CalibrateError::file(
-                dir,
-                "was started with a different reference pool; use a new --out directory",
-            ));
+        let changed = game_changes(&prev, cfg);
+        // a run without a game belongs to no config yet: the corrected config takes it over
+        if !changed.is_empty() && run_holds_games(dir)? {
+            return Err(CalibrateError::Other(format!(
+                "{} holds a calibration with a different config ({} differ; see {}); use a new --out directory",
+                dir.display(),
+                changed.join(", "),
+                path.display()
+            )));
         }
     }
     std::fs::write(&path, text).map_err(|e| CalibrateError::io("write", &path, e))
+}
+
+/// Drops the planned matches of a run that holds no game yet, with its `plan.csv`: they were
+/// planned (and their engines written) from a config whose error stopped the first batch, and
+/// the config the run is resumed with plans afresh.
+pub(super) fn drop_unplayed(dir: &Path) -> Result<()> {
+    if run_holds_games(dir)? {
+        return Ok(());
+    }
+    for (d, _) in list_matches(dir)? {
+        std::fs::remove_dir_all(&d).map_err(|e| CalibrateError::io("remove", &d, e))?;
+    }
+    let plan = dir.join("plan.csv");
+    if plan.exists() {
+        std::fs::remove_file(&plan).map_err(|e| CalibrateError::io("remove", &plan, e))?;
+    }
+    Ok(())
 }
 
 pub(super) fn spec_done(d: &Path, spec: &MatchSpec) -> Result<bool> {

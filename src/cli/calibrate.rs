@@ -9,6 +9,7 @@ use crate::calibrate::arena_glue::ArenaRunner;
 use crate::calibrate::config::CalibrationConfig;
 use crate::calibrate::pool::{default_dir, measure, PoolOptions, PoolRunConfig};
 use crate::calibrate::runner::{GameRunner, RateOnly};
+use crate::calibrate::validate::check_budget;
 use crate::calibrate::{self, tc_check, verify, Options};
 use crate::report;
 use crate::report::stats::{anchored_rms, verify_noise, verify_stats};
@@ -58,6 +59,7 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
         None => None,
     };
     if let Some(b) = args.budget {
+        check_budget(b, "--budget")?;
         cfg.budget = b;
     }
     if !args.fit_only {
@@ -129,6 +131,7 @@ pub struct PoolArgs {
 pub fn run_pool(args: &PoolArgs) -> Result<()> {
     let mut cfg = PoolRunConfig::load(&args.config)?;
     if let Some(b) = args.budget {
+        check_budget(b, "--budget")?;
         cfg.budget = b;
     }
     if !args.fit_only {

@@ -5,6 +5,7 @@ mod support;
 
 mod compare;
 mod compare_human;
+mod config_values;
 mod e2e;
 mod families;
 mod fit;
@@ -14,7 +15,9 @@ mod per_second;
 mod pool;
 mod precision_range;
 mod preflight;
+mod preflight_engines;
 mod refit_full;
+mod resume_config;
 mod self_scale;
 mod sim;
 mod spline;

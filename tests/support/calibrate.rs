@@ -81,3 +81,73 @@ pub fn sim_runner(pool_shift: [f64; 9]) -> SimRunner {
         seconds: None,
     }
 }
+
+/// The outside probe's small real calibration: the built-in engine at 16..256 nodes against
+/// Stockfish Skill 0 and 1 at 200 nodes, a few games.
+pub const TINY: &str = r#"name = "tiny"
+seed = 7
+concurrency = 1
+budget = 8
+precision = 100
+targets = { from = 1400, to = 1600, step = 200 }
+[subject]
+command = "builtin"
+options = { Hash = 1, Threads = 1 }
+limits = { tc = "30+0.3" }
+[[path]]
+knob = "LimitNodes"
+from = 16
+to = 256
+scale = "log"
+[fit]
+model = "linear"
+[plan]
+initial = [0.0, 1.0]
+grid = 4
+games_per_pairing = 2
+opponents_per_setting = 1
+max_gap = 400
+batch_settings = 2
+[pool]
+command = "/usr/games/stockfish"
+options = { Hash = 1, Threads = 1 }
+limits = { nodes = 200 }
+anchor_sd = 50
+scale = "test"
+[[pool.member]]
+name = "sf-skill0"
+elo = 1320
+options = { "Skill Level" = 0 }
+[[pool.member]]
+name = "sf-skill1"
+elo = 1468
+options = { "Skill Level" = 1 }
+[openings]
+file = "books/2moves_v1.epd"
+order = "random"
+[adjudication]
+resign = { score_cp = 600, moves = 3 }
+draw = { score_cp = 10, moves = 6, after_move = 30 }
+max_plies = 120
+[verify]
+levels = [1400]
+games_per_opponent = 2
+opponents_per_level = 1
+"#;
+
+/// A folder holding `tiny.toml` (TINY) beside `books/2moves_v1.epd`, the shipped book's first
+/// 200 positions (the whole book takes a debug build a second to parse); returns (folder, config).
+pub fn tiny_dir(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = crate::support::arena::temp_dir(name);
+    let book = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/configs/books/2moves_v1.epd"
+    ))
+    .unwrap();
+    let head: String = book.lines().take(200).map(|l| format!("{l}\n")).collect();
+    std::fs::create_dir_all(dir.join("books")).unwrap();
+    std::fs::write(dir.join("books/2moves_v1.epd"), head).unwrap();
+    let cfg = dir.join("tiny.toml");
+    std::fs::write(&cfg, TINY).unwrap();
+    (dir, cfg)
+}

@@ -78,8 +78,9 @@ impl PoolRunConfig {
         }
     }
 
-    /// What the arena will be handed (book order, adjudication, the book read and parsed),
-    /// checked before the run makes a folder or plays; `origin` names the config.
+    /// What the arena will be handed (book order, adjudication, the book read and parsed, each
+    /// member started once), checked before the run makes a folder or plays; `origin` names the
+    /// config.
     pub fn check_playable(&self, origin: &str) -> Result<()> {
         crate::calibrate::arena_glue::check_arena_settings(
             (
@@ -90,7 +91,8 @@ impl PoolRunConfig {
             &self.adjudication,
             origin,
         )?;
-        self.pool.check_commands(origin)
+        self.pool.check_commands(origin)?;
+        self.pool.check_engines(origin)
     }
 
     /// Reads and checks a config; paths inside are read from the config's folder, as
@@ -119,6 +121,7 @@ impl PoolRunConfig {
         if self.concurrency == 0 {
             config_err!("{origin}: key `concurrency`: must be at least 1");
         }
+        crate::calibrate::validate::check_budget(self.budget, &format!("{origin}: key `budget`"))?;
         if self.precision.is_nan() || self.precision <= 0.0 {
             config_err!("{origin}: key `precision`: must be a positive number of Elo");
         }
@@ -227,6 +230,15 @@ impl PoolConfig {
                     "{origin}: key `pool.member[{i}].name`: duplicate name `{}`",
                     m.name
                 );
+            }
+            // a NaN anchor rated every member NaN and exited 0
+            for (field, v) in [("elo", m.elo), ("guess", m.guess)] {
+                if v.is_some_and(|v| !v.is_finite()) {
+                    config_err!(
+                        "{origin}: key `pool.member[{i}].{field}`: `{}` needs a finite number of Elo",
+                        m.name
+                    );
+                }
             }
             if m.sd.is_some_and(|s| s.is_nan() || s < 0.0) {
                 config_err!("{origin}: key `pool.member[{i}].sd`: must be >= 0");

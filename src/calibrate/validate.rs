@@ -1,0 +1,228 @@
+//! The semantic checks of a calibration config (after parsing): each error names the file and
+//! the key, and no value that parses but cannot work (NaN, infinity, an empty first batch, a
+//! million targets) is let through to a run that would play nothing or nonsense.
+
+use super::config::{CalibrationConfig, GoLimit, Scale, Targets};
+use super::error::{config_err, Result};
+
+/// Most targets a config may name: each is a table row and a line of every report.
+pub const MAX_TARGETS: usize = 1000;
+
+/// A game budget (`what` names the key or flag): games come in colour-swapped pairs, so a
+/// budget under 2 plays none and the run ends as if it had finished.
+pub fn check_budget(budget: usize, what: &str) -> Result<()> {
+    if budget < 2 {
+        config_err!(
+            "{what}: {budget} plays no game; at least 2 (games come in colour-swapped pairs)"
+        );
+    }
+    Ok(())
+}
+
+impl CalibrationConfig {
+    pub fn validate(&self, origin: &str) -> Result<()> {
+        if self.concurrency == 0 {
+            config_err!("{origin}: key `concurrency`: must be at least 1");
+        }
+        check_budget(self.budget, &format!("{origin}: key `budget`"))?;
+        for (key, p) in [
+            ("precision", Some(self.precision)),
+            ("precision_extrapolated", self.precision_extrapolated),
+        ] {
+            if p.is_some_and(|p| !(p.is_finite() && p > 0.0)) {
+                config_err!("{origin}: key `{key}`: must be a positive number of Elo");
+            }
+        }
+        if let Some([lo, hi]) = self.precision_range {
+            if !(lo.is_finite() && hi.is_finite() && lo < hi) {
+                config_err!("{origin}: key `precision_range`: need [low, high] with low < high");
+            }
+        }
+        match self.precision_outside {
+            Some(p) if !(p.is_finite() && p > 0.0) => {
+                config_err!("{origin}: key `precision_outside`: must be a positive number of Elo")
+            }
+            Some(_) if self.precision_range.is_none() => config_err!(
+                "{origin}: key `precision_outside`: needs `precision_range` (the targets it does not cover)"
+            ),
+            _ => {}
+        }
+        let count = match &self.targets {
+            Targets::Range { from, to, step } => {
+                if ![from, to, step].iter().all(|v| v.is_finite()) {
+                    config_err!(
+                        "{origin}: key `targets`: from, to and step must be numbers of Elo"
+                    );
+                }
+                if *step <= 0.0 || to < from {
+                    config_err!("{origin}: key `targets`: need from <= to and step > 0");
+                }
+                // counted before the list is made: a tiny step made 200,001 targets
+                ((to - from) / step).floor() + 1.0
+            }
+            Targets::List(v) => {
+                if v.iter().any(|t| !t.is_finite()) {
+                    config_err!("{origin}: key `targets`: every target must be a number of Elo");
+                }
+                v.len() as f64
+            }
+        };
+        if count > MAX_TARGETS as f64 {
+            config_err!(
+                "{origin}: key `targets`: {count} targets; at most {MAX_TARGETS} (a larger step)"
+            );
+        }
+        if self.targets.values().is_empty() {
+            config_err!("{origin}: key `targets`: no target Elo given");
+        }
+        if self.path.is_empty() {
+            config_err!("{origin}: key `path`: at least one [[path]] knob is needed");
+        }
+        for (i, k) in self.path.iter().enumerate() {
+            let key = format!("path[{i}] ({})", k.name());
+            match (k.knob.trim().is_empty(), k.limit) {
+                (true, None) => config_err!(
+                    "{origin}: key `path[{i}]`: names neither `knob` (a UCI option) nor `limit` (a go limit: nodes, depth, movetime)"
+                ),
+                (false, Some(l)) => config_err!(
+                    "{origin}: key `path[{i}]`: names both `knob` ({}) and `limit` ({}); a path moves one of them",
+                    k.knob,
+                    l.name()
+                ),
+                _ => {}
+            }
+            for (end, v) in [("from", k.from), ("to", k.to), ("offset", k.offset)] {
+                if !v.is_finite() {
+                    config_err!("{origin}: key `{key}.{end}`: {v} is not a finite number");
+                }
+            }
+            if let Some(l) = k.limit {
+                if k.from.min(k.to) < 1.0 {
+                    config_err!(
+                        "{origin}: key `{key}`: a go {} limit needs from and to >= 1",
+                        l.name()
+                    );
+                }
+                if l.is_set(&self.subject.limits) {
+                    config_err!(
+                        "{origin}: key `subject.limits.{}`: path[{i}] moves go {}; remove it from the subject's limits",
+                        if l == GoLimit::Movetime { "movetime_ms" } else { l.name() },
+                        l.name()
+                    );
+                }
+                if self.path[..i].iter().any(|p| p.limit == Some(l)) {
+                    config_err!(
+                        "{origin}: key `{key}`: another path already moves go {}",
+                        l.name()
+                    );
+                }
+            }
+            if k.from == k.to {
+                config_err!(
+                    "{origin}: key `{key}`: `from` and `to` are equal; the knob would not move"
+                );
+            }
+            match k.scale {
+                Scale::Log if k.from <= 0.0 || k.to <= 0.0 => {
+                    config_err!("{origin}: key `{key}.scale`: log scale needs from and to > 0")
+                }
+                Scale::Log1p if k.offset <= 0.0 || k.from < 0.0 || k.to < 0.0 => {
+                    config_err!(
+                        "{origin}: key `{key}.offset`: log1p needs offset > 0 and values >= 0"
+                    )
+                }
+                _ => {}
+            }
+        }
+        if let Some(k) = self.fit.knots {
+            if !super::spline::KNOTS_RANGE.contains(&k) {
+                config_err!("{origin}: key `fit.knots`: {k} is outside 4..=10");
+            }
+        }
+        let p = &self.plan;
+        if p.grid == 0 || p.grid > 1000 {
+            config_err!("{origin}: key `plan.grid`: must be in 1..=1000");
+        }
+        if !(p.t_min > -1.0 && p.t_min <= 0.0) {
+            config_err!(
+                "{origin}: key `plan.t_min`: {} is outside (-1, 0]; t = 0 is the path's `from` end",
+                p.t_min
+            );
+        }
+        if p.initial.iter().any(|t| !(p.t_min..=1.0).contains(t)) {
+            config_err!(
+                "{origin}: key `plan.initial`: strength parameters lie in [plan.t_min, 1] = [{}, 1]",
+                p.t_min
+            );
+        }
+        // one setting has no curve to fit: the first batches would replay it to the budget's end
+        let mut first: Vec<f64> = p
+            .initial
+            .iter()
+            .map(|&t| super::plan::quantize(self, t))
+            .collect();
+        first.sort_by(f64::total_cmp);
+        first.dedup();
+        if first.len() < 2 {
+            config_err!(
+                "{origin}: key `plan.initial`: needs at least two settings apart on the plan's grid (1/{}), to fit a first curve",
+                p.grid
+            );
+        }
+        if p.guess.is_some_and(|g| !g.iter().all(|v| v.is_finite())) {
+            config_err!(
+                "{origin}: key `plan.guess`: needs two numbers of Elo, [at t = 0, at t = 1]"
+            );
+        }
+        if !(p.max_gap.is_finite() && p.max_gap > 0.0) {
+            config_err!("{origin}: key `plan.max_gap`: must be a positive number of Elo");
+        }
+        if p.games_per_pairing < 2 || !p.games_per_pairing.is_multiple_of(2) {
+            config_err!("{origin}: key `plan.games_per_pairing`: must be even and at least 2");
+        }
+        if p.opponents_per_setting == 0 {
+            config_err!("{origin}: key `plan.opponents_per_setting`: must be at least 1");
+        }
+        if p.batch_settings == 0 {
+            config_err!("{origin}: key `plan.batch_settings`: must be at least 1");
+        }
+        if self.pool.file.is_some() {
+            // The members come from the file when the config is loaded.
+            if !self.pool.members.is_empty() || self.pool.command.is_some() {
+                config_err!(
+                    "{origin}: key `pool.file`: a measured pool brings its own members; remove \
+                     `pool.member` and `pool.command` (or `pool.file`)"
+                );
+            }
+            if self.plan.pool_games > 0 {
+                config_err!(
+                    "{origin}: key `plan.pool_games`: the measured pool (`pool.file`) has its \
+                     games already; set it to 0"
+                );
+            }
+        } else {
+            if self.pool.hold {
+                config_err!(
+                    "{origin}: key `pool.hold`: holds the members at a measured pool's ratings; \
+                     it needs `pool.file`"
+                );
+            }
+            self.validate_pool(origin)?;
+        }
+        if self.verify.opponents_per_level == 0 {
+            config_err!("{origin}: key `verify.opponents_per_level`: must be at least 1");
+        }
+        if self.verify.games_per_opponent < 2 || !self.verify.games_per_opponent.is_multiple_of(2) {
+            config_err!("{origin}: key `verify.games_per_opponent`: must be even and at least 2");
+        }
+        Ok(())
+    }
+
+    /// The checks of the `[pool]` members, wherever they came from.
+    pub(crate) fn validate_pool(&self, origin: &str) -> Result<()> {
+        if self.pool.members.is_empty() {
+            config_err!("{origin}: key `pool.member`: the reference pool is empty");
+        }
+        self.pool.validate_members(origin)
+    }
+}
