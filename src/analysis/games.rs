@@ -7,7 +7,7 @@
 //! them. `[%clk h:mm:ss]` comments give the mover's clock after each move.
 
 use std::collections::HashMap;
-use std::io::Cursor;
+use std::io::{Cursor, Seek};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -17,6 +17,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 use super::error::{AnalysisError, Result};
+use super::pgn_text;
 
 /// One move as played.
 #[derive(Clone, Debug)]
@@ -113,18 +114,22 @@ fn collect_games_pgn(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 struct Tags {
     white: String,
     black: String,
-    white_elo: Option<u32>,
-    black_elo: Option<u32>,
+    /// As written: [`rating`] reads them, and names the game and line of one it cannot.
+    white_elo: Option<String>,
+    black_elo: Option<String>,
     fen: Option<String>,
     game_id: Option<u64>,
 }
+
+/// Why a game cannot be replayed: the ply of its illegal move (`None`: its FEN tag).
+type Unplayable = (Option<usize>, String);
 
 struct Movetext {
     tags: Tags,
     pos: Chess,
     positions: Vec<Chess>,
     moves: Vec<PlayedMove>,
-    error: Option<String>,
+    error: Option<Unplayable>,
 }
 
 struct GameVisitor;
@@ -132,7 +137,7 @@ struct GameVisitor;
 impl Visitor for GameVisitor {
     type Tags = Tags;
     type Movetext = Movetext;
-    type Output = std::result::Result<Movetext, String>;
+    type Output = std::result::Result<Movetext, Unplayable>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Tags> {
         ControlFlow::Continue(Tags::default())
@@ -148,8 +153,8 @@ impl Visitor for GameVisitor {
         match name {
             b"White" => tags.white = v,
             b"Black" => tags.black = v,
-            b"WhiteElo" => tags.white_elo = v.parse().ok(),
-            b"BlackElo" => tags.black_elo = v.parse().ok(),
+            b"WhiteElo" => tags.white_elo = Some(v),
+            b"BlackElo" => tags.black_elo = Some(v),
             b"FEN" => tags.fen = Some(v),
             b"GameId" => tags.game_id = v.parse().ok(),
             _ => {}
@@ -165,7 +170,9 @@ impl Visitor for GameVisitor {
                     .map_err(|e| e.to_string())
             }) {
                 Ok(p) => p,
-                Err(e) => return ControlFlow::Break(Err(format!("bad FEN tag '{f}': {e}"))),
+                Err(e) => {
+                    return ControlFlow::Break(Err((None, format!("bad FEN tag '{f}': {e}"))))
+                }
             },
         };
         ControlFlow::Continue(Movetext {
@@ -194,9 +201,9 @@ impl Visitor for GameVisitor {
                 });
             }
             Err(e) => {
-                m.error = Some(format!(
-                    "illegal move {san_plus} after {} plies: {e}",
-                    m.moves.len()
+                m.error = Some((
+                    Some(m.moves.len()),
+                    format!("illegal move {san_plus} after {} plies: {e}", m.moves.len()),
                 ))
             }
         }
@@ -239,28 +246,79 @@ pub fn parse_clock(comment: &str) -> Option<f64> {
     Some(secs)
 }
 
-/// Reads every game of one PGN file (games that cannot be replayed are skipped with a
-/// warning naming file and game). Settings come from a `games.csv` beside the file.
+/// The highest rating a human rating tag may hold: past any rating list's top.
+pub const MAX_ELO: u32 = 4000;
+
+/// A `WhiteElo` / `BlackElo` value: the rating, or none for an unrated player (empty, `?`, `-`,
+/// and `0`, what databases write for one); anything else is an error saying why.
+pub fn rating(value: &str) -> std::result::Result<Option<u32>, String> {
+    match value.trim() {
+        "" | "?" | "-" | "0" => Ok(None),
+        v => match v.parse::<u32>() {
+            Ok(elo) if elo <= MAX_ELO => Ok(Some(elo)),
+            _ => Err(format!("`{v}` is not a rating (1 to {MAX_ELO})")),
+        },
+    }
+}
+
+/// Reads every game of one PGN file. A game that cannot be replayed (an illegal move, a token
+/// that is no move, a broken tag line) is skipped, and one without a result token (cut short?)
+/// or with a rating tag that is no rating is kept, each with a warning naming file, game and
+/// line. Settings come from a `games.csv` beside the file.
 pub fn read_pgn_file(path: &Path) -> Result<Vec<GameMoves>> {
     let bytes = std::fs::read(path).map_err(|e| AnalysisError::io("read", path, e))?;
     let settings = read_settings(path);
-    let mut reader = Reader::new(Cursor::new(bytes));
+    let mut reader = Reader::new(Cursor::new(bytes.as_slice()));
     let mut out = Vec::new();
-    let mut n = 0usize;
-    loop {
-        let game = reader
-            .read_game(&mut GameVisitor)
-            .map_err(|e| AnalysisError::file(path, format!("cannot read PGN: {e}")))?;
-        let Some(game) = game else { break };
+    let (mut n, mut line, mut counted_to) = (0usize, 1u64, 0usize);
+    let bad = |e: std::io::Error| AnalysisError::file(path, format!("cannot read PGN: {e}"));
+    while reader.has_more().map_err(bad)? {
+        // the game's text, for the lines pgn-reader does not give
+        let start = (reader.stream_position().map_err(bad)? as usize).min(bytes.len());
+        line += bytes[counted_to.min(start)..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as u64;
+        counted_to = counted_to.max(start);
+        let Some(game) = reader.read_game(&mut GameVisitor).map_err(bad)? else {
+            break;
+        };
+        let end = (reader.stream_position().map_err(bad)? as usize).clamp(start, bytes.len());
+        let text = pgn_text::scan(&bytes[start..end], line);
         n += 1;
         let id = format!("{}#{n}", path.display());
+        if let Some((at, what)) = &text.problem {
+            eprintln!("warning: {id} (line {at}): skipped: {what}");
+            continue;
+        }
         let m = match game {
             Ok(m) => m,
-            Err(e) => {
-                eprintln!("warning: {id}: skipped: {e}");
+            Err((ply, e)) => {
+                let at = match ply {
+                    Some(k) => text.moves.get(k).copied(),
+                    None => text.tag_line("FEN"),
+                };
+                eprintln!("warning: {id} (line {}): skipped: {e}", at.unwrap_or(line));
                 continue;
             }
         };
+        if !text.result {
+            eprintln!(
+                "warning: {id} (line {}): the moves end without a result (1-0, 0-1, 1/2-1/2 or *): cut short? analysed as far as they go",
+                text.last_line.max(line)
+            );
+        }
+        let elo = |tag: &str, value: &Option<String>| {
+            rating(value.as_deref().unwrap_or("")).unwrap_or_else(|e| {
+                let at = text.tag_line(tag).unwrap_or(line);
+                eprintln!("warning: {id} (line {at}): {tag} {e}: the side is in no rating band");
+                None
+            })
+        };
+        let (white_elo, black_elo) = (
+            elo("WhiteElo", &m.tags.white_elo),
+            elo("BlackElo", &m.tags.black_elo),
+        );
         // The analysed game starts after the leading book moves.
         let book = m.moves.iter().take_while(|mv| mv.book).count();
         let start_ply = {
@@ -276,8 +334,8 @@ pub fn read_pgn_file(path: &Path) -> Result<Vec<GameMoves>> {
             id,
             white: m.tags.white,
             black: m.tags.black,
-            white_elo: m.tags.white_elo,
-            black_elo: m.tags.black_elo,
+            white_elo,
+            black_elo,
             white_settings: ws,
             black_settings: bs,
             positions: m.positions[book..].to_vec(),

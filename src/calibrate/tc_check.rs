@@ -1,8 +1,10 @@
 //! `skillcal tc-check TABLE`: the same UCI_Elo levels played at two (or more) clocks. Every
 //! family is node-bounded, so a level should rate the same at 10+0.1 as at 60+0.6 unless the
-//! clock cuts its node-limited searches short; a level whose ratings differ by more than
-//! [`TOLERANCE`] fails the check. The time per ply at each clock is kept beside it: a search the
-//! clock stops takes less time at the faster clock, though the machine's load moves it too.
+//! clock cuts its node-limited searches short. A level passes when the 95% interval of its
+//! ratings' difference lies within ±[`TOLERANCE`], fails when it lies beyond, and is
+//! inconclusive otherwise ([`data::TcVerdict`]). The time per ply at each clock is kept beside
+//! it: a search the clock stops takes less time at the faster clock, though the machine's load
+//! moves it too.
 
 use std::path::Path;
 
@@ -16,7 +18,7 @@ use crate::arena::TimeControl;
 use crate::results::{self as data, GameRow, TcCheckRow};
 
 /// How far apart (Elo) a level's ratings at two clocks may be and still pass.
-pub const TOLERANCE: f64 = 50.0;
+pub const TOLERANCE: f64 = data::TC_TOLERANCE;
 
 /// The clocks checked by default: a fast one and one six times slower.
 pub const DEFAULT_TCS: [&str; 2] = ["10+0.1", "60+0.6"];
@@ -158,7 +160,9 @@ pub fn tc_check(
                 diff: diff.map(|d| d.0),
                 diff_lower: diff.map(|(d, sd)| d - Z95 * sd),
                 diff_upper: diff.map(|(d, sd)| d + Z95 * sd),
-                pass: diff.map(|d| d.0.abs() <= TOLERANCE),
+                pass: diff.map(|(d, sd)| {
+                    data::TcVerdict::of(d - Z95 * sd, d + Z95 * sd) == data::TcVerdict::Pass
+                }),
                 ms_per_ply: pace[k * levels.len() + i].0,
                 depth: pace[k * levels.len() + i].1,
                 nodes: pace[k * levels.len() + i].2,

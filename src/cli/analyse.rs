@@ -46,11 +46,15 @@ pub struct AnalyseArgs {
     quiet: bool,
 }
 
-/// A 95% interval needs resamples to read its percentiles from: 0 (none) or at least 2.
+/// A 95% interval reads its 2.5% tails from the resamples, so it takes as many as `rate`'s
+/// bootstrap does: 0 (no intervals) or [`MIN_BOOTSTRAP`] to [`MAX_BOOTSTRAP`].
 fn bootstrap_count(s: &str) -> Result<usize, String> {
+    use crate::rating::{MAX_BOOTSTRAP, MIN_BOOTSTRAP};
     match s.parse::<usize>() {
-        Ok(1) => Err("0 (no intervals) or at least 2".into()),
-        Ok(n) => Ok(n),
+        Ok(n) if n == 0 || (MIN_BOOTSTRAP..=MAX_BOOTSTRAP).contains(&n) => Ok(n),
+        Ok(_) => Err(format!(
+            "0 (no intervals) or {MIN_BOOTSTRAP} to {MAX_BOOTSTRAP} resamples"
+        )),
         Err(e) => Err(e.to_string()),
     }
 }

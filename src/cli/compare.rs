@@ -27,7 +27,8 @@ pub struct CompareArgs {
 
 /// `skillcal compare`: writes the comparison page and its files.
 pub fn run(args: &CompareArgs) -> Result<()> {
-    let mut labels: Vec<(PathBuf, String)> = Vec::new();
+    let mut dirs: Vec<(PathBuf, Option<String>)> =
+        args.dirs.iter().map(|d| (d.clone(), None)).collect();
     for n in &args.names {
         let Some((label, dir)) = n.split_once('=') else {
             bail!("--name {n}: expected LABEL=DIR");
@@ -35,23 +36,16 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         if label.trim().is_empty() {
             bail!("--name {n}: empty label");
         }
+        // the folder as compare's own check sees it, however it is spelt
         let dir = PathBuf::from(dir);
-        if !args.dirs.contains(&dir) {
+        let Some(at) = dirs.iter().position(|(d, _)| report::same_folder(d, &dir)) else {
             bail!(
                 "--name {n}: {} is not one of the folders compared",
                 dir.display()
             );
-        }
-        labels.push((dir, label.trim().to_string()));
+        };
+        dirs[at].1 = Some(label.trim().to_string());
     }
-    let dirs: Vec<(PathBuf, Option<String>)> = args
-        .dirs
-        .iter()
-        .map(|d| {
-            let label = labels.iter().find(|(p, _)| p == d).map(|(_, l)| l.clone());
-            (d.clone(), label)
-        })
-        .collect();
     let options = report::CompareOptions {
         human: args.human.clone(),
         ..Default::default()

@@ -187,6 +187,7 @@ pub fn run(args: &RateArgs) -> Result<()> {
         .transpose()?;
     let load = LoadOptions {
         skip_bad_lines: args.skip_bad_lines,
+        offer_skip: true,
     };
     let report = load_games_report(&args.files, &load)?;
     for msg in &report.skipped {

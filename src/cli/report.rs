@@ -25,17 +25,49 @@ pub struct ReportArgs {
     /// Match folders: read `[rating]` and `[sprt]` from this config instead of DIR/match.toml.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Parametric bootstrap simulations for the intervals; 0 uses the Hessian (as `rate`).
-    #[arg(long, default_value_t = 1000, value_name = "N")]
-    pub bootstrap: usize,
-    /// Seed of the bootstrap.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Match folders: parametric bootstrap simulations for the intervals (default 1000); 0 uses
+    /// the Hessian (as `rate`).
+    #[arg(long, value_name = "N")]
+    pub bootstrap: Option<usize>,
+    /// Match folders: seed of the bootstrap (default 1).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+impl ReportArgs {
+    /// The match-folder flags given, as typed: another folder's report has no use for them.
+    fn match_flags(&self) -> Vec<&'static str> {
+        [
+            ("--anchor", !self.anchors.is_empty()),
+            ("--scale", self.scale.is_some()),
+            ("--config", self.config.is_some()),
+            ("--bootstrap", self.bootstrap.is_some()),
+            ("--seed", self.seed.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(flag, given)| given.then_some(flag))
+        .collect()
+    }
 }
 
 /// Writes the report of `DIR` and prints the HTML file's path.
 pub fn run(args: &ReportArgs) -> Result<()> {
-    let path = if is_pool_folder(&args.dir) {
+    let pool = is_pool_folder(&args.dir);
+    if pool || (args.dir.is_dir() && !is_match_folder(&args.dir)) {
+        // silently ignored, a flag would read as applied to the report
+        if let Some(flag) = args.match_flags().first() {
+            bail!(
+                "{flag} applies to a match folder's rating report only; {} is {}",
+                args.dir.display(),
+                if pool {
+                    "a `skillcal pool` folder"
+                } else {
+                    "not a match folder (a calibration, verification or tc-check run)"
+                }
+            );
+        }
+    }
+    let path = if pool {
         pool_run(&args.dir)?
     } else if is_match_folder(&args.dir) {
         match_run(args)?
@@ -121,13 +153,12 @@ fn match_run(args: &ReportArgs) -> Result<PathBuf> {
         title: format!("skillcal rating report: {title}"),
         rate: RateOptions {
             anchors,
-            intervals: if args.bootstrap == 0 {
-                Intervals::Hessian
-            } else {
-                Intervals::Bootstrap {
-                    samples: args.bootstrap,
-                    seed: args.seed,
-                }
+            intervals: match args.bootstrap.unwrap_or(1000) {
+                0 => Intervals::Hessian,
+                samples => Intervals::Bootstrap {
+                    samples,
+                    seed: args.seed.unwrap_or(1),
+                },
             },
             ..RateOptions::default()
         },

@@ -63,6 +63,9 @@ impl Game {
 pub struct LoadOptions {
     /// Skip (and report) malformed lines or games instead of failing on the first one.
     pub skip_bad_lines: bool,
+    /// The command offers `--skip-bad-lines` (`rate`): its errors suggest it. Others (`pool`,
+    /// `report`) have no such flag, so naming it would send the user to an unknown argument.
+    pub offer_skip: bool,
 }
 
 /// Games loaded from files, with the problems that were skipped (only with `skip_bad_lines`).
@@ -108,11 +111,13 @@ impl Sink<'_> {
             let full = format!("{}:{}: {}", self.file.display(), line, msg);
             self.report.skipped.push(full);
             Ok(())
-        } else {
+        } else if self.opts.offer_skip {
             Err(self.error(
                 line,
                 format!("{msg} (use --skip-bad-lines to skip such lines)"),
             ))
+        } else {
+            Err(self.error(line, msg.to_string()))
         }
     }
 

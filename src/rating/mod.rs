@@ -58,7 +58,7 @@ pub use output::{
 };
 pub use pairs::pairs_met;
 pub use pentanomial::{head_to_head, HeadToHead, Pentanomial, ScoreStats, NELO_PER_T};
-pub use rate::rate;
+pub use rate::{rate, MAX_BOOTSTRAP, MIN_BOOTSTRAP};
 pub use rate_problem::RateError;
 pub use ratings::{
     Anchor, Intervals, PlayerRating, RateOptions, Ratings, Reference, WhiteAdvantage,

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::compare_data::{family_row, load_family, target_rows, Family};
+use super::compare_data::{family_row, load_family, same_folder, target_rows, Family};
 use super::compare_human::{human_section, load_human, write_human, HumanInput};
 use super::compare_play::{load_play, play_section, write_play, Play, PLAY_TARGETS};
 use super::compare_plot::curves_plot;
@@ -13,7 +13,9 @@ use super::document::{f0, Document};
 use super::files::files_section;
 use super::levels::Levels;
 use super::{write, ReportError};
-use crate::results::{self as data, CompareFamilyRow, CompareHumanRow, CompareTargetRow};
+use crate::results::{
+    self as data, CompareFamilyRow, CompareHumanRow, CompareTargetRow, TcVerdict,
+};
 
 /// The plot's file name in the output folder.
 pub const CURVES_SVG: &str = "compare_curves.svg";
@@ -43,15 +45,11 @@ pub fn compare(
     out: &Path,
     options: &CompareOptions,
 ) -> Result<PathBuf, ReportError> {
-    // one folder spelt two ways is still one folder
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    };
     let mut families = Vec::new();
     for (dir, label) in dirs {
         let f = load_family(dir, label.as_deref())?;
-        if families.iter().any(|o: &Family| same(&o.dir, dir)) {
+        // one folder spelt two ways is still one folder
+        if families.iter().any(|o: &Family| same_folder(&o.dir, dir)) {
             return Err(ReportError::Results(data::ResultsError::Invalid {
                 path: dir.clone(),
                 message: "given twice".into(),
@@ -149,7 +147,16 @@ fn document(
     doc.section("Families");
     let rows = fam_rows
         .iter()
-        .map(|r| {
+        .zip(families)
+        .map(|(r, f)| {
+            // without the file the range is unknown, which "none" would misstate
+            let covered = |a, b| {
+                if f.missing.contains(&"table_details.csv") {
+                    "no table_details.csv".to_string()
+                } else {
+                    span(a, b)
+                }
+            };
             vec![
                 r.family.clone(),
                 r.status.clone(),
@@ -158,14 +165,14 @@ fn document(
                 r.game_hours
                     .map(|h| format!("{h:.2} h"))
                     .unwrap_or_default(),
-                span(r.covered75_from, r.covered75_to),
-                span(r.covered50_from, r.covered50_to),
+                covered(r.covered75_from, r.covered75_to),
+                covered(r.covered50_from, r.covered50_to),
                 r.verify_rms
                     .map(f0)
                     .unwrap_or_else(|| "not verified".into()),
-                match r.tc_pass {
-                    Some(true) => "pass".into(),
-                    Some(false) => "FAIL (marked)".into(),
+                match r.tc_check {
+                    Some(TcVerdict::Fail) => "FAIL (marked)".into(),
+                    Some(v) => v.as_str().into(),
                     None => "not checked".into(),
                 },
             ]
@@ -185,7 +192,7 @@ fn document(
         ],
         rows,
     );
-    doc.para("Game time: the seconds of play of the run's games summed (games.csv; two games play at once on two cores, so the wall time is about half). A run on a measured pool file plays no pool-against-pool games: it counts the file's games in every fit. Targets within ±75 / ±50: the lowest and highest in-range table target whose 95% interval is that narrow (table_details.csv). Verify RMS: measured − target over the verified levels in the anchored range (verify/verify.csv). Time-control check: every level rated within ±50 Elo at 10+0.1 and 60+0.6 (tc-check/tc_check.csv); a family that fails is marked FAIL.");
+    doc.para("Game time: the seconds of play of the run's games summed (games.csv; two games play at once on two cores, so the wall time is about half). A run on a measured pool file plays no pool-against-pool games: it counts the file's games in every fit. Targets within ±75 / ±50: the lowest and highest in-range table target whose 95% interval is that narrow (table_details.csv). Verify RMS: measured − target over the verified levels in the anchored range (verify/verify.csv). Time-control check: each level rated at 10+0.1 and 60+0.6 (tc-check/tc_check.csv); it passes when every level's difference has its 95% interval within ±50 Elo, fails (marked FAIL) when a level's lies beyond ±50, and is inconclusive otherwise: the games cannot tell.");
     if plotted {
         doc.section("Elo against t");
         doc.figure(

@@ -8,7 +8,7 @@ use super::plots::knob_value;
 use super::stats::verify_stats;
 use super::ReportError;
 use crate::results::{
-    self as data, tc_check_pass, CompareFamilyRow, CompareTargetRow, CurveRow, GameRow, PointRow,
+    self as data, tc_verdict, CompareFamilyRow, CompareTargetRow, CurveRow, GameRow, PointRow,
     RangeFlag, ResultsError, Summary, TargetRow, TcCheckRow, VerifyRow,
 };
 
@@ -44,6 +44,9 @@ pub struct Family {
     pub table: Vec<HashMap<String, String>>,
     /// Seconds of play summed over games.csv; `None` without the file.
     pub game_seconds: Option<f64>,
+    /// Files a fitted run writes with its fit that this folder lacks: what they give is shown
+    /// as missing, not as an empty value.
+    pub missing: Vec<&'static str>,
 }
 
 impl Family {
@@ -80,6 +83,14 @@ impl Family {
             NodeCost::Unbounded => (None, "unbounded".into()),
             NodeCost::Unknown => (None, "unknown (no calibrate.toml)".into()),
         }
+    }
+}
+
+/// Whether two paths name one folder (`real/nodes` and `./real/nodes`, or through a link).
+pub fn same_folder(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a.components().eq(b.components()),
     }
 }
 
@@ -185,22 +196,30 @@ pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportErro
                 .unwrap_or_else(|| dir.display().to_string())
         });
     let first = |paths: [PathBuf; 2]| paths.into_iter().find(|p| p.exists());
+    // a verification or check that exists has levels: an empty one is a damaged file, not
+    // a family that was never verified
     let verify = match first([
         dir.join("verify").join("verify.csv"),
         dir.join("verify.csv"),
     ]) {
-        Some(p) => data::read_csv(&p)?,
+        Some(p) => data::read_csv_rows(&p)?,
         None => Vec::new(),
     };
     let tc_check = match first([
         dir.join("tc-check").join("tc_check.csv"),
         dir.join("tc_check.csv"),
     ]) {
-        Some(p) => data::read_csv(&p)?,
+        Some(p) => data::read_csv_rows(&p)?,
         None => Vec::new(),
     };
+    let fitted = summary.is_some() && dir.join("fit_curve.csv").exists();
+    let missing = ["table_details.csv", "fit_points.csv", "uci_elo_table.csv"]
+        .into_iter()
+        .filter(|f| fitted && !dir.join(f).exists())
+        .collect();
     Ok(Family {
         label,
+        missing,
         dir: dir.to_path_buf(),
         summary,
         curve: data::read_csv_or_empty(&dir.join("fit_curve.csv"))?,
@@ -249,7 +268,11 @@ pub fn family_row(f: &Family) -> CompareFamilyRow {
     CompareFamilyRow {
         family: f.label.clone(),
         dir: f.dir.display().to_string(),
-        status: if f.has_fit() { "fit" } else { "no fit yet" }.into(),
+        status: match (f.has_fit(), f.missing.as_slice()) {
+            (false, _) => "no fit yet".into(),
+            (true, []) => "fit".into(),
+            (true, m) => format!("fit; missing {}", m.join(", ")),
+        },
         games: f.summary.as_ref().map(|s| s.games),
         budget: f.summary.as_ref().map(|s| s.budget),
         game_hours: f.game_seconds.map(|s| s / 3600.0),
@@ -258,7 +281,7 @@ pub fn family_row(f: &Family) -> CompareFamilyRow {
         covered50_from: c50a,
         covered50_to: c50b,
         verify_rms: rms,
-        tc_pass: tc_check_pass(&f.tc_check),
+        tc_check: tc_verdict(&f.tc_check),
     }
 }
 

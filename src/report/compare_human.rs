@@ -42,6 +42,18 @@ pub struct MatchingRow {
     pub upper: Option<f64>,
 }
 
+impl data::CsvRow for MatchingRow {
+    fn check(&self) -> Result<(), String> {
+        if self.matches > self.positions {
+            return Err(format!(
+                "{} matches in {} positions",
+                self.matches, self.positions
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The human games' analysis the section reads.
 #[derive(Debug, Clone)]
 pub struct HumanInput {
@@ -65,7 +77,8 @@ pub fn load_human(path: &Path) -> Result<HumanInput, ReportError> {
     } else {
         path.to_path_buf()
     };
-    let rows: Vec<AnalysisRow> = data::read_csv(&file)?;
+    // no bands is a file cut short or the wrong file, not humans to compare with
+    let rows: Vec<AnalysisRow> = data::read_csv_rows(&file)?;
     let mut bands = Vec::new();
     for row in rows {
         let (lo, hi) = row

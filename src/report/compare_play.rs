@@ -248,8 +248,9 @@ pub fn play_section(
         let t = &l.trend;
         let text = match t.rho {
             None => format!(
-                "{}: Spearman's rho of ACPL against Elo undefined over {} tested settings with an ACPL.",
-                f.label, t.settings
+                "{}: Spearman's rho of ACPL against Elo {}.",
+                f.label,
+                t.why_no_rho()
             ),
             Some(rho) => format!(
                 "{}: Spearman's rho of ACPL against Elo = {rho:.3} over {} tested settings: {}.",

@@ -90,7 +90,7 @@ const KNOWN: &[(&str, &str)] = &[
     ),
     (
         "tc_check.csv",
-        "the time-control check: each level's rating at each clock, the difference, pass/fail",
+        "the time-control check: each level's rating at each clock, the difference and its verdict (pass, inconclusive, FAIL)",
     ),
     (
         "compare.md",

@@ -81,10 +81,7 @@ const FIGURE_HEAD: [&str; 9] = [
 pub fn trend_sentence(l: &Levels) -> String {
     let t = &l.trend;
     let Some(rho) = t.rho else {
-        return format!(
-            "ACPL against Elo: Spearman's rho undefined over {} tested settings with an ACPL (it needs two or more, with different values).",
-            t.settings
-        );
+        return format!("ACPL against Elo: Spearman's rho {}.", t.why_no_rho());
     };
     let measured = t
         .rho_measured

@@ -26,11 +26,17 @@ pub struct Rise {
     pub higher_acpl: f64,
 }
 
-/// Spearman's rho of ACPL against Elo over the tested settings that have an ACPL.
+/// Fewest settings rho is read over: any two give ±1, which says nothing of a trend.
+pub const RHO_MIN_SETTINGS: usize = 3;
+
+/// Spearman's rho of ACPL against Elo over the tested settings that have an ACPL and an Elo.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AcplTrend {
     pub settings: usize,
-    /// Against the curve's Elo (None with fewer than two settings or no spread).
+    /// Settings with an ACPL left out for want of a curve Elo (NaN where the curve's fit
+    /// failed): ranked as if they had one, NaN would decide rho.
+    pub no_elo: usize,
+    /// Against the curve's Elo (None with fewer than [`RHO_MIN_SETTINGS`] or no spread).
     pub rho: Option<f64>,
     /// Against each setting's own measured rating.
     pub rho_measured: Option<f64>,
@@ -42,6 +48,22 @@ impl AcplTrend {
     /// Whether ACPL falls as Elo rises (rho <= [`RHO_MAX`]).
     pub fn passes(&self) -> bool {
         self.rho.is_some_and(|r| r <= RHO_MAX)
+    }
+
+    /// Why rho is absent (for a sentence after "Spearman's rho of ACPL against Elo").
+    pub fn why_no_rho(&self) -> String {
+        let mut s = format!(
+            "not computed: {} tested settings have an ACPL and a curve Elo, and rho needs \
+             {RHO_MIN_SETTINGS} or more with different values",
+            self.settings
+        );
+        if self.no_elo > 0 {
+            s += &format!(
+                "; {} more have no curve Elo (NaN in fit_points.csv: the curve's fit failed)",
+                self.no_elo
+            );
+        }
+        s
     }
 }
 
@@ -120,7 +142,19 @@ fn band_at(curve: &[CurveRow], t: f64) -> (Option<f64>, Option<f64>) {
 }
 
 fn trend(subjects: &[LevelRow]) -> AcplTrend {
-    let with: Vec<&LevelRow> = subjects.iter().filter(|r| r.acpl.is_some()).collect();
+    let analysed = || {
+        subjects
+            .iter()
+            .filter(|r| r.acpl.is_some_and(f64::is_finite))
+    };
+    let with: Vec<&LevelRow> = analysed().filter(|r| r.elo.is_finite()).collect();
+    let rho = |x: &[f64], y: &[f64]| {
+        if x.len() < RHO_MIN_SETTINGS || x.iter().any(|v| !v.is_finite()) {
+            None
+        } else {
+            spearman(x, y)
+        }
+    };
     let acpl: Vec<f64> = with.iter().filter_map(|r| r.acpl).collect();
     let elo: Vec<f64> = with.iter().map(|r| r.elo).collect();
     let measured: Option<Vec<f64>> = with.iter().map(|r| r.elo_measured).collect();
@@ -140,8 +174,9 @@ fn trend(subjects: &[LevelRow]) -> AcplTrend {
         .collect();
     AcplTrend {
         settings: with.len(),
-        rho: spearman(&elo, &acpl),
-        rho_measured: measured.and_then(|m| spearman(&m, &acpl)),
+        no_elo: analysed().count() - with.len(),
+        rho: rho(&elo, &acpl),
+        rho_measured: measured.and_then(|m| rho(&m, &acpl)),
         rises,
     }
 }

@@ -8,7 +8,7 @@ use crate::results::{
     TcCheckRow, VerifyOpponentRow, VerifyRow,
 };
 
-fn read_opt<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, ResultsError> {
+fn read_opt<T: data::CsvRow>(path: &Path) -> Result<Vec<T>, ResultsError> {
     if path.exists() {
         Ok(data::read_csv(path)?)
     } else {
@@ -66,12 +66,19 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
     // a folder holding none of a run's files is no results folder (a typo, or the wrong
     // level of a tree): an empty report there would read as a run with nothing in it
     if !RESULT_FILES.iter().any(|f| dir.join(f).exists()) {
-        return Err(ReportError::Results(ResultsError::Invalid {
-            path: dir.to_path_buf(),
-            message: format!(
+        let message = match unfitted_run(dir) {
+            Some(command) => format!(
+                "no results to report yet: the run's games are in matches/ but it stopped \
+                 before writing its results; `{command}` fits them and writes them"
+            ),
+            None => format!(
                 "no results to report (none of {} here)",
                 RESULT_FILES.join(", ")
             ),
+        };
+        return Err(ReportError::Results(ResultsError::Invalid {
+            path: dir.to_path_buf(),
+            message,
         }));
     }
     let summary = if dir.join("summary.toml").exists() {
@@ -87,7 +94,7 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
     .find(|p| p.exists());
     let (verify, verify_opponents) = match verify_path {
         Some(p) => (
-            data::read_csv(&p)?,
+            data::read_csv_rows(&p)?,
             read_opt(&p.with_file_name("verify_opponents.csv"))?,
         ),
         None => (Vec::new(), Vec::new()),
@@ -99,10 +106,11 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
     .into_iter()
     .find(|p| p.exists());
     let tc_check = match tc_path {
-        Some(p) => data::read_csv(&p)?,
+        Some(p) => data::read_csv_rows(&p)?,
         None => Vec::new(),
     };
     let table_path = dir.join("uci_elo_table.csv");
+    let summary_games = summary.as_ref().map(|s| s.games);
     Ok(RunData {
         summary,
         curve: read_opt(&dir.join("fit_curve.csv"))?,
@@ -111,9 +119,51 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
         targets: read_opt(&dir.join("table_details.csv"))?,
         verify,
         verify_opponents,
-        games: read_opt(&dir.join("games.csv"))?,
+        games: read_games(dir, summary_games)?,
         table: std::fs::read_to_string(&table_path).ok(),
         tc_check,
         levels: super::levels::load_levels(dir)?,
+    })
+}
+
+/// The command that writes the results of a calibration or pool run folder whose `matches/`
+/// hold games but which was stopped before its first results (`None`: not such a folder).
+fn unfitted_run(dir: &Path) -> Option<String> {
+    let has_games = std::fs::read_dir(dir.join("matches"))
+        .ok()?
+        .filter_map(|e| e.ok())
+        .any(|e| e.path().join("games.csv").is_file());
+    let command = if dir.join("calibrate.toml").is_file() {
+        "calibrate"
+    } else if dir.join("pool.toml").is_file() {
+        "pool"
+    } else {
+        return None;
+    };
+    has_games.then(|| {
+        format!(
+            "skillcal {command} CONFIG --out {} --fit-only",
+            dir.display()
+        )
+    })
+}
+
+/// The run's games.csv: a file there must hold games (an empty or header-only one would drop
+/// the game statistics while the fit says how many games it counted).
+fn read_games(dir: &Path, summary_games: Option<u64>) -> Result<Vec<GameRow>, ResultsError> {
+    let path = dir.join("games.csv");
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    data::read_csv_rows(&path).map_err(|e| match (e, summary_games) {
+        (ResultsError::Invalid { path, message }, Some(n)) => ResultsError::Invalid {
+            path,
+            message: format!(
+                "{message}, where summary.toml counts {n} games; `skillcal calibrate CONFIG \
+                 --out {} --fit-only` rewrites it from matches/",
+                dir.display()
+            ),
+        },
+        (e, _) => e,
     })
 }

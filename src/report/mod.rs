@@ -36,6 +36,7 @@ pub mod verify_section;
 use std::path::{Path, PathBuf};
 
 pub use compare::{compare, CompareOptions};
+pub use compare_data::same_folder;
 pub use levels::{load_levels, Levels};
 pub use load::{load, RunData};
 pub use rating_data::{RatingReportOptions, SprtSpec};

@@ -57,14 +57,19 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             ),
         );
         if s.residual_points > 0 {
+            let dof = (s.residual_points as usize).saturating_sub(s.theta.len());
+            // no degrees of freedom left (as many coefficients as settings): no test, and NaN
+            let p = if dof == 0 {
+                " (no p-value: the curve has as many coefficients as there are tested settings, so it fits them without a residual test)".into()
+            } else if s.residual_p.is_finite() {
+                format!(", p = {:.3} (approximate; a small p says the curve's form misses the data, see the isotonic fit in the plot)", s.residual_p)
+            } else {
+                ", p –".into()
+            };
             doc.para(&format!(
-                    "Residuals of the {} tested settings against the curve (each rated on its own): chi-square {:.1} on {} degrees of freedom, p = {:.3} (approximate; a small p says the curve's form misses the data, see the isotonic fit in the plot).",
-                    s.residual_points,
-                    s.residual_chi2,
-                    (s.residual_points as usize).saturating_sub(s.theta.len()),
-                    s.residual_p
-                ),
-            );
+                "Residuals of the {} tested settings against the curve (each rated on its own): chi-square {:.1} on {dof} degrees of freedom{p}.",
+                s.residual_points, s.residual_chi2,
+            ));
         }
         for n in &s.notes {
             doc.para(&format!("Note: {n}"));
@@ -302,6 +307,14 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
     if !d.games.is_empty() {
         doc.section("Games");
         doc.para(&stats.paragraph());
+    } else if let Some(s) = &d.summary {
+        doc.section("Games");
+        doc.para(&format!(
+            "games.csv is missing, so the statistics of the {} games the fit counts are not \
+             shown; `skillcal calibrate CONFIG --out {} --fit-only` writes it from matches/.",
+            s.games,
+            dir.display()
+        ));
     }
     if let Some(l) = &d.levels {
         super::level_section::levels_section(&mut doc, l);

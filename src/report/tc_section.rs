@@ -1,7 +1,7 @@
 //! The report's "Time-control check" section (`skillcal tc-check`'s tc_check.csv).
 
 use super::document::{f0, Document};
-use crate::results::{tc_check_pass, TcCheckRow};
+use crate::results::{tc_verdict, TcCheckRow, TcVerdict};
 
 /// Appends the section when the run holds a time-control check.
 pub fn tc_check_section(doc: &mut Document, rows: &[TcCheckRow]) {
@@ -25,11 +25,7 @@ pub fn tc_check_section(doc: &mut Document, rows: &[TcCheckRow]) {
                 r.ms_per_ply.map_or("–".into(), |m| format!("{m:.1}")),
                 r.depth.map_or("–".into(), |d| format!("{d:.2}")),
                 r.nodes.map_or("–".into(), |n| format!("{n:.0}")),
-                match r.pass {
-                    Some(true) => "pass".into(),
-                    Some(false) => "FAIL".into(),
-                    None => String::new(),
-                },
+                r.verdict().map_or(String::new(), |v| v.as_str().into()),
             ]
         })
         .collect();
@@ -43,7 +39,7 @@ pub fn tc_check_section(doc: &mut Document, rows: &[TcCheckRow]) {
             "ms a ply",
             "depth",
             "nodes a move",
-            "within ±50",
+            "verdict (±50)",
         ],
         table,
     );
@@ -51,9 +47,10 @@ pub fn tc_check_section(doc: &mut Document, rows: &[TcCheckRow]) {
 
 /// One sentence: what was checked and whether it passed.
 pub fn tc_check_verdict(rows: &[TcCheckRow]) -> String {
-    let verdict = match tc_check_pass(rows) {
-        Some(true) => "passes: every level rates within ±50 Elo at every clock",
-        Some(false) => "FAILS: a level's rating moves by more than 50 Elo with the clock",
+    let verdict = match tc_verdict(rows) {
+        Some(TcVerdict::Pass) => "passes: every level's difference between clocks has its 95% interval within ±50 Elo",
+        Some(TcVerdict::Fail) => "FAILS: a level's difference between clocks has its 95% interval beyond ±50 Elo: the clock moves it",
+        Some(TcVerdict::Inconclusive) => "is inconclusive: a level's difference between clocks has a 95% interval reaching past ±50 Elo but not beyond it, so these games cannot tell whether the clock moves it (more games a level, --games, narrow it)",
         None => "has no difference yet",
     };
     let mut s = format!(

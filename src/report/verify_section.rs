@@ -71,7 +71,12 @@ pub fn verify_opponents_section(
                 } else {
                     interval(r.performance_lower, r.performance_upper)
                 },
-                format!("{:+.1}", r.z),
+                // NaN when the level met one opponent: nothing to compare it with
+                if r.z.is_finite() {
+                    format!("{:+.1}", r.z)
+                } else {
+                    "–".into()
+                },
             ]
         })
         .collect();

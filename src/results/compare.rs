@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::csvfile::CsvRow;
+
 /// One UCI_Elo level at one time control (`tc_check.csv`). The difference columns compare the
 /// level's rating here with its rating at the level's first (reference) time control, so they
 /// are empty on the reference row.
@@ -21,7 +23,10 @@ pub struct TcCheckRow {
     pub diff: Option<f64>,
     pub diff_lower: Option<f64>,
     pub diff_upper: Option<f64>,
-    /// |diff| within the check's tolerance (±50 Elo).
+    /// The level passed: its difference's 95% interval lies within the check's tolerance
+    /// ([`TC_TOLERANCE`]); false when it failed or cannot tell ([`TcCheckRow::verdict`], read
+    /// from the interval, says which). Checks written before 2026-11-27 set it from the point
+    /// estimate alone, so readers judge by the interval, never by this column.
     pub pass: Option<bool>,
     /// Milliseconds of play per ply in this level's games at this clock (both sides, wall time:
     /// the opponents search to their node limits at every clock, so a change is the subject's
@@ -38,10 +43,73 @@ pub struct TcCheckRow {
     pub nodes: Option<f64>,
 }
 
-/// Whether every level of a time-control check passed (`None`: no row holds a difference).
+impl CsvRow for TcCheckRow {
+    fn check(&self) -> Result<(), String> {
+        if !(0.0..=1.0).contains(&self.score) {
+            return Err(format!("score {} is not between 0 and 1", self.score));
+        }
+        Ok(())
+    }
+}
+
+/// How far apart (Elo) a level's ratings at two clocks may be.
+pub const TC_TOLERANCE: f64 = 50.0;
+
+/// What a level's difference between two clocks shows, read from its 95% interval against the
+/// ±[`TC_TOLERANCE`] band: the interval inside the band passes, wholly outside it fails, and one
+/// that reaches across an edge (at 240 games a level it is about ±60 wide) cannot tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TcVerdict {
+    Pass,
+    Inconclusive,
+    Fail,
+}
+
+impl TcVerdict {
+    /// The verdict of a difference whose 95% interval is `[lower, upper]`.
+    pub fn of(lower: f64, upper: f64) -> TcVerdict {
+        if lower >= -TC_TOLERANCE && upper <= TC_TOLERANCE {
+            TcVerdict::Pass
+        } else if lower > TC_TOLERANCE || upper < -TC_TOLERANCE {
+            TcVerdict::Fail
+        } else {
+            TcVerdict::Inconclusive
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TcVerdict::Pass => "pass",
+            TcVerdict::Inconclusive => "inconclusive",
+            TcVerdict::Fail => "FAIL",
+        }
+    }
+}
+
+impl TcCheckRow {
+    /// This level's verdict at this clock (`None` on the reference clock's row).
+    pub fn verdict(&self) -> Option<TcVerdict> {
+        Some(TcVerdict::of(self.diff_lower?, self.diff_upper?))
+    }
+}
+
+/// The check's verdict: FAIL when a level fails, else inconclusive when one cannot tell, else
+/// pass (`None`: no row holds a difference).
+pub fn tc_verdict(rows: &[TcCheckRow]) -> Option<TcVerdict> {
+    rows.iter()
+        .filter_map(TcCheckRow::verdict)
+        .max_by_key(|v| match v {
+            TcVerdict::Pass => 0,
+            TcVerdict::Inconclusive => 1,
+            TcVerdict::Fail => 2,
+        })
+}
+
+/// Whether every level of a time-control check passed by [`tc_verdict`] (`None`: no row holds
+/// a difference); an inconclusive level has not passed.
 pub fn tc_check_pass(rows: &[TcCheckRow]) -> Option<bool> {
-    let passes: Vec<bool> = rows.iter().filter_map(|r| r.pass).collect();
-    (!passes.is_empty()).then(|| passes.iter().all(|p| *p))
+    tc_verdict(rows).map(|v| v == TcVerdict::Pass)
 }
 
 /// One family at one target of the comparison (`compare_targets.csv`).
@@ -68,6 +136,8 @@ pub struct CompareTargetRow {
     pub extrapolated: bool,
 }
 
+impl CsvRow for CompareTargetRow {}
+
 /// One family of the comparison (`compare_families.csv`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CompareFamilyRow {
@@ -87,9 +157,11 @@ pub struct CompareFamilyRow {
     pub covered50_to: Option<f64>,
     /// RMS of measured − target over the verified levels in the anchored range.
     pub verify_rms: Option<f64>,
-    /// The time-control check: every level passed; empty when none was run.
-    pub tc_pass: Option<bool>,
+    /// The time-control check's verdict ([`tc_verdict`]); empty when none was run.
+    pub tc_check: Option<TcVerdict>,
 }
+
+impl CsvRow for CompareFamilyRow {}
 
 /// How one family plays at one target Elo (`compare_play.csv`): its analysed tested settings'
 /// figures interpolated linearly in the curve's Elo between the two settings that bracket the
@@ -111,6 +183,8 @@ pub struct ComparePlayRow {
     /// Share of moves that are the reference engine's first choice.
     pub top1: Option<f64>,
 }
+
+impl CsvRow for ComparePlayRow {}
 
 /// One family beside rated human games of one rating band (`compare_human.csv`). The humans'
 /// figures come from `skillcal analyse --human` (human.csv); the family's are interpolated
@@ -146,3 +220,5 @@ pub struct CompareHumanRow {
     /// 10% apart on average.
     pub unlikeness: Option<f64>,
 }
+
+impl CsvRow for CompareHumanRow {}

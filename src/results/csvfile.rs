@@ -1,4 +1,9 @@
 //! Reading and writing the CSV files of a run with csv + serde; every error names its file.
+//!
+//! Reading is strict: a row with more or fewer fields than the header, a last line cut short
+//! (no newline after it), or a row its type finds inconsistent ([`CsvRow::check`]) is an error
+//! naming file and line. A file cut inside its last row otherwise reads as a short row whose
+//! missing trailing fields serde fills with `None` (or, worse, with a cut number).
 
 use std::path::Path;
 
@@ -6,9 +11,32 @@ use serde::{de::DeserializeOwned, Serialize};
 
 use super::ResultsError;
 
+/// A row type of a results CSV: what [`read_csv`] checks beyond the fields' own parsing.
+pub trait CsvRow: DeserializeOwned {
+    /// The file is appended a row at a time while games are played (games.csv): its last line
+    /// without a newline is a row a kill cut short, left out as the arena's store leaves it out
+    /// (and replays the game). A file written whole ends with a newline, so there it is an error.
+    const APPENDED: bool = false;
+    /// The writer puts the header in before any row (the arena's games.csv), so a 0-byte file is
+    /// damage; [`write_csv`] writes nothing for no rows, so elsewhere it reads as none.
+    const HEADER_REQUIRED: bool = false;
+    /// What is inconsistent in the row (say, wins and draws adding up to more than the games).
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// uci_elo_table.csv read by column name (its columns depend on the path's knobs).
+impl CsvRow for std::collections::HashMap<String, String> {}
+
 fn csv_error(path: &Path, e: csv::Error, write: bool) -> ResultsError {
     let line = e.position().map_or(0, |p| p.line());
-    let message = e.to_string();
+    let message = match e.kind() {
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("{len} fields where the header has {expected_len}"),
+        _ => e.to_string(),
+    };
     let path = path.to_path_buf();
     match e.into_kind() {
         csv::ErrorKind::Io(source) if write => ResultsError::Write { path, source },
@@ -22,20 +50,73 @@ fn csv_error(path: &Path, e: csv::Error, write: bool) -> ResultsError {
 }
 
 /// Reads a CSV with a header into rows (`#` lines are comments); errors name the file and line.
-pub fn read_csv<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, ResultsError> {
+/// A header-only file has no rows; see [`read_csv_rows`] where rows are required.
+pub fn read_csv<T: CsvRow>(path: &Path) -> Result<Vec<T>, ResultsError> {
+    let bytes = std::fs::read(path).map_err(|source| ResultsError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if bytes.is_empty() && T::HEADER_REQUIRED {
+        return Err(ResultsError::Invalid {
+            path: path.to_path_buf(),
+            message: "empty file: not even the header its writer puts in first".into(),
+        });
+    }
+    let mut text = bytes.as_slice();
+    if !text.is_empty() && !text.ends_with(b"\n") {
+        let at = text.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        if !T::APPENDED || at == 0 {
+            let line = 1 + text.iter().filter(|b| **b == b'\n').count() as u64;
+            return Err(ResultsError::Parse {
+                path: path.to_path_buf(),
+                line,
+                message: "the file ends inside this line (no newline after it): cut short?".into(),
+            });
+        }
+        text = &text[..at];
+    }
     let mut reader = csv::ReaderBuilder::new()
         .comment(Some(b'#'))
-        .flexible(true)
-        .from_path(path)
-        .map_err(|e| csv_error(path, e, false))?;
-    reader
-        .deserialize()
-        .map(|r| r.map_err(|e| csv_error(path, e, false)))
-        .collect()
+        .from_reader(text);
+    let headers = reader
+        .headers()
+        .map_err(|e| csv_error(path, e, false))?
+        .clone();
+    let mut rows = Vec::new();
+    let mut record = csv::StringRecord::new();
+    while reader
+        .read_record(&mut record)
+        .map_err(|e| csv_error(path, e, false))?
+    {
+        let row: T = record
+            .deserialize(Some(&headers))
+            .map_err(|e| csv_error(path, e, false))?;
+        if let Err(message) = row.check() {
+            return Err(ResultsError::Parse {
+                path: path.to_path_buf(),
+                line: record.position().map_or(0, |p| p.line()),
+                message,
+            });
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// [`read_csv`] where the file must hold rows: an empty or header-only file is an error.
+pub fn read_csv_rows<T: CsvRow>(path: &Path) -> Result<Vec<T>, ResultsError> {
+    let rows = read_csv(path)?;
+    if rows.is_empty() {
+        return Err(ResultsError::Invalid {
+            path: path.to_path_buf(),
+            message: "holds no rows (empty, or a header only)".into(),
+        });
+    }
+    Ok(rows)
 }
 
 /// [`read_csv`], or no rows when the file does not exist.
-pub fn read_csv_or_empty<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, ResultsError> {
+pub fn read_csv_or_empty<T: CsvRow>(path: &Path) -> Result<Vec<T>, ResultsError> {
     if path.exists() {
         read_csv(path)
     } else {

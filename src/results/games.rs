@@ -4,6 +4,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::csvfile::CsvRow;
 use super::ResultsError;
 
 /// Result of a finished game, from White's side.
@@ -172,6 +173,12 @@ pub struct GameRow {
     pub white_nodes: Option<u64>,
     #[serde(default)]
     pub black_nodes: Option<u64>,
+}
+
+/// The arena writes the header first and appends a row a game.
+impl CsvRow for GameRow {
+    const APPENDED: bool = true;
+    const HEADER_REQUIRED: bool = true;
 }
 
 impl GameRow {

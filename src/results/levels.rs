@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::csvfile::CsvRow;
+
 /// The columns of one player's row of `analysis.csv` that the levels table uses (the file holds
 /// more; serde skips them). Figures are empty where undefined (no such moves).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
@@ -54,6 +56,8 @@ pub struct AnalysisRow {
     pub top1_lower: Option<f64>,
     pub top1_upper: Option<f64>,
 }
+
+impl CsvRow for AnalysisRow {}
 
 /// A rate in losing positions over that in equal ones, e.g. of blunders or of material drops
 /// (None when the equal rate is 0 or either is undefined): how much more often a level errs once
@@ -128,6 +132,8 @@ pub struct LevelRow {
     pub top1_lower: Option<f64>,
     pub top1_upper: Option<f64>,
 }
+
+impl CsvRow for LevelRow {}
 
 /// Where a level's Elo comes from; the figures come from its `analysis.csv` row.
 #[derive(Debug, Clone, PartialEq)]

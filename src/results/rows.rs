@@ -2,6 +2,27 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::csvfile::CsvRow;
+
+/// Wins, draws and losses must add up to the games: a row that says otherwise was edited or
+/// cut, and its score would be wrong.
+fn tally(games: u32, wins: u32, draws: u32, losses: u32) -> Result<(), String> {
+    if u64::from(wins) + u64::from(draws) + u64::from(losses) != u64::from(games) {
+        return Err(format!(
+            "{wins} wins, {draws} draws and {losses} losses do not add up to its {games} games"
+        ));
+    }
+    Ok(())
+}
+
+/// A score (points a game) lies in [0, 1].
+fn share(name: &str, v: f64) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&v) {
+        return Err(format!("{name} {v} is not between 0 and 1"));
+    }
+    Ok(())
+}
+
 /// One point of the fitted curve (`fit_curve.csv`): Elo at strength parameter `t` with its 95% band.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CurveRow {
@@ -12,6 +33,8 @@ pub struct CurveRow {
     pub lower: f64,
     pub upper: f64,
 }
+
+impl CsvRow for CurveRow {}
 
 /// One tested subject setting (`fit_points.csv`): its own rating (each setting a free player),
 /// the isotonic fit through those ratings, and the residual against the parametric curve.
@@ -31,6 +54,13 @@ pub struct PointRow {
     pub residual: f64,
     /// Residual divided by its standard error (point and curve combined).
     pub z: f64,
+}
+
+impl CsvRow for PointRow {
+    fn check(&self) -> Result<(), String> {
+        share("score", self.score)?;
+        share("draw_rate", self.draw_rate)
+    }
 }
 
 /// One member of the reference pool (`pool.csv`): anchor (prior) and fitted rating.
@@ -55,6 +85,8 @@ pub struct PoolRow {
     #[serde(default)]
     pub pool_file_upper: Option<f64>,
 }
+
+impl CsvRow for PoolRow {}
 
 impl PoolRow {
     /// Whether the fit placed the member outside its pool-file interval (`None` without one).
@@ -83,6 +115,8 @@ pub struct TargetRow {
     pub range: RangeFlag,
     pub precision_met: bool,
 }
+
+impl CsvRow for TargetRow {}
 
 /// One verified UCI_Elo level (`verify.csv`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -115,6 +149,12 @@ pub struct VerifyRow {
     pub opponents_dof: Option<u32>,
 }
 
+impl CsvRow for VerifyRow {
+    fn check(&self) -> Result<(), String> {
+        share("score", self.score)
+    }
+}
+
 /// One verified level against one opponent (`verify_opponents.csv`): whether a level's rating
 /// holds against every member it met, or depends on which (intransitivity at the weak end).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -140,6 +180,13 @@ pub struct VerifyOpponentRow {
     pub performance: f64,
     pub performance_lower: f64,
     pub performance_upper: f64,
+}
+
+impl CsvRow for VerifyOpponentRow {
+    fn check(&self) -> Result<(), String> {
+        tally(self.games, self.wins, self.draws, self.losses)?;
+        share("score", self.score)
+    }
 }
 
 /// Where a target falls on the engine's range.
@@ -181,6 +228,10 @@ pub struct PlanRow {
     pub reason: String,
 }
 
+impl CsvRow for PlanRow {
+    const APPENDED: bool = true;
+}
+
 /// How many games ended one way (`terminations.csv`, written with the report).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct TerminationRow {
@@ -190,6 +241,8 @@ pub struct TerminationRow {
     pub share: f64,
 }
 
+impl CsvRow for TerminationRow {}
+
 /// One bin of the game-length histogram (`game_lengths.csv`, written with the report).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct LengthRow {
@@ -197,6 +250,8 @@ pub struct LengthRow {
     pub plies_to: u32,
     pub games: usize,
 }
+
+impl CsvRow for LengthRow {}
 
 /// One member of a measured pool (`pool.csv` of a `skillcal pool` run; a calibration's
 /// `pool.csv` is [`PoolRow`]).
@@ -224,6 +279,12 @@ pub struct PoolMemberRow {
     pub limits: String,
 }
 
+impl CsvRow for PoolMemberRow {
+    fn check(&self) -> Result<(), String> {
+        tally(self.games, self.wins, self.draws, self.losses)
+    }
+}
+
 /// One row of `pool-pairs.csv` (a `skillcal pool` run): what two members scored against each other.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct PoolPairRow {
@@ -240,6 +301,20 @@ pub struct PoolPairRow {
     pub fit_diff_sd: Option<f64>,
 }
 
+impl CsvRow for PoolPairRow {
+    fn check(&self) -> Result<(), String> {
+        tally(self.games, self.a_wins, self.draws, self.b_wins)?;
+        let points = f64::from(self.a_wins) + f64::from(self.draws) / 2.0;
+        if (self.a_points - points).abs() > 1e-6 {
+            return Err(format!(
+                "a_points {} is not a_wins + draws / 2 = {points}",
+                self.a_points
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// One planned match of a `skillcal pool` run (`plan.csv`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct PoolPlanRow {
@@ -250,4 +325,8 @@ pub struct PoolPlanRow {
     pub b: String,
     pub games: usize,
     pub reason: String,
+}
+
+impl CsvRow for PoolPlanRow {
+    const APPENDED: bool = true;
 }

@@ -48,9 +48,14 @@ fn bad_analyse_arguments_are_named() {
     .unwrap();
     let out = dir.join("out");
     for (args, expect) in [
-        (&["--band", "0"][..], "--band"),
+        // as few as rate and report take: 5 resamples give no 2.5% tail to read
+        (
+            &["--bootstrap", "5"][..],
+            "0 (no intervals) or 100 to 1000000",
+        ),
+        (&["--bootstrap", "1"], "0 (no intervals) or 100 to 1000000"),
+        (&["--band", "0"], "--band"),
         (&["--concurrency", "0"], "--concurrency"),
-        (&["--bootstrap", "1"], "at least 2"),
         (
             &["--limit", "nodes=0"],
             "limit 'nodes=0': must be at least 1",
@@ -65,7 +70,7 @@ fn bad_analyse_arguments_are_named() {
             "option Style = 'odd' is not accepted: allowed: one of",
         ),
     ] {
-        let run = std::process::Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        let run = std::process::Command::new(crate::support::arena::skillcal_under_test())
             .arg("analyse")
             .arg(&pgn)
             .arg("--out")
@@ -216,5 +221,79 @@ fn the_analysis_engine_takes_only_a_checked_substitute() {
         stderr.contains("/usr/games/fairy-stockfish does not play as /usr/games/stockfish"),
         "{stderr}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Human games whose tags or movetext are broken: a rating tag that is no rating is warned of
+/// with file, game and line (`99999` made a band 99900-99999, `-50` was dropped silently), a
+/// game cut short (no result, a token that is no move) or with a tag line missing its `]` is
+/// named, and an illegal move's warning gives its line. `SKILLCAL_UNDER_TEST` runs this against
+/// another build (it failed on main before).
+#[test]
+fn broken_human_games_are_named_by_file_game_and_line() {
+    let dir = std::env::temp_dir().join(format!("skillcal-analysis-broken-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("h.pgn");
+    let game = |tags: &str, moves: &str| format!("{tags}[White \"p\"]\n[Black \"q\"]\n\n{moves}\n");
+    let text = [
+        game(
+            "[WhiteElo \"1500\"]\n[BlackElo \"99999\"]\n",
+            "1. e4 e5 2. Nf3 Nc6 1-0",
+        ),
+        game(
+            "[WhiteElo \"-50\"]\n[BlackElo \"1600\"]\n",
+            "1. d4 d5 2. c4 e6 0-1",
+        ),
+        game("[Event \"x\"\n", "1. e4 e5 1/2-1/2"),
+        game("", "1. e4 e5\n2. Ke3 Nc6 0-1"),
+        game("[WhiteElo \"1510\"]\n", "1. e4 e5 2. Qh5"),
+        game("", "1. e4 e5 2. Qh5 Nc"),
+    ]
+    .join("\n");
+    std::fs::write(&pgn, text).unwrap();
+    let out = dir.join("out");
+    let run = std::process::Command::new(crate::support::arena::skillcal_under_test())
+        .args(["analyse", "--human"])
+        .arg(&pgn)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--engine",
+            "builtin",
+            "--limit",
+            "nodes=200",
+            "--bootstrap",
+            "0",
+        ])
+        .args([
+            "--match-limit",
+            "nodes=200",
+            "--concurrency",
+            "1",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    let at = |game: usize, line: usize| format!("h.pgn#{game} (line {line}): ");
+    for expect in [
+        format!("{}BlackElo `99999` is not a rating (1 to 4000)", at(1, 2)),
+        format!("{}WhiteElo `-50` is not a rating", at(2, 8)),
+        format!(
+            "{}skipped: tag line `[Event \"x\"` has no closing ]",
+            at(3, 15)
+        ),
+        format!("{}skipped: illegal move Ke3", at(4, 25)),
+        format!("{}the moves end without a result", at(5, 31)),
+        format!("{}skipped: `Nc` is not a move", at(6, 36)),
+    ] {
+        assert!(stderr.contains(&expect), "{expect}\n{stderr}");
+    }
+    let bands: Vec<skillcal::results::AnalysisRow> =
+        skillcal::results::read_csv(&out.join("human.csv")).unwrap();
+    let names: Vec<&str> = bands.iter().map(|b| b.player.as_str()).collect();
+    assert_eq!(names, ["1500-1599", "1600-1699"]);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -345,7 +345,7 @@ fn analyse_on_a_calibration_folder_writes_levels_csv() {
         .arg("--out")
         .arg(d.join("analysis"))
         .args(["--engine", "builtin", "--limit", "nodes=300"])
-        .args(["--bootstrap", "20", "--concurrency", "1", "--quiet"])
+        .args(["--bootstrap", "100", "--concurrency", "1", "--quiet"])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -386,6 +386,51 @@ fn analyse_on_a_calibration_folder_writes_levels_csv() {
             ),
             (LevelKind::Pool, "sf-skill0", None, 1320.0, 2, 5),
         ]
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A calibration whose curve fit failed has NaN for every setting's curve Elo, and two points
+/// give rho ±1 whatever they are: rho is not computed on either, and the sentence says why
+/// (before: "rho = -1.000 over 2 tested settings ... ACPL falls as Elo rises").
+#[test]
+fn rho_needs_three_settings_with_a_curve_elo() {
+    let d = run_folder("rho-nan", "60");
+    let nan_curve: String = POINTS
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                return l.to_string();
+            }
+            let mut f: Vec<&str> = l.split(',').collect();
+            f[10] = "NaN";
+            f.join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    std::fs::write(d.join("fit_points.csv"), nan_curve).unwrap();
+    let l = load_levels(&d).unwrap().unwrap();
+    assert_eq!(l.trend.rho, None);
+    assert_eq!(l.trend.rho_measured, None);
+    let s = skillcal::report::level_section::trend_sentence(&l);
+    assert!(
+        s.contains("not computed") && s.contains("no curve Elo (NaN in fit_points.csv"),
+        "{s}"
+    );
+    // two settings with an Elo: any two give ±1
+    std::fs::write(
+        d.join("fit_points.csv"),
+        POINTS.lines().take(3).collect::<Vec<_>>().join("\n") + "\n",
+    )
+    .unwrap();
+    let l = load_levels(&d).unwrap().unwrap();
+    assert_eq!((l.trend.settings, l.trend.rho), (2, None));
+    let s = skillcal::report::level_section::trend_sentence(&l);
+    assert!(
+        s.contains("2 tested settings have an ACPL and a curve Elo"),
+        "{s}"
     );
     let _ = std::fs::remove_dir_all(&d);
 }

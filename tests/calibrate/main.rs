@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod bad_line_hint;
 mod compare;
 mod compare_human;
 mod config_values;
@@ -17,10 +18,12 @@ mod precision_range;
 mod preflight;
 mod preflight_engines;
 mod refit_full;
+mod report_cli;
 mod resume_config;
 mod self_scale;
 mod sim;
 mod spline;
+mod strict_inputs;
 mod t_min;
 mod tc_check;
 mod verify_cli;

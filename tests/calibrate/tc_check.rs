@@ -10,7 +10,7 @@ use skillcal::calibrate::runner::EngineSpec;
 use skillcal::calibrate::sim::SimRunner;
 use skillcal::calibrate::tc_check::{default_levels, tc_check, DEFAULT_TCS};
 use skillcal::report;
-use skillcal::results::{read_csv, tc_check_pass, TcCheckRow};
+use skillcal::results::{read_csv, tc_check_pass, write_csv, TcCheckRow, TcVerdict};
 
 use crate::support::arena::{temp_dir, SKILLCAL, STOCKFISH};
 use crate::support::calibrate::{config, ANCHORS};
@@ -250,7 +250,10 @@ fn real_tc_check_plays_both_clocks_writes_the_csv_and_resumes() {
         "{rows:?}"
     );
     let d = rows[1].diff.unwrap();
-    assert_eq!(rows[1].pass, Some(d.abs() <= 50.0));
+    assert_eq!(
+        rows[1].pass,
+        Some(rows[1].verdict() == Some(TcVerdict::Pass))
+    );
     assert!((d - (rows[1].measured - rows[0].measured)).abs() < 1e-6);
     assert!(
         stdout.contains("10+0.1")
@@ -324,4 +327,79 @@ fn real_tc_check_plays_both_clocks_writes_the_csv_and_resumes() {
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&moved);
+}
+
+/// The verdict reads the difference's 95% interval against ±50: inside passes, wholly beyond
+/// fails, and one reaching across an edge cannot tell. The probe's 4 games a level gave +173
+/// [-246, +592], which read FAIL beside a note that the difference was chance.
+#[test]
+fn the_verdict_reads_the_interval_not_the_point_estimate() {
+    for ((lo, hi), verdict) in [
+        ((-50.0, 50.0), TcVerdict::Pass),
+        ((-30.0, 45.0), TcVerdict::Pass),
+        ((51.0, 180.0), TcVerdict::Fail),
+        ((-300.0, -50.5), TcVerdict::Fail),
+        ((-246.0, 592.0), TcVerdict::Inconclusive),
+        ((-20.0, 60.0), TcVerdict::Inconclusive),
+        ((40.0, 120.0), TcVerdict::Inconclusive),
+    ] {
+        assert_eq!(TcVerdict::of(lo, hi), verdict, "[{lo}, {hi}]");
+    }
+    let row = |tc: &str, diff: Option<(f64, f64, f64)>| TcCheckRow {
+        level: 1400.0,
+        tc: tc.into(),
+        measured: 1400.0,
+        lower: 1300.0,
+        upper: 1500.0,
+        games: 4,
+        score: 0.5,
+        diff: diff.map(|d| d.0),
+        diff_lower: diff.map(|d| d.1),
+        diff_upper: diff.map(|d| d.2),
+        // as the check wrote it before: from the point estimate
+        pass: diff.map(|d| d.0.abs() <= 50.0),
+        ms_per_ply: None,
+        depth: None,
+        nodes: None,
+    };
+    let dir = temp_dir("tc-verdict");
+    for (name, diff, sentence, cell) in [
+        (
+            "wide",
+            (173.0, -246.0, 592.0),
+            "The check is inconclusive",
+            "| inconclusive |",
+        ),
+        (
+            "narrow",
+            (10.0, -30.0, 45.0),
+            "The check passes",
+            "| pass |",
+        ),
+        (
+            "beyond",
+            (120.0, 60.0, 180.0),
+            "The check FAILS",
+            "| FAIL |",
+        ),
+    ] {
+        let d = dir.join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        let rows = [row("1+0.01", None), row("2+0.02", Some(diff))];
+        write_csv(&d.join("tc_check.csv"), &rows).unwrap();
+        let out = Command::new(crate::support::arena::skillcal_under_test())
+            .arg("report")
+            .arg(&d)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let md = std::fs::read_to_string(d.join("report.md")).unwrap();
+        assert!(md.contains(sentence) && md.contains(cell), "{name}: {md}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -170,6 +170,7 @@ fn an_unfinished_pgn_game_is_left_out_and_noted() {
 fn skip_bad_lines_skips_and_reports() {
     let opts = LoadOptions {
         skip_bad_lines: true,
+        ..LoadOptions::default()
     };
     let r = load_games_report(&[data("rating_arena.csv")], &opts).unwrap();
     assert_eq!(r.games.len(), 4);

@@ -285,7 +285,8 @@ impl CalibrationConfig {
             );
         }
         let pairs_path = dir.join("pool-pairs.csv");
-        let pairs: Vec<crate::results::PoolPairRow> = crate::results::read_csv(&pairs_path)?;
+        // a measured pool without a pair measured nothing: the file was cut or is not one
+        let pairs: Vec<crate::results::PoolPairRow> = crate::results::read_csv_rows(&pairs_path)?;
         for (i, p) in pairs.iter().enumerate() {
             for name in [&p.a, &p.b] {
                 if !run.pool.members.iter().any(|m| &m.name == name) {
