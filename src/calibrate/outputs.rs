@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::analysis::analyse;
 use super::config::{knobs_label, CalibrationConfig};
-use super::error::Result;
+use super::error::{CalibrateError, Result};
 use super::fit::{self, CurveFit, RangeFlag, Role, Z95};
 use super::rundir::{all_games, merge_games};
 use super::table;
@@ -19,6 +19,9 @@ pub struct Outcome {
     pub all_met: bool,
     pub fit: Option<CurveFit>,
     pub targets: Vec<TargetRow>,
+    /// Whether this fit wrote `uci_elo_table.csv` (a table left by an earlier fit is moved
+    /// aside, so only a fresh one is there to install).
+    pub table: bool,
 }
 
 /// Writes `games.csv`, the fit CSVs, the table and `summary.toml` from all games of the run.
@@ -155,6 +158,7 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
     // curve, table
     let mut curve_rows = Vec::new();
     let mut targets = Vec::new();
+    let mut written = false;
     if let Some(c) = &a.curve {
         let t_min = cfg.plan.t_min;
         for i in 0..=100 {
@@ -177,11 +181,23 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
                     table::is_builtin(cfg),
                 )?;
                 targets = rows;
+                written = true;
             }
             None => notes.push("no table written: the curve is not increasing".into()),
         }
     } else {
         notes.push("no curve: no subject games yet".into());
+    }
+    let table_path = dir.join("uci_elo_table.csv");
+    if !written && table_path.exists() {
+        // an earlier fit's table would pass for this one's (and `--install` installed it)
+        let stale = dir.join("uci_elo_table.csv.stale");
+        std::fs::rename(&table_path, &stale)
+            .map_err(|e| CalibrateError::io("move aside", &table_path, e))?;
+        notes.push(format!(
+            "the table an earlier fit wrote is moved to {}: this fit gives none",
+            stale.display()
+        ));
     }
     data::write_csv(&dir.join("fit_curve.csv"), &curve_rows)?;
     data::write_csv(&dir.join("table_details.csv"), &targets)?;
@@ -235,6 +251,7 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
         batches,
         all_met,
         fit: a.curve,
+        table: written,
         targets,
     })
 }

@@ -58,6 +58,20 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
         })?),
         None => None,
     };
+    // where the table goes, checked before any game: run elsewhere, it failed after the run
+    let install = match install {
+        Some(family) => {
+            let dest = installed_table(family);
+            if !dest.is_file() {
+                bail!(
+                    "--install: {} not found; run from the skillcal repository",
+                    dest.display()
+                );
+            }
+            Some(dest)
+        }
+        None => None,
+    };
     if let Some(b) = args.budget {
         check_budget(b, "--budget")?;
         cfg.budget = b;
@@ -90,16 +104,14 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
     )?;
     let report = report::generate(&dir)?;
     eprintln!("report: {}", report.display());
-    if let Some(family) = install {
+    if let Some(dest) = install {
         let table = dir.join("uci_elo_table.csv");
-        if !table.exists() {
-            bail!("no table to install: {} was not written", table.display());
-        }
-        let dest = installed_table(family);
-        if !dest.parent().is_some_and(Path::is_dir) {
+        // only this fit's table: one left by an earlier fit was moved aside
+        if !outcome.table || !table.exists() {
             bail!(
-                "--install: {} not found; run from the skillcal repository",
-                dest.display()
+                "--install: no table to install: this fit wrote no {} (see the notes in {})",
+                table.display(),
+                dir.join("summary.toml").display()
             );
         }
         std::fs::copy(&table, &dest)
