@@ -22,6 +22,7 @@ pub mod fit;
 pub mod fit_config;
 pub mod goal;
 pub mod held;
+pub mod inversion;
 pub mod isotonic;
 pub mod outputs;
 pub mod path;
