@@ -13,7 +13,7 @@ use crate::calibrate::validate::check_budget;
 use crate::calibrate::{self, tc_check, verify, Options};
 use crate::report;
 use crate::report::stats::{anchored_rms, verify_noise, verify_stats};
-use crate::results::{tc_check_pass, TcCheckRow, VerifyRow};
+use crate::results::{tc_verdict, TcCheckRow, TcVerdict, VerifyRow};
 use crate::strength::Family;
 
 #[derive(clap::Args, Debug)]
@@ -379,11 +379,10 @@ fn tc_summary(rows: &[TcCheckRow]) -> String {
     let mut s =
         String::from("level  tc          measured  95% interval      games  ms/ply  depth    nodes  diff (95%)\n");
     for r in rows {
-        let diff = match (r.diff, r.diff_lower, r.diff_upper, r.pass) {
-            (Some(d), Some(lo), Some(hi), Some(p)) => format!(
-                "{d:+.0} [{lo:+.0}, {hi:+.0}] {}",
-                if p { "pass" } else { "FAIL" }
-            ),
+        let diff = match (r.diff, r.diff_lower, r.diff_upper, r.verdict()) {
+            (Some(d), Some(lo), Some(hi), Some(v)) => {
+                format!("{d:+.0} [{lo:+.0}, {hi:+.0}] {}", v.as_str())
+            }
             _ => "(reference)".into(),
         };
         let pace = r.ms_per_ply.map_or("–".into(), |m| format!("{m:.1}"));
@@ -394,24 +393,17 @@ fn tc_summary(rows: &[TcCheckRow]) -> String {
             r.level, r.tc, r.measured, r.lower, r.upper, r.games
         );
     }
-    // pass/fail reads the point estimate; say when the games cannot tell either way
-    if rows
-        .iter()
-        .any(|r| matches!((r.diff_lower, r.diff_upper), (Some(lo), Some(hi)) if hi - lo > 2.0 * tc_check::TOLERANCE))
-    {
-        s += &format!(
-            "note: a difference's 95% interval is wider than ±{:.0}: more games (--games) to tell\n",
-            tc_check::TOLERANCE
-        );
-    }
-    s += &match tc_check_pass(rows) {
-        Some(true) => format!(
-            "time-control check: pass (every level within ±{:.0} Elo)\n",
-            tc_check::TOLERANCE
+    let tol = tc_check::TOLERANCE;
+    s += &match tc_verdict(rows) {
+        Some(TcVerdict::Pass) => {
+            format!("time-control check: pass (every level's difference within ±{tol:.0} Elo, 95%)\n")
+        }
+        Some(TcVerdict::Fail) => format!(
+            "time-control check: FAIL (a level moved by more than ±{tol:.0} Elo with the clock, 95%)\n"
         ),
-        Some(false) => format!(
-            "time-control check: FAIL (a level moved by more than ±{:.0} Elo with the clock)\n",
-            tc_check::TOLERANCE
+        Some(TcVerdict::Inconclusive) => format!(
+            "time-control check: inconclusive (a difference's 95% interval reaches past ±{tol:.0} \
+             Elo: more games, --games, to tell)\n"
         ),
         None => "time-control check: no difference measured\n".into(),
     };

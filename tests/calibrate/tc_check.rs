@@ -261,6 +261,13 @@ fn real_tc_check_plays_both_clocks_writes_the_csv_and_resumes() {
             && stdout.contains("nodes a move"),
         "{stdout}"
     );
+    // the printed verdict is the interval's (4 games: inconclusive, never FAIL beside a note
+    // that the games cannot tell)
+    let verdict = rows[1].verdict().unwrap().as_str();
+    assert!(
+        stdout.contains(&format!("time-control check: {verdict} ")),
+        "{stdout}"
+    );
     // the subject played on the given clocks, every game finished on the board or by rule
     for tc in ["10+0.1", "60+0.6"] {
         let spec = std::fs::read_dir(out.join("matches").join(format!("{tc}-1400")))
