@@ -95,7 +95,12 @@ pub fn calibrate(
         };
         let mut plans = match plan::next_batch(cfg, &state) {
             Some(p) => p,
-            None => break,
+            None => {
+                if !opts.quiet {
+                    eprintln!("stopped: {}", plan::stop_reason(cfg, &state));
+                }
+                break;
+            }
         };
         let mut specs: Vec<(String, MatchSpec, String)> = Vec::new();
         if batch == 0 && cfg.plan.pool_games > 0 {

@@ -267,6 +267,27 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
     }
 }
 
+/// Why [`next_batch`] planned nothing: said at the end of every run, since a run that stops
+/// with budget left looked like one cut short.
+pub fn stop_reason(cfg: &CalibrationConfig, state: &PlanState) -> String {
+    if cfg.budget.saturating_sub(state.games_played) < 2 {
+        return format!(
+            "the budget is spent ({} of {} games)",
+            state.games_played, cfg.budget
+        );
+    }
+    match state.fit.filter(|f| f.monotone(cfg.plan.t_min)) {
+        Some(_) => format!(
+            "every target the path reaches meets its goal, {} games of the budget of {} left \
+             (a target beyond an end of the path is flagged once the curve's band there \
+             excludes it)",
+            cfg.budget - state.games_played,
+            cfg.budget
+        ),
+        None => "nothing left to plan without an increasing curve".into(),
+    }
+}
+
 /// The lowest setting of a domain extended below 0 (`plan.t_min`) while no setting within one
 /// grid step of it has games: the curve only extrapolates there, and a target it puts beyond the
 /// floor would never be played, so the new end is measured first.

@@ -108,7 +108,9 @@ fn tiny_real_calibration_produces_table_report_plots_and_verifies() {
     let cfg = config(&dir);
     let out = dir.join("run");
     let (cfg_s, out_s) = (cfg.to_str().unwrap(), out.to_str().unwrap());
-    run(&["calibrate", cfg_s, "--out", out_s]);
+    let said = run(&["calibrate", cfg_s, "--out", out_s]);
+    // the run says why it stopped (with budget left it looked cut short)
+    assert!(said.contains("stopped: "), "{said}");
 
     // every planned game was played by real engines, and the run's games.csv holds them all
     let games = csv_rows(&out.join("games.csv"));
