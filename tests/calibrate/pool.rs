@@ -129,6 +129,16 @@ fn pool_measurement_meets_goal_and_rates_the_truth() {
     // a rerun resumes: nothing new is played
     let again = measure(&cfg, &dir, &runner, &opts).unwrap();
     assert_eq!(again.games, out.games);
+    // the games' conditions stay: a rerun with another book order or other rules would mix
+    // two pools' games under the same names, and is refused naming what changed
+    let mut other = cfg.clone();
+    other.openings.order = "sequential".into();
+    let err = format!("{}", measure(&other, &dir, &runner, &opts).unwrap_err());
+    assert!(err.contains("another openings"), "{err}");
+    let mut other = cfg.clone();
+    other.adjudication = Some(toml::from_str("max_plies = 200").unwrap());
+    let err = format!("{}", measure(&other, &dir, &runner, &opts).unwrap_err());
+    assert!(err.contains("another adjudication"), "{err}");
     // `skillcal report` on the pool folder rewrites the pool's own report; it wrote a
     // calibration report over it, reading pool.csv as a calibration's (anchors "none")
     std::fs::remove_file(dir.join("report.md")).unwrap();

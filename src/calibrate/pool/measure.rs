@@ -49,6 +49,33 @@ fn check_run_config(cfg: &PoolRunConfig, dir: &Path) -> Result<()> {
         let prev: PoolRunConfig = toml::from_str(&old).map_err(|e| {
             CalibrateError::file(&path, format!("cannot read the run's config: {e}"))
         })?;
+        // the games' conditions: another book or other rules would mix two pools' games
+        // a path stored relative to another working directory may not resolve from here:
+        // then the file's name is all there is to compare
+        let same_book = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => a.file_name() == b.file_name(),
+        };
+        let mut changed = Vec::new();
+        if !same_book(&prev.openings.file, &cfg.openings.file) {
+            changed.push("openings.file");
+        }
+        if prev.openings.order != cfg.openings.order || prev.openings.plies != cfg.openings.plies {
+            changed.push("openings");
+        }
+        if prev.adjudication != cfg.adjudication {
+            changed.push("adjudication");
+        }
+        if !changed.is_empty() {
+            return Err(CalibrateError::file(
+                dir,
+                format!(
+                    "holds a pool played with another {} (see {}); use a new --out",
+                    changed.join(" and "),
+                    path.display()
+                ),
+            ));
+        }
         for (j, m) in cfg.pool.members.iter().enumerate() {
             if let Some(p) = prev.pool.members.iter().position(|o| o.name == m.name) {
                 if member_engine(&prev.pool, p) != member_engine(&cfg.pool, j) {
