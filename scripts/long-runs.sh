@@ -102,6 +102,11 @@ run_stage() {
       # games a level the noise alone makes an RMS of about 31, the issue's goal 35; at 300
       # about 20 (more rounds extend the same matches when the table is unchanged)
       verify_range --games 100 ;;
+    range-tc) # issue 14: the default family's time-control check, on the final table (the
+      # other families' ran with their runs): the rows nearest 1400 and 2000 at 10+0.1 and 60+0.6
+      stage "tc-check results/range"
+      "$bin" tc-check results/range/uci_elo_table.csv --config configs/families/blend.toml
+      "$bin" report results/range >/dev/null ;;
     analyse) # issue 15: how each level plays, then the report's section
       analyse results/range ;;
     families) # issue 14: every other family on the same pool
@@ -174,12 +179,12 @@ run_stage() {
     pool) # issue 13: the pool's own ladder towards its goal, with whatever time is left
       stage "pool -> results/pool"
       "$bin" pool configs/pool.toml --out results/pool ;;
-    *) echo "unknown stage '$1' (STAGES: range verify verify-final analyse pool-part families family-checks family-rerate family-refresh family-analyses stockfish compare pool)" >&2
+    *) echo "unknown stage '$1' (STAGES: range verify verify-final range-tc analyse pool-part families family-checks family-rerate family-refresh family-analyses stockfish compare pool)" >&2
        exit 2 ;;
   esac
 }
 
-for s in ${STAGES:-range pool-part range analyse families compare family-checks stockfish compare verify pool range verify-final family-rerate family-refresh compare}; do
+for s in ${STAGES:-range pool-part range analyse families compare family-checks stockfish compare verify pool range verify-final range-tc family-rerate family-refresh compare}; do
   run_stage "$s"
 done
 stage "done"
