@@ -11,4 +11,4 @@ start=$(date +%s)
 "$bin"/skillcal match --config configs/sf-skill2-vs-4.toml --out "$out"
 echo "wall time: $(( $(date +%s) - start )) s"
 echo "games in CSV: $(( $(wc -l < "$out/games.csv") - 1 ))"
-ARENA_CHECK_DIR="$out" cargo test --release --quiet --test arena_legality -- --ignored --nocapture check_existing_run
+ARENA_CHECK_DIR="$out" cargo test --release --quiet --test arena -- --ignored --nocapture check_existing_run

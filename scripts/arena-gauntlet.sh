@@ -13,4 +13,4 @@ start=$(date +%s)
 SKILLCAL_BIN="$(realpath "$bin")/skillcal" \
   "$bin"/skillcal match --config configs/gauntlet-builtin-vs-sf.toml --out "$out" "$@"
 echo "wall time: $(( $(date +%s) - start )) s"
-ARENA_CHECK_DIR="$out" cargo test --release --quiet --test arena_legality -- --ignored --nocapture check_existing_run
+ARENA_CHECK_DIR="$out" cargo test --release --quiet --test arena -- --ignored --nocapture check_existing_run

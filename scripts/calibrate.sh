@@ -2,7 +2,7 @@
 # The README's main command: a real calibration of the built-in engine against Stockfish 15.1
 # Skill Levels, then its report.
 #   scripts/calibrate.sh [CONFIG [OUT [extra calibrate flags, e.g. --install]]]
-# Defaults: configs/default.toml into results/default (about 6 minutes on 2 cores).
+# Defaults: configs/default.toml into results/default (about 8 minutes on 2 cores).
 # VERIFY=1 also plays the verification games of the new table (the config's [verify] levels)
 # into OUT/verify and adds them to the report. Rerunning the same command resumes a killed run.
 set -euo pipefail

@@ -3,7 +3,7 @@
 # Debian's generic builds (/usr/games/stockfish: "64bit SSE2") play the same games sooner:
 #   scripts/native-engines.sh [OUT_DIR] [STOCKFISH_GIT] [FAIRY_GIT]
 # then, as the last line printed says:
-#   export SKILLCAL_ENGINE_SUBSTITUTE="/usr/games/stockfish=OUT/stockfish;..."
+#   export SKILLCAL_ENGINE_SUBSTITUTE="/usr/games/stockfish=OUT/stockfish-15.1;/usr/games/fairy-stockfish=OUT/fairy-stockfish-11.1"
 # skillcal takes a substitute only when it searches the same nodes as the engine it replaces in
 # `bench 16 1 10`, so the games are those of the configured engine; configs and records keep
 # /usr/games/... . Stockfish 15.1's net is the one embedded in Debian's binary (`export_net`), so

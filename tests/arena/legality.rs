@@ -2,7 +2,7 @@
 //! and termination agree with the final position.
 //!
 //! The long run (100 games, scripts/arena-100.sh) is checked with
-//! `ARENA_CHECK_DIR=results/arena-100 cargo test --release --test arena_legality -- --ignored`.
+//! `ARENA_CHECK_DIR=results/arena-100 cargo test --release --test arena -- --ignored check_existing_run`.
 
 use std::path::PathBuf;
 
