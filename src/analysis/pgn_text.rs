@@ -148,7 +148,7 @@ mod tests {
     #[test]
     fn lines_of_moves_tags_and_problems() {
         let g = scan(
-            b"[White \"a\"]\n[Black \"b\"]\n\n1. e4 {a {comment}\nover lines} e5 (1... c5 2. Nf3)\n2. Nf3 $1 Nc6!? 3. O-O 0-0 1-0\n",
+            b"[White \"a\"]\n[Black \"b\"]\n\n1. e4 {a comment\nover lines} e5 (1... c5 2. Nf3)\n2. Nf3 $1 Nc6!? 3. O-O 0-0 1-0\n",
             1,
         );
         assert_eq!(g.tags, [("White".into(), 1), ("Black".into(), 2)]);
