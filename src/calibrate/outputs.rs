@@ -185,7 +185,12 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
             }
             None => notes.push("no table written: the curve is not increasing".into()),
         }
-    } else if a.players.roles.iter().any(|r| matches!(r, Role::Subject(_))) {
+    } else if a
+        .players
+        .roles
+        .iter()
+        .any(|r| matches!(r, Role::Subject(_)))
+    {
         // the fit's own note says why (it said "no subject games yet" beside it)
         notes.push("no curve: the curve fit failed (see the note above)".into());
     } else {
