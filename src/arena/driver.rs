@@ -103,6 +103,12 @@ pub async fn run_match_async(
         Some(from) => openings::load(&config.openings).context(from)?,
         None => openings::load(&config.openings)?,
     };
+    // a new folder is made only for engines that start: a failed preflight left one holding
+    // match.toml and the lock file alone
+    let fresh = !out_dir.exists();
+    if fresh {
+        preflight(config, &players).await?;
+    }
     std::fs::create_dir_all(out_dir).at("create output directory", out_dir)?;
     // held until this function returns: a second run on the directory fails at once
     let _lock = RunLock::acquire(out_dir)?;
@@ -134,7 +140,9 @@ pub async fn run_match_async(
         finish_summary(&mut summary, &tally, sprt.as_ref(), started, 0, 0);
         return Ok(summary);
     }
-    preflight(config, &players).await?;
+    if !fresh {
+        preflight(config, &players).await?;
+    }
 
     let pb = progress_bar(opts.progress, planned);
     pb.set_position(already as u64);

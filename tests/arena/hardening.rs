@@ -423,9 +423,10 @@ fn deep_reports_and_extreme_limits_do_not_crash_the_arena() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A match that stopped in its preflight (an engine that would not start) wrote its folder but
-/// no game: the corrected command runs there instead of being refused as "a different config";
-/// once a game is in, another config is refused as before.
+/// A match that stops in its preflight (an engine that would not start) leaves no folder (it
+/// left one holding match.toml and the lock file alone); a folder that holds no game takes the
+/// corrected command instead of refusing it as "a different config"; once a game is in, another
+/// config is refused as before.
 #[test]
 fn a_folder_without_a_game_takes_the_corrected_config() {
     let dir = temp_dir("hardening-corrected");
@@ -452,7 +453,14 @@ fn a_folder_without_a_game_takes_the_corrected_config() {
     let o = run("/bin/true", "300");
     assert!(!o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("engine true"), "{}", text(&o));
-    assert!(dir.join("m/match.toml").exists());
+    assert!(!dir.join("m").exists());
+    // a folder an earlier build left after its preflight failed
+    std::fs::create_dir_all(dir.join("m")).unwrap();
+    std::fs::write(
+        dir.join("m/match.toml"),
+        "rounds = 1\n[[engines]]\nname = \"x\"\ncommand = \"/bin/true\"\n",
+    )
+    .unwrap();
     let o = run(MOCK, "300");
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(rows(&dir.join("m")), 2);
