@@ -576,6 +576,23 @@ fn the_forecast_is_near_the_games_the_goal_then_takes() {
         )) && report.contains("## Where the forecast's time goes"),
         "{report}"
     );
+    // "h of play" is game time; the clock's hours divide it by the games played at once (a
+    // note read the first as the second)
+    let after = report.split("more games, ").nth(1).expect("forecast hours");
+    let play: f64 = after.split(" h of play").next().unwrap().parse().unwrap();
+    let clock: f64 = after
+        .split("about ")
+        .nth(1)
+        .unwrap()
+        .split(" h on the clock with ")
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (clock - play / cfg.concurrency as f64).abs() <= 0.1,
+        "{play} h of play, {clock} h on the clock"
+    );
     cfg.budget = 20_000;
     let done = measure(&cfg, &dir, &runner, &opts).unwrap();
     assert!(done.all_met);

@@ -189,7 +189,10 @@ pub fn measure(
                 plan.len(),
                 games.len(),
                 cfg.budget,
-                ahead.as_ref().map(forecast_note).unwrap_or_default()
+                ahead
+                    .as_ref()
+                    .map(|f| forecast_note(f, cfg.concurrency))
+                    .unwrap_or_default()
             );
         }
         let mut dirs = Vec::new();
@@ -219,12 +222,15 @@ pub fn measure(
 /// How far the forecast looks before it says the goal is out of reach.
 pub const FORECAST_GAMES: usize = 100_000;
 
-fn forecast_note(f: &Forecast) -> String {
+/// The forecast for the batch's log line: game time ("h of play", each game's seconds summed)
+/// and the clock's, `concurrency` games at a time (a note read the first as the second).
+fn forecast_note(f: &Forecast, concurrency: usize) -> String {
     if f.met {
+        let h = f.seconds / 3600.0;
         format!(
-            "; goal in about {} more games ({:.1} h of play)",
+            "; goal in about {} more games ({h:.1} h of play, about {:.1} h on the clock)",
             f.games,
-            f.seconds / 3600.0
+            h / concurrency.max(1) as f64
         )
     } else {
         format!("; goal not in sight within {} more games", f.games)

@@ -197,10 +197,12 @@ fn report_markdown(
             let _ = writeln!(
                 s,
                 "Forecast: if the games score as these ratings predict, the goal is met after about \
-                 {} more games, {:.1} h of play (each game at its pair's plies times its members' seconds a move, at the machine's \
-                 pace of the latest games; {} at a time). The planner's own choices, followed on the expected information.\n",
+                 {} more games, {:.1} h of play, about {:.1} h on the clock with {} games at a time (each game at its pair's plies \
+                 times its members' seconds a move, at the machine's pace of the latest games). The planner's own choices, followed on \
+                 the expected information.\n",
                 a.games,
                 a.seconds / 3600.0,
+                a.seconds / 3600.0 / cfg.concurrency.max(1) as f64,
                 cfg.concurrency
             );
         }
