@@ -17,7 +17,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 use super::error::{AnalysisError, Result};
-use super::pgn_text;
+use crate::rating::pgn_text;
 
 /// One move as played.
 #[derive(Clone, Debug)]

@@ -15,7 +15,6 @@ pub mod games;
 pub mod human;
 pub mod lichess;
 pub mod moves;
-pub mod pgn_text;
 pub mod pool;
 pub mod report;
 pub mod stats;

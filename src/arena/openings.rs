@@ -1,5 +1,6 @@
 //! Opening books: EPD positions or PGN move sequences, and which opening each round plays.
 
+use std::io::{Cursor, Seek};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +14,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use super::config::{BookFormat, BookOrder, OpeningsConfig, DEFAULT_BOOK};
 use super::error::{ArenaError, IoContext, Result};
+use crate::rating::pgn_text;
 
 /// One opening: a root position and book moves played from it.
 #[derive(Clone, Debug)]
@@ -231,15 +233,31 @@ impl Visitor for BookVisitor {
 const STANDARD_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 fn parse_pgn(text: &[u8], path: &Path, max_plies: Option<u32>) -> Result<Vec<Opening>> {
-    let mut reader = Reader::new(text);
+    let mut reader = Reader::new(Cursor::new(text));
     let mut visitor = BookVisitor { max_plies };
     let mut out = Vec::new();
-    let mut n = 0;
-    while let Some(game) = reader
-        .read_game(&mut visitor)
-        .map_err(|e| ArenaError::file(path, e))?
-    {
+    let (mut n, mut line, mut counted_to) = (0, 1u64, 0usize);
+    let bad = |e: std::io::Error| ArenaError::file(path, e);
+    while reader.has_more().map_err(bad)? {
+        // the game's text: pgn-reader skips a token that is no move without a word, and a book
+        // whose last move is unreadable would open one move short
+        let start = (reader.stream_position().map_err(bad)? as usize).min(text.len());
+        line += text[counted_to.min(start)..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as u64;
+        counted_to = counted_to.max(start);
+        let Some(game) = reader.read_game(&mut visitor).map_err(bad)? else {
+            break;
+        };
+        let end = (reader.stream_position().map_err(bad)? as usize).clamp(start, text.len());
         n += 1;
+        if let Some((at, what)) = pgn_text::scan(&text[start..end], line).problem {
+            return Err(ArenaError::file(
+                path,
+                format!("game {n} (line {at}): {what}"),
+            ));
+        }
         let (root_fen, moves) =
             game.map_err(|e| ArenaError::file(path, format!("game {n}: {e}")))?;
         // a game that names neither a move nor a position opens nothing: most likely the file
@@ -290,19 +308,38 @@ mod tests {
         assert_eq!(ops[1].start_fen(), "8/3k4/8/8/4P3/8/8/4K3 w - - 1 2");
     }
 
+    /// pgn-reader skips a token that is no move without a word: a book cut inside its last
+    /// move (`Nc` for `Nc6`) opened one move short, and a broken tag line read on.
+    #[test]
+    fn a_pgn_book_game_with_a_token_that_is_no_move_is_an_error_naming_its_line() {
+        let pgn = b"[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d5\n2. c4 Nc *\n";
+        let err = parse_pgn(pgn, Path::new("x.pgn"), None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("game 2 (line 8)") && err.contains("`Nc` is not a move"),
+            "{err}"
+        );
+        let err = parse_pgn(b"[Event \"a\"\n\n1. e4 *\n", Path::new("x.pgn"), None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("game 1 (line 1)"), "{err}");
+    }
+
     #[test]
     fn a_pgn_book_game_without_moves_or_fen_is_an_error() {
-        for text in [
-            &b"<html><body>Not found</body></html>\n"[..],
-            b"[Event \"?\"]\n\n*\n",
+        for (text, says) in [
+            // an error page saved as .pgn: its first word is no move
+            (
+                &b"<html><body>Not found</body></html>\n"[..],
+                "game 1 (line 1): `<html><body>Not` is not a move",
+            ),
+            (b"[Event \"?\"]\n\n*\n", "game 1: neither a move"),
         ] {
             let err = parse_pgn(text, Path::new("x.pgn"), None)
                 .unwrap_err()
                 .to_string();
-            assert!(
-                err.contains("x.pgn") && err.contains("game 1: neither a move"),
-                "{err}"
-            );
+            assert!(err.contains("x.pgn") && err.contains(says), "{err}");
         }
     }
 

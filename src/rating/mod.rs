@@ -43,6 +43,7 @@ mod output;
 mod pairs;
 mod pentanomial;
 mod pgn;
+pub mod pgn_text;
 pub mod problem;
 mod rate;
 mod rate_problem;

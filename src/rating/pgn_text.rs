@@ -1,4 +1,5 @@
-//! One PGN game's text read for what pgn-reader does not say: it gives no line numbers, reads a
+//! One PGN game's text read for what pgn-reader does not say (analysis reads games with it,
+//! the arena its PGN books): it gives no line numbers, reads a
 //! tag line that lacks its closing `]`, and skips a token that is no move (a file cut inside
 //! `Nc6` ends `Nc`) without a word. The tokens follow pgn-reader's rules (a game's movetext
 //! ends at a blank line or a tag line), so the main line's moves are the ones its visitor gets.
