@@ -7,11 +7,10 @@
 //! them. `[%clk h:mm:ss]` comments give the mover's clock after each move.
 
 use std::collections::HashMap;
-use std::io::{Cursor, Seek};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use pgn_reader::{RawComment, RawTag, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
@@ -268,24 +267,11 @@ pub fn rating(value: &str) -> std::result::Result<Option<u32>, String> {
 pub fn read_pgn_file(path: &Path) -> Result<Vec<GameMoves>> {
     let bytes = std::fs::read(path).map_err(|e| AnalysisError::io("read", path, e))?;
     let settings = read_settings(path);
-    let mut reader = Reader::new(Cursor::new(bytes.as_slice()));
     let mut out = Vec::new();
-    let (mut n, mut line, mut counted_to) = (0usize, 1u64, 0usize);
-    let bad = |e: std::io::Error| AnalysisError::file(path, format!("cannot read PGN: {e}"));
-    while reader.has_more().map_err(bad)? {
-        // the game's text, for the lines pgn-reader does not give
-        let start = (reader.stream_position().map_err(bad)? as usize).min(bytes.len());
-        line += bytes[counted_to.min(start)..start]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count() as u64;
-        counted_to = counted_to.max(start);
-        let Some(game) = reader.read_game(&mut GameVisitor).map_err(bad)? else {
-            break;
-        };
-        let end = (reader.stream_position().map_err(bad)? as usize).clamp(start, bytes.len());
-        let text = pgn_text::scan(&bytes[start..end], line);
-        n += 1;
+    let games = pgn_text::read_games(&bytes, &mut GameVisitor)
+        .map_err(|e| AnalysisError::file(path, format!("cannot read PGN: {e}")))?;
+    for (n, (game, text)) in (1..).zip(games) {
+        let line = text.first_line;
         let id = format!("{}#{n}", path.display());
         if let Some((at, what)) = &text.problem {
             eprintln!("warning: {id} (line {at}): skipped: {what}");

@@ -1,10 +1,9 @@
 //! Opening books: EPD positions or PGN move sequences, and which opening each round plays.
 
-use std::io::{Cursor, Seek};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use pgn_reader::{RawTag, SanPlus, Visitor};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -233,26 +232,13 @@ impl Visitor for BookVisitor {
 const STANDARD_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 fn parse_pgn(text: &[u8], path: &Path, max_plies: Option<u32>) -> Result<Vec<Opening>> {
-    let mut reader = Reader::new(Cursor::new(text));
     let mut visitor = BookVisitor { max_plies };
     let mut out = Vec::new();
-    let (mut n, mut line, mut counted_to) = (0, 1u64, 0usize);
-    let bad = |e: std::io::Error| ArenaError::file(path, e);
-    while reader.has_more().map_err(bad)? {
-        // the game's text: pgn-reader skips a token that is no move without a word, and a book
-        // whose last move is unreadable would open one move short
-        let start = (reader.stream_position().map_err(bad)? as usize).min(text.len());
-        line += text[counted_to.min(start)..start]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count() as u64;
-        counted_to = counted_to.max(start);
-        let Some(game) = reader.read_game(&mut visitor).map_err(bad)? else {
-            break;
-        };
-        let end = (reader.stream_position().map_err(bad)? as usize).clamp(start, text.len());
-        n += 1;
-        if let Some((at, what)) = pgn_text::scan(&text[start..end], line).problem {
+    // with each game's text: pgn-reader skips a token that is no move without a word, and a
+    // book whose last move is unreadable would open one move short
+    let games = pgn_text::read_games(text, &mut visitor).map_err(|e| ArenaError::file(path, e))?;
+    for (n, (game, scanned)) in (1..).zip(games) {
+        if let Some((at, what)) = scanned.problem {
             return Err(ArenaError::file(
                 path,
                 format!("game {n} (line {at}): {what}"),

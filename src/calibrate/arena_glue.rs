@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::config::PoolConfig;
 use super::error::{CalibrateError, Result};
 use super::runner::{EngineSpec, GameRunner, MatchSpec};
 use crate::arena::{
@@ -79,6 +80,22 @@ pub(crate) fn check_arena_settings(
     })
     .map_err(|e| CalibrateError::Config(format!("{origin}: {e}")))?;
     Ok(())
+}
+
+/// What a calibration and a pool run both check first: the book (read and parsed) and its
+/// order, the adjudication rules, and every member's program; `origin` names the config.
+pub(crate) fn check_book_rules_and_programs(
+    openings: &super::config::OpeningsConfig,
+    adjudication: &Option<toml::Table>,
+    pool: &PoolConfig,
+    origin: &str,
+) -> Result<()> {
+    check_arena_settings(
+        (&openings.file, &openings.order, openings.plies),
+        adjudication,
+        origin,
+    )?;
+    pool.check_commands(origin)
 }
 
 /// Starts each engine once, as a match's preflight does (program, limits, every option it will

@@ -4,7 +4,7 @@
 //! the engine lacks or a value it refuses failed only in the first match, after the run's folder
 //! and match plans were written, and a rerun with the config corrected resumed the stale plans.
 
-use super::arena_glue::{check_arena_settings, check_engines};
+use super::arena_glue::{check_book_rules_and_programs, check_engines};
 use super::config::{option_string, CalibrationConfig, PoolConfig};
 use super::error::{CalibrateError, Result};
 use super::players::subject_engine;
@@ -76,16 +76,7 @@ impl CalibrationConfig {
     /// engines started once), checked before a run makes a folder or plays; `origin` names the
     /// config.
     pub fn check_playable(&self, origin: &str) -> Result<()> {
-        check_arena_settings(
-            (
-                &self.openings.file,
-                &self.openings.order,
-                self.openings.plies,
-            ),
-            &self.adjudication,
-            origin,
-        )?;
-        self.pool.check_commands(origin)?;
+        check_book_rules_and_programs(&self.openings, &self.adjudication, &self.pool, origin)?;
         if let Some(c) = self.subject.command.as_deref() {
             check_command(c, &format!("{origin}: key `subject.command`"))?;
         }

@@ -4,6 +4,9 @@
 //! `Nc6` ends `Nc`) without a word. The tokens follow pgn-reader's rules (a game's movetext
 //! ends at a blank line or a tag line), so the main line's moves are the ones its visitor gets.
 
+use std::io::{Cursor, Seek};
+
+use pgn_reader::{Reader, Visitor};
 use shakmaty::san::SanPlus;
 
 /// Where one game's parts stand, by line.
@@ -19,6 +22,8 @@ pub struct GameText {
     pub result: bool,
     /// The line of the last token.
     pub last_line: u64,
+    /// The line the game's text starts on.
+    pub first_line: u64,
 }
 
 impl GameText {
@@ -54,9 +59,37 @@ fn is_move(token: &[u8]) -> bool {
     matches!(castle.unwrap_or(token), b"0-0" | b"0-0-0") || SanPlus::from_ascii(token).is_ok()
 }
 
+/// Reads every game of `bytes` with `visitor`, each beside its text read by [`scan`] (the lines
+/// and problems pgn-reader does not give).
+pub fn read_games<V: Visitor>(
+    bytes: &[u8],
+    visitor: &mut V,
+) -> std::io::Result<Vec<(V::Output, GameText)>> {
+    let mut reader = Reader::new(Cursor::new(bytes));
+    let mut out = Vec::new();
+    let (mut line, mut counted_to) = (1u64, 0usize);
+    while reader.has_more()? {
+        let start = (reader.stream_position()? as usize).min(bytes.len());
+        line += bytes[counted_to.min(start)..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as u64;
+        counted_to = counted_to.max(start);
+        let Some(game) = reader.read_game(visitor)? else {
+            break;
+        };
+        let end = (reader.stream_position()? as usize).clamp(start, bytes.len());
+        out.push((game, scan(&bytes[start..end], line)));
+    }
+    Ok(out)
+}
+
 /// Reads one game's text (`first_line`: the line its first byte is on).
 pub fn scan(text: &[u8], first_line: u64) -> GameText {
-    let mut g = GameText::default();
+    let mut g = GameText {
+        first_line,
+        ..Default::default()
+    };
     let (mut line, mut i, mut depth) = (first_line, 0, 0usize);
     let mut line_start = true;
     while i < text.len() {

@@ -4,24 +4,11 @@
 //! these against another build (they failed on main before).
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use skillcal::calibrate::pool::{measure, PoolOptions, PoolRunConfig};
 use skillcal::calibrate::sim::SimRunner;
 
-use crate::support::arena::{skillcal_under_test, temp_dir};
-
-fn run(args: &[&str]) -> (bool, String) {
-    let out = Command::new(skillcal_under_test())
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::support::arena::{skillcal_stderr, temp_dir};
 
 /// Cuts the third line of `path` to its first nine fields.
 fn cut_third_line(path: &Path) {
@@ -63,7 +50,7 @@ fn pool_and_report_name_a_bad_line_without_a_flag_they_lack() {
         .find(|p| p.exists())
         .unwrap();
     cut_third_line(&games);
-    let (ok, stderr) = run(&[
+    let (ok, stderr) = skillcal_stderr(&[
         "pool",
         config.to_str().unwrap(),
         "--out",
@@ -84,10 +71,10 @@ fn pool_and_report_name_a_bad_line_without_a_flag_they_lack() {
     let m = dir.join("match");
     std::fs::create_dir_all(&m).unwrap();
     std::fs::copy(&games, m.join("games.csv")).unwrap();
-    let (ok, stderr) = run(&["report", m.to_str().unwrap()]);
+    let (ok, stderr) = skillcal_stderr(&["report", m.to_str().unwrap()]);
     assert!(!ok && stderr.contains("games.csv:3: 9 fields"), "{stderr}");
     assert!(!stderr.contains("--skip-bad-lines"), "{stderr}");
-    let (ok, stderr) = run(&["rate", m.join("games.csv").to_str().unwrap()]);
+    let (ok, stderr) = skillcal_stderr(&["rate", m.join("games.csv").to_str().unwrap()]);
     assert!(
         !ok && stderr.contains("games.csv:3: 9 fields") && stderr.contains("--skip-bad-lines"),
         "{stderr}"

@@ -9,7 +9,7 @@ use skillcal::results::{
     read_csv, write_csv, CompareFamilyRow, ComparePlayRow, CompareTargetRow, TcCheckRow, TcVerdict,
 };
 
-use crate::support::arena::{temp_dir, SKILLCAL};
+use crate::support::arena::temp_dir;
 
 /// The files of results/full the comparison reads (the games are not needed).
 pub(crate) fn copy_full(to: &Path) {
@@ -29,17 +29,7 @@ pub(crate) fn copy_full(to: &Path) {
     }
 }
 
-pub(crate) fn skillcal(args: &[&str]) -> (bool, String) {
-    let out = Command::new(SKILLCAL)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+pub(crate) use crate::support::arena::skillcal_stderr as skillcal;
 
 fn tc_row(tc: &str, diff: Option<f64>) -> TcCheckRow {
     TcCheckRow {

@@ -5,30 +5,14 @@
 //! whole run.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use skillcal::calibrate::config::CalibrationConfig;
 use skillcal::calibrate::runner::EngineSpec;
 use skillcal::calibrate::sim::SimRunner;
 use skillcal::calibrate::{self, Options};
 
-use crate::support::arena::{temp_dir, SKILLCAL};
+use crate::support::arena::{skillcal_in, temp_dir};
 use crate::support::calibrate::{config_text, tiny_dir, ANCHORS};
-
-/// `skillcal ARGS` in `cwd`: (success, stderr).
-fn skillcal_in(cwd: &Path, args: &[&str]) -> (bool, String) {
-    let out = Command::new(SKILLCAL)
-        .args(args)
-        .current_dir(cwd)
-        .env("SKILLCAL_BIN", SKILLCAL)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A subject that gets weaker as its node limit grows: no increasing curve, so no table.
 fn backwards() -> SimRunner {

@@ -5,25 +5,9 @@
 //! those plans and failed again with the old error.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
-use crate::support::arena::{SKILLCAL, STOCKFISH};
+use crate::support::arena::{skillcal_in, STOCKFISH};
 use crate::support::calibrate::{tiny_dir, TINY};
-
-/// `skillcal ARGS` in `cwd`: (success, stderr).
-fn skillcal_in(cwd: &Path, args: &[&str]) -> (bool, String) {
-    let out = Command::new(SKILLCAL)
-        .args(args)
-        .current_dir(cwd)
-        .env("SKILLCAL_BIN", SKILLCAL)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn an_engine_or_rule_that_cannot_play_fails_before_any_folder_naming_its_key() {

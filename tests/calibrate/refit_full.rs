@@ -11,21 +11,10 @@ use std::path::{Path, PathBuf};
 use skillcal::calibrate::{self, config::CalibrationConfig, Options};
 use skillcal::results;
 
+use crate::support::arena::copy_dir;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
 }
 
 /// Every numeric cell of two CSV files (comments skipped) within `tol`, text cells equal.

@@ -5,23 +5,10 @@
 //! against another build (they failed on main before).
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
-use crate::support::arena::{skillcal_under_test, temp_dir};
+use crate::support::arena::{skillcal_stderr, temp_dir};
 
 use super::compare::copy_full;
-
-fn run(args: &[&str]) -> (bool, String) {
-    let out = Command::new(skillcal_under_test())
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn match_only_flags_are_refused_on_a_calibration_or_pool_folder() {
@@ -37,7 +24,7 @@ fn match_only_flags_are_refused_on_a_calibration_or_pool_folder() {
     ] {
         let mut args = vec!["report", cal_s];
         args.extend(extra);
-        let (ok, stderr) = run(&args);
+        let (ok, stderr) = skillcal_stderr(&args);
         assert!(!ok, "{extra:?}: exit 0");
         assert!(
             stderr.contains(&format!("{} applies to a match folder", extra[0]))
@@ -46,14 +33,14 @@ fn match_only_flags_are_refused_on_a_calibration_or_pool_folder() {
         );
     }
     // without them the report is written
-    let (ok, stderr) = run(&["report", cal_s]);
+    let (ok, stderr) = skillcal_stderr(&["report", cal_s]);
     assert!(ok, "{stderr}");
     // a pool folder is named as one
     let pool = dir.join("pool");
     std::fs::create_dir_all(&pool).unwrap();
     std::fs::write(pool.join("pool.toml"), "").unwrap();
     std::fs::write(pool.join("pool-pairs.csv"), "").unwrap();
-    let (ok, stderr) = run(&["report", pool.to_str().unwrap(), "--anchor", "a=1"]);
+    let (ok, stderr) = skillcal_stderr(&["report", pool.to_str().unwrap(), "--anchor", "a=1"]);
     assert!(
         !ok && stderr.contains("a `skillcal pool` folder"),
         "{stderr}"
@@ -71,7 +58,7 @@ fn a_calibration_stopped_before_its_results_says_what_to_run() {
     for f in ["calibration-match.toml", "games.csv"] {
         std::fs::copy(full.join("matches/b000-01").join(f), m.join(f)).unwrap();
     }
-    let (ok, stderr) = run(&["report", dir.to_str().unwrap()]);
+    let (ok, stderr) = skillcal_stderr(&["report", dir.to_str().unwrap()]);
     assert!(!ok);
     assert!(
         stderr.contains(&format!(
@@ -100,7 +87,7 @@ fn undefined_statistics_read_as_a_dash_not_nan() {
         "target,opponent,opponent_elo,opponent_sd,games,wins,draws,losses,score,expected,z,performance,performance_lower,performance_upper\n1400.0,sf-skill0,1320,30,10,5,2,3,0.6,0.6,NaN,1390,1300,1480\n",
     )
     .unwrap();
-    let (ok, stderr) = run(&["report", run_dir.to_str().unwrap()]);
+    let (ok, stderr) = skillcal_stderr(&["report", run_dir.to_str().unwrap()]);
     assert!(ok, "{stderr}");
     let md = std::fs::read_to_string(run_dir.join("report.md")).unwrap();
     assert!(!md.contains("NaN"), "{md}");
@@ -112,7 +99,7 @@ fn undefined_statistics_read_as_a_dash_not_nan() {
 #[test]
 fn a_missing_table_is_named_once() {
     let config = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/default.toml");
-    let (ok, stderr) = run(&["verify", "runs/nope.csv", "--config", config]);
+    let (ok, stderr) = skillcal_stderr(&["verify", "runs/nope.csv", "--config", config]);
     assert!(!ok);
     assert_eq!(stderr.matches("runs/nope.csv").count(), 1, "{stderr}");
     assert!(stderr.contains("cannot read"), "{stderr}");

@@ -4,31 +4,18 @@
 //! `SKILLCAL_UNDER_TEST` runs these against another build (they failed on main before).
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use skillcal::results::{read_csv, CompareFamilyRow, GameRow, PoolPairRow};
 
 use super::compare::copy_full;
-use crate::support::arena::{skillcal_under_test, temp_dir};
-
-fn run(args: &[&str]) -> (bool, String) {
-    let out = Command::new(skillcal_under_test())
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::support::arena::{skillcal_stderr, temp_dir};
 
 fn compare(dirs: &[&Path], out: &Path, more: &[&str]) -> (bool, String) {
     let mut args = vec!["compare".to_string()];
     args.extend(dirs.iter().map(|d| d.display().to_string()));
     args.extend(["--out".into(), out.display().to_string()]);
     args.extend(more.iter().map(|s| s.to_string()));
-    run(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    skillcal_stderr(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 #[test]
@@ -127,7 +114,7 @@ fn report_refuses_an_empty_games_csv_and_notes_a_missing_one() {
     // before: exit 0, the Games section dropped while the fit counted its games
     for text in [String::new(), format!("{header}\n")] {
         std::fs::write(&games, &text).unwrap();
-        let (ok, stderr) = run(&["report", run_dir.to_str().unwrap()]);
+        let (ok, stderr) = skillcal_stderr(&["report", run_dir.to_str().unwrap()]);
         assert!(!ok, "{text:?}: {stderr}");
         assert!(
             stderr.contains("games.csv") && stderr.contains("--fit-only"),
@@ -135,7 +122,7 @@ fn report_refuses_an_empty_games_csv_and_notes_a_missing_one() {
         );
     }
     std::fs::remove_file(&games).unwrap();
-    let (ok, stderr) = run(&["report", run_dir.to_str().unwrap()]);
+    let (ok, stderr) = skillcal_stderr(&["report", run_dir.to_str().unwrap()]);
     assert!(ok, "{stderr}");
     let md = std::fs::read_to_string(run_dir.join("report.md")).unwrap();
     assert!(md.contains("games.csv is missing"), "{md}");
@@ -158,7 +145,7 @@ fn fit_only_refuses_a_0_byte_match_games_csv() {
     // games before, as `pool --fit-only` never did)
     std::fs::write(m.join("games.csv"), "").unwrap();
     let config = dir.join("calibrate.toml");
-    let (ok, stderr) = run(&[
+    let (ok, stderr) = skillcal_stderr(&[
         "calibrate",
         config.to_str().unwrap(),
         "--out",
@@ -222,7 +209,7 @@ fn a_pool_file_with_a_bad_pool_pairs_csv_is_named() {
     let calibrate = |pairs: &str| {
         std::fs::write(pool.join("pool-pairs.csv"), pairs).unwrap();
         let out = dir.join("run");
-        run(&[
+        skillcal_stderr(&[
             "calibrate",
             config.to_str().unwrap(),
             "--out",

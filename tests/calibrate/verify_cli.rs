@@ -6,20 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use crate::support::arena::{temp_dir, SKILLCAL};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
-}
+use crate::support::arena::{copy_dir, temp_dir, SKILLCAL};
 
 /// `skillcal verify --rate-only` on a copy of the nodes family's verification in `dir/verify`.
 fn rate_only(dir: &Path, stdout: Stdio) -> Output {

@@ -24,6 +24,48 @@ pub fn skillcal_under_test() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(SKILLCAL))
 }
 
+/// `skillcal ARGS` (the build under test, stdin closed): (success, stderr).
+pub fn skillcal_stderr(args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(skillcal_under_test())
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `skillcal ARGS` run in `cwd`, with itself as `SKILLCAL_BIN`: (success, stderr).
+pub fn skillcal_in(cwd: &Path, args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(SKILLCAL)
+        .args(args)
+        .current_dir(cwd)
+        .env("SKILLCAL_BIN", SKILLCAL)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Copies the tree `from` into `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
 /// A fresh empty directory under the system temp dir.
 pub fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("skillcal-{name}-{}", std::process::id()));

@@ -82,16 +82,12 @@ impl PoolRunConfig {
     /// member started once), checked before the run makes a folder or plays; `origin` names the
     /// config.
     pub fn check_playable(&self, origin: &str) -> Result<()> {
-        crate::calibrate::arena_glue::check_arena_settings(
-            (
-                &self.openings.file,
-                &self.openings.order,
-                self.openings.plies,
-            ),
+        crate::calibrate::arena_glue::check_book_rules_and_programs(
+            &self.openings,
             &self.adjudication,
+            &self.pool,
             origin,
         )?;
-        self.pool.check_commands(origin)?;
         self.pool.check_engines(origin)
     }
 
