@@ -31,8 +31,22 @@ use stats::{bootstrap, counts, figures, Estimate, Sample, COUNTS, FIGURES};
 
 /// Default reference-engine node limit.
 pub const DEFAULT_NODES: u64 = 15_000;
-/// Default node limit of the move-matching engine (the calibration's `go nodes`).
-pub const DEFAULT_MATCH_NODES: u64 = 50_000;
+/// Default node limit of a built-in move-matching engine: above every table's LimitNodes (the
+/// largest row, blend's 2600, plays about 1.8 million), so each row plays its own limit, as in
+/// the games that measured it. A `go nodes` below it would cut the strong rows short.
+pub const DEFAULT_MATCH_NODES_BUILTIN: u64 = 10_000_000;
+/// Default node limit of any other move-matching engine (it has no table to bound it).
+pub const DEFAULT_MATCH_NODES_OTHER: u64 = 50_000;
+
+/// The default move-matching limit for an engine spec (`builtin[:...]` or a program).
+pub fn default_match_limit(spec: &str) -> Limit {
+    let program = spec.split_once(':').map_or(spec, |(p, _)| p);
+    Limit::Nodes(if program == "builtin" {
+        DEFAULT_MATCH_NODES_BUILTIN
+    } else {
+        DEFAULT_MATCH_NODES_OTHER
+    })
+}
 
 /// Everything `analyse` needs (the CLI fills it; no clap here).
 #[derive(Clone, Debug)]
@@ -65,7 +79,8 @@ pub struct AnalyseOptions {
 impl AnalyseOptions {
     /// Defaults: Stockfish (`stockfish` on PATH or in /usr/games) with Threads=1, Hash=16 at
     /// 15,000 nodes; 2 processes; 1000 resamples, seed 1; bands of 100; Maia's filters (10
-    /// plies, 30 s); the built-in engine for move-matching with RandomSeed=1 at 50,000 nodes.
+    /// plies, 30 s); the built-in engine for move-matching with RandomSeed=1, each row at its
+    /// table's own LimitNodes ([`default_match_limit`]).
     pub fn new(inputs: Vec<PathBuf>, out: PathBuf) -> Result<AnalyseOptions> {
         Ok(AnalyseOptions {
             inputs,
@@ -77,7 +92,7 @@ impl AnalyseOptions {
             human: None,
             match_engines: vec![EngineConfig::parse_spec(
                 "builtin:RandomSeed=1",
-                Limit::Nodes(DEFAULT_MATCH_NODES),
+                default_match_limit("builtin"),
             )?],
             band: 100,
             match_min_ply: 10,

@@ -35,9 +35,10 @@ pub struct AnalyseArgs {
     /// Move-matching engine (repeatable); gets UCI_LimitStrength=true and UCI_Elo = band middle.
     #[arg(long = "match-engine", default_value = "builtin:RandomSeed=1")]
     match_engines: Vec<String>,
-    /// Move-matching search limit.
-    #[arg(long, default_value = "nodes=50000")]
-    match_limit: String,
+    /// Move-matching search limit: nodes=N, depth=N or movetime=MS (default: nodes=10000000 for
+    /// the built-in engine, so each table row's own LimitNodes binds; nodes=50000 for others).
+    #[arg(long)]
+    match_limit: Option<String>,
     /// Rating band width for human games.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=4000))]
     band: u32,
@@ -79,11 +80,14 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
     opts.bootstrap = a.bootstrap;
     opts.seed = a.seed;
     opts.human = a.human.clone();
-    let match_limit = Limit::parse(&a.match_limit)?;
+    let match_limit = a.match_limit.as_deref().map(Limit::parse).transpose()?;
     opts.match_engines = a
         .match_engines
         .iter()
-        .map(|s| EngineConfig::parse_spec(s, match_limit))
+        .map(|s| {
+            let limit = match_limit.unwrap_or_else(|| crate::analysis::default_match_limit(s));
+            EngineConfig::parse_spec(s, limit)
+        })
         .collect::<Result<_, _>>()?;
     opts.band = a.band;
     opts.quiet = a.quiet;

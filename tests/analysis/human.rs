@@ -76,3 +76,39 @@ fn bands_and_move_matching_on_the_fixture() {
     );
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The default matcher plays each table row at the row's own node limit: its `go nodes` stays
+/// above every family's largest LimitNodes (the default was 50,000, which cut every row above
+/// about 2150 and the 65,536-node families short). Other engines keep 50,000.
+#[test]
+fn the_default_matcher_lets_every_table_row_play_its_own_node_limit() {
+    use skillcal::analysis::default_match_limit;
+    use skillcal::strength::{Family, Knob, Value};
+    let o = AnalyseOptions::new(vec![], std::env::temp_dir()).unwrap();
+    let [matcher] = o.match_engines.as_slice() else {
+        panic!("one default matcher: {:?}", o.match_engines)
+    };
+    let Limit::Nodes(cap) = matcher.limit else {
+        panic!("a node limit: {:?}", matcher.limit)
+    };
+    assert_eq!(matcher.limit, default_match_limit("builtin:RandomSeed=1"));
+    for family in Family::ALL {
+        let most = family
+            .table()
+            .rows()
+            .iter()
+            .flat_map(|r| &r.values)
+            .filter_map(|(k, v)| match (k, v) {
+                (Knob::LimitNodes, Value::Num(n)) => Some(*n),
+                _ => None,
+            })
+            .fold(0.0, f64::max);
+        assert!(most > 0.0, "{family}: every table is node-bounded");
+        assert!(
+            (cap as f64) > most,
+            "{family}: go nodes {cap} cuts LimitNodes {most}"
+        );
+    }
+    assert_eq!(default_match_limit("stockfish"), Limit::Nodes(50_000));
+    assert_eq!(default_match_limit("builtin"), matcher.limit);
+}

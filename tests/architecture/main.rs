@@ -22,18 +22,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("engine", &["strength", "score"]),
     ("results", &[]),
     ("rating", &["results"]),
-    (
-        "arena",
-        &["rating", "results", "strength", "engine", "score"],
-    ),
-    (
-        "calibrate",
-        &["arena", "rating", "results", "strength", "engine", "score"],
-    ),
-    (
-        "analysis",
-        &["arena", "rating", "results", "engine", "score"],
-    ),
+    ("arena", &["rating", "results", "strength"]),
+    ("calibrate", &["arena", "rating", "results", "strength"]),
+    ("analysis", &["arena", "rating", "results"]),
     ("report", &["results", "rating"]),
 ];
 
