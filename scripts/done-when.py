@@ -13,6 +13,8 @@ verification rated on an earlier pool file reads differently once refitted or ra
 (`skillcal calibrate CONFIG --out RUN --fit-only`, `skillcal verify ... --rate-only`; the long
 runs' `range` and `family-rerate` stages do it on the final pool). What needs a person (the README's prose, the comparison page's
 content) is left to the reader.
+
+Needs Python 3.11 or later (tomllib).
 """
 import csv
 import math

@@ -4,10 +4,12 @@
 # finished calibration costs a refit, a finished match nothing, an analysed game a cache read).
 # Days of play on 2 cores; run it in the background:
 #   nohup nice -n 5 scripts/long-runs.sh > results/long-runs.log 2>&1 &
-# STAGES picks and orders stages (default: all, in the order of the loop at the end: the range
-# run, a first share of pool games, the range refitted on them and analysed, the families, each
-# analysed as soon as it is done, the comparison page, the families' checks, the Stockfish
-# example, the range's verification, then the pool towards its goal and the range refitted on
+# STAGES picks and orders stages (default: every stage but `family-analyses`, in the order of the
+# loop at the end: range, pool-part, range, analyse, families, compare, family-checks, stockfish,
+# compare, verify, pool, range, verify-final, range-tc, family-rerate, family-refresh, compare:
+# the range run, a first share of pool games, the range refitted on them and analysed, the
+# families, each analysed as soon as it is done, the comparison page, the families' checks, the
+# Stockfish example, the range's verification, then the pool towards its goal and what rests on
 # it), e.g. STAGES="range verify". The verification comes before the pool because the pool's goal
 # takes days of play and a refit on more pool games moves the table, which a verification folder
 # refuses (its games rest on the table it began with): while the pool stays as it is, every
@@ -16,7 +18,8 @@
 # level, three opponents (a verification folder of an earlier table is moved aside, dated); `family-rerate` rates
 # the other families' verification games again on the final pool, and `family-refresh` refits
 # and verifies afresh each family whose verification then misses by more than RMS 60.
-# The binary is copied first, so rebuilding while it plays changes nothing mid-run.
+# The binary is copied first and exported as SKILLCAL_BIN (scripts/validate-forms.py runs it
+# too), so rebuilding while it plays changes nothing mid-run.
 # With SKILLCAL_ENGINE_SUBSTITUTE exported (the line scripts/native-engines.sh prints), every
 # stage plays the reference engines' native builds: the same games, sooner.
 set -euo pipefail
@@ -99,8 +102,9 @@ run_stage() {
       verify_range ;;
     verify-final) # issue 13: the final table (refitted on the pool at its goal), 100 games
       # against each of three opponents (configs/families/blend.toml says why three): at 120
-      # games a level the noise alone makes an RMS of about 31, the issue's goal 35; at 300
-      # about 20 (more rounds extend the same matches when the table is unchanged)
+      # games a level the noise alone makes an RMS of about 33 (results/range/verify's sd_games),
+      # the issue's goal 35; at 300 about 21 (more rounds extend the same matches when the table
+      # is unchanged)
       verify_range --games 100 ;;
     range-tc) # issue 14: the default family's time-control check, on the final table (the
       # other families' ran with their runs): the rows nearest 1400 and 2000 at 10+0.1 and 60+0.6
@@ -161,7 +165,8 @@ run_stage() {
       "$bin" calibrate configs/families/stockfish-uci-elo.toml --out results/families/stockfish-uci-elo ;;
     compare) # issue 14: the comparison page
       stage "compare"
-      # human games analysed by hand (skillcal analyse --human, README "Against human games"),
+      # human games analysed by hand (skillcal analyse --human; README, "The families at 1200,
+      # 1600 and 2000, beside people"),
       # when there are some: the data is the user's, so only its figures are committed
       human=()
       [ -f results/human/human.csv ] && human=(--human results/human)

@@ -2,8 +2,8 @@
 """Each side's search depth and time per move, from the arena's PGN comments (`{+0.35/12
 0.105s}`), per match folder: tells whether a clock cut a node-bounded player's searches short
 (a cut search ends shallower at the faster clock; one its node limit ends reaches the same depth
-at every clock, however busy the machine). PGNs are not committed: it reads the games played on
-this machine.
+at every clock, however busy the machine). PGNs are mostly not committed (results/range/verify's
+are, and 21 of results/range/matches' 98): it reads the games played on this machine.
 
     scripts/pgn-move-stats.py MATCH_DIR... [--player PREFIX]   # default PREFIX: skillcal
 

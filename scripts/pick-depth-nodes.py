@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Nodes Stockfish 15.1 needs, with Skill Level L, to finish depth 1 + L (where Skill picks its
-move): one thread, 16 MB hash, the 16 middlegame positions after the start position in
-skillcal's bench list. Sets the pool's node limits (configs/pool.toml).
+move): one thread, 16 MB hash, the 16 positions after the start position of skillcal's bench
+list (src/engine/bench.rs). Sets the pool's node limits (configs/pool.toml).
 
     scripts/pick-depth-nodes.py [LEVEL...]      # default: 8 9 10 11 12
 """

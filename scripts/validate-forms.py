@@ -10,9 +10,9 @@ e.g. scripts/validate-forms.py results/range configs/families/blend.toml results
          spline:5 spline:6 spline:7 spline:8
 
 Why: the residual chi-square of the tested settings cannot tell close forms apart (each setting
-carries 40-120 games), while a verification's levels carry 120-300 games each at settings of
-their own. On results/range at 12,900 pool games the 6-knot spline missed the first
-verification's levels by RMS 54 Elo and the 7-knot one by 36 (the games' noise alone: 33), while
+carries 40-480 games in results/range), while a verification's levels carry 120-300 games each at
+settings of their own. On results/range at 12,900 pool games the 6-knot spline missed the first
+verification's levels by RMS 54 Elo and the 7-knot one by 37 (the games' noise alone: 33), while
 leaving each setting out of its own fit gave 58 and 59. So the form of a final refit is chosen on
 the first verification (validation), and a fresh verification (verify-final) then tests it.
 
@@ -22,9 +22,13 @@ settings are matched to the nearest point of the refitted curve (fit_curve.csv's
 knobs' log scales). RMS is of measured minus curve; z2 divides each miss by the level's game
 noise (verify.csv's sd_games) and the curve's band at that point (its 95% half-width / 1.96;
 the pool's share, common to both, makes this conservative).
+
+The refits run $SKILLCAL_BIN when set (scripts/long-runs.sh exports its copied binary), else
+target/release/skillcal.
 """
 import csv
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -32,7 +36,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-SKILLCAL = Path(__file__).resolve().parent.parent / "target" / "release" / "skillcal"
+SKILLCAL = Path(os.environ.get("SKILLCAL_BIN")
+                or Path(__file__).resolve().parent.parent / "target" / "release" / "skillcal")
 
 
 def with_form(text, form):
