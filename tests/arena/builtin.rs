@@ -10,7 +10,8 @@ fn builtin_spec_launches_the_skillcal_binary_with_options() {
     let dir = temp_dir("builtin-mock");
     let cfg = MatchConfig {
         engines: vec![
-            EngineConfig::from_spec("builtin:FailAfter=1000,DelayMs=0").unwrap(),
+            // options the games show: the mock answers its second `go` with an illegal move
+            EngineConfig::from_spec("builtin:Fail=illegal,FailAfter=2").unwrap(),
             EngineConfig::from_spec(&format!("{MOCK}:Hash=2")).unwrap(),
         ],
         limits: GoLimits {
@@ -27,10 +28,23 @@ fn builtin_spec_launches_the_skillcal_binary_with_options() {
     run_match(&cfg, &dir, &RunOptions::default()).unwrap();
     let rows = read_games_csv(&dir.join("games.csv")).unwrap();
     assert_eq!(rows.len(), 2);
-    assert_eq!(rows[0].white, "skillcal[FailAfter=1000,DelayMs=0]");
-    assert_eq!(rows[0].white_settings, "FailAfter=1000;DelayMs=0");
+    assert_eq!(rows[0].white, "skillcal[Fail=illegal,FailAfter=2]");
+    assert_eq!(rows[0].white_settings, "Fail=illegal;FailAfter=2");
     assert_eq!(rows[0].black, "skillcal-mock-engine[Hash=2]");
     assert_eq!(rows[0].black_settings, "Hash=2");
+    // the options reached the process: each game is lost by the skillcal side's illegal move
+    for r in &rows {
+        let loss = if r.white.starts_with("skillcal[") {
+            "0-1"
+        } else {
+            "1-0"
+        };
+        assert_eq!(
+            (r.termination.as_str(), r.result.as_str()),
+            ("illegal_move", loss),
+            "{r:?}"
+        );
+    }
     check_run_dir(&dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -92,7 +106,12 @@ fn per_game_seed_goes_to_an_offered_seed_option() {
     let mut unseeded = seeded.clone();
     unseeded.name = Some("unseeded".into());
     unseeded.seed_option = Some(String::new());
-    unseeded.args.clear();
+    // its own log, which stays unwritten: no seed goes to an engine told to take none
+    let unseeded_log = dir.join("unseeded-seeds.txt");
+    unseeded.args = vec![
+        "--seed-log".into(),
+        unseeded_log.to_string_lossy().into_owned(),
+    ];
     let cfg = MatchConfig {
         engines: vec![seeded, unseeded],
         limits: GoLimits {
@@ -116,5 +135,9 @@ fn per_game_seed_goes_to_an_offered_seed_option() {
     assert!(seeds.iter().all(|&s| (1..=1000).contains(&s)), "{seeds:?}");
     let distinct: std::collections::BTreeSet<u64> = seeds.iter().copied().collect();
     assert!(distinct.len() >= 5, "{seeds:?}");
+    assert!(
+        !unseeded_log.exists(),
+        "the unseeded engine was sent a seed"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -304,8 +304,10 @@ options = { UCI_LimitStrength = true, UCI_Elo = 1200, StrengthTable = "tables/t.
     let (n, _) = check_run_dir(&elsewhere.join("out"));
     assert_eq!(n, 4);
 
-    // `--book` on the command line is relative to the working directory
-    std::fs::copy(cfg_dir.join("books/two.epd"), elsewhere.join("mine.epd")).unwrap();
+    // `--book` on the command line is relative to the working directory: a position of its
+    // own (1. c4), not in the config's book, so its games show which book they were played from
+    let mine = "rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq -";
+    std::fs::write(elsewhere.join("mine.epd"), format!("{mine}\n")).unwrap();
     let o = skillcal(
         &elsewhere,
         &[
@@ -320,6 +322,11 @@ options = { UCI_LimitStrength = true, UCI_Elo = 1200, StrengthTable = "tables/t.
         ],
     );
     assert!(o.status.success(), "{}", text(&o));
+    let (n, _) = check_run_dir(&elsewhere.join("out2"));
+    assert_eq!(n, 4);
+    for g in read_games_csv(&elsewhere.join("out2/games.csv")).unwrap() {
+        assert!(g.opening_fen.starts_with(mine), "{}", g.opening_fen);
+    }
 
     // a shipped config, from another folder
     let shipped: PathBuf = manifest.join("configs/sf-skill2-vs-4.toml");

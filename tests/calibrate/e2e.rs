@@ -162,8 +162,21 @@ fn tiny_real_calibration_produces_table_report_plots_and_verifies() {
         .count();
     assert!(svgs >= 1, "no SVG plot written");
 
-    // resuming a finished run plays nothing new
-    run(&["calibrate", cfg_s, "--out", out_s, "--fit-only"]);
+    // resuming a finished run plays nothing new: a plain rerun (--fit-only never plays) resumes
+    // no match, plans no batch and stops at once for the same reason
+    let again = run(&["calibrate", cfg_s, "--out", out_s]);
+    let stop = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("stopped: "))
+            .map(str::to_owned)
+    };
+    assert!(
+        stop(&again) == stop(&said)
+            && !again
+                .lines()
+                .any(|l| l.starts_with("resuming ") || l.starts_with("batch ")),
+        "{again}"
+    );
     assert_eq!(csv_rows(&out.join("games.csv")).len() - 1, played);
 
     // verify the table with fresh games of the engine at UCI_LimitStrength
@@ -193,8 +206,9 @@ fn tiny_real_calibration_produces_table_report_plots_and_verifies() {
         games.to_string(),
         v[1][v[0].iter().position(|h| h == "games").unwrap()]
     );
-    // rated again without playing: the same verify.csv
+    // rated again without playing: the same verify.csv (removed first, so it is written anew)
     let before = std::fs::read_to_string(out.join("verify/verify.csv")).unwrap();
+    std::fs::remove_file(out.join("verify/verify.csv")).unwrap();
     run(&[
         "verify",
         table_path.to_str().unwrap(),

@@ -126,9 +126,12 @@ fn pool_measurement_meets_goal_and_rates_the_truth() {
     for (pairs, sum) in sums {
         assert!(pairs >= 1 && sum < 4.0 * pairs as f64 + 6.0, "{section}");
     }
-    // a rerun resumes: nothing new is played
-    let again = measure(&cfg, &dir, &runner, &opts).unwrap();
+    // a rerun resumes: nothing new is played, and no match is run again (the simulator skips
+    // stored games, so the game count alone would not show a replay)
+    let counting = crate::support::calibrate::Counting::new(&runner);
+    let again = measure(&cfg, &dir, &counting, &opts).unwrap();
     assert_eq!(again.games, out.games);
+    assert_eq!(counting.runs.get(), 0, "a finished match was run again");
     // the games' conditions stay: a rerun with another book order or other rules would mix
     // two pools' games under the same names, and is refused naming what changed
     let mut other = cfg.clone();

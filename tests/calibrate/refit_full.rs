@@ -17,6 +17,15 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `committed` copied to `dir` without the `outputs` a test compares: a refit that wrote
+/// nothing would otherwise find the committed files and pass.
+fn copy_without(committed: &Path, dir: &Path, outputs: &[&str]) {
+    copy_dir(committed, dir);
+    for f in outputs {
+        std::fs::remove_file(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
+}
+
 /// Every numeric cell of two CSV files (comments skipped) within `tol`, text cells equal.
 fn assert_csv_close(a: &Path, b: &Path, tol: f64) {
     let read = |p: &Path| -> Vec<Vec<String>> {
@@ -53,7 +62,19 @@ fn refit_of_results_full_matches_the_committed_fit() {
     let committed = root().join("results/full");
     let dir = std::env::temp_dir().join(format!("skillcal-refit-full-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&committed, &dir);
+    copy_without(
+        &committed,
+        &dir,
+        &[
+            "summary.toml",
+            "fit_curve.csv",
+            "fit_points.csv",
+            "pool.csv",
+            "table_details.csv",
+            "uci_elo_table.csv",
+            "games.csv",
+        ],
+    );
     let cfg = CalibrationConfig::load(&root().join("configs/full.toml")).unwrap();
     let runner = crate::support::calibrate::sim_runner([0.0; 9]); // never asked to play: fit only
     let out = calibrate::calibrate(
@@ -109,7 +130,7 @@ fn a_curve_not_increasing_gives_way_to_the_best_increasing_form() {
     let committed = root().join("results/families/gbm");
     let dir = std::env::temp_dir().join(format!("skillcal-refit-gbm-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&committed, &dir);
+    copy_without(&committed, &dir, &["summary.toml"]);
     let mut cfg = CalibrationConfig::load(&root().join("configs/families/gbm.toml")).unwrap();
     cfg.fit.model = skillcal::calibrate::config::ModelKind::Quadratic;
     let runner = crate::support::calibrate::sim_runner([0.0; 9]); // fit only
@@ -162,7 +183,7 @@ fn form_selection_takes_the_form_that_fits_best() {
     let committed = root().join("results/families/inaccuracy");
     let dir = std::env::temp_dir().join(format!("skillcal-select-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&committed, &dir);
+    copy_without(&committed, &dir, &["summary.toml"]);
     let mut cfg =
         CalibrationConfig::load(&root().join("configs/families/inaccuracy.toml")).unwrap();
     cfg.fit.model = skillcal::calibrate::config::ModelKind::Quadratic;
@@ -208,7 +229,7 @@ fn a_spline_that_fails_gives_way_to_another_knot_count() {
     let committed = root().join("results/range");
     let dir = std::env::temp_dir().join(format!("skillcal-refit-knots-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&committed, &dir);
+    copy_without(&committed, &dir, &["summary.toml"]);
     let mut cfg = CalibrationConfig::load(&root().join("configs/families/blend.toml")).unwrap();
     cfg.fit.knots = Some(8);
     let runner = crate::support::calibrate::sim_runner([0.0; 9]); // fit only

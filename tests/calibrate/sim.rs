@@ -102,13 +102,17 @@ fn resume_replays_nothing_and_continues() {
     };
     let a = calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
     assert!(a.games <= 400 && a.games >= 300, "{}", a.games);
-    // rerun with the same budget: nothing new
-    let b = calibrate::calibrate(&cfg, &dir, &runner, &quiet).unwrap();
+    // rerun with the same budget: nothing new, and no match is run again (the simulator
+    // skips stored games, so the game count alone would not show a replay)
+    let counting = crate::support::calibrate::Counting::new(&runner);
+    let b = calibrate::calibrate(&cfg, &dir, &counting, &quiet).unwrap();
     assert_eq!(a.games, b.games);
+    assert_eq!(counting.runs.get(), 0, "a finished match was run again");
     // a larger budget continues from the same games
     let cfg2 = crate::support::calibrate::config(800, 50.0, "linear");
-    let c = calibrate::calibrate(&cfg2, &dir, &runner, &quiet).unwrap();
+    let c = calibrate::calibrate(&cfg2, &dir, &counting, &quiet).unwrap();
     assert!(c.games > a.games && c.games <= 800);
+    assert!(counting.runs.get() > 0, "the count sees the matches played");
     // a different path is refused
     let other = CalibrationConfig::parse(
         &crate::support::calibrate::config_text(800, 50.0, "linear")

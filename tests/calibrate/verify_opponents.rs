@@ -86,7 +86,9 @@ fn a_level_rated_alike_by_every_opponent_is_not_flagged() {
             assert!(o.z.abs() < 2.5, "{o:?}");
         }
     }
-    for (t, chi2, dof, p) in consistency(&rows) {
+    let tests = consistency(&rows);
+    assert_eq!(tests.len(), rows.len(), "one test per level: {tests:?}");
+    for (t, chi2, dof, p) in tests {
         assert_eq!(dof, 1);
         assert!(p > 0.01, "{t}: chi2 {chi2} p {p}");
     }

@@ -4,7 +4,8 @@
 use skillcal::engine::position::{uci_string, Game};
 use skillcal::engine::score::{Bound, UciScore};
 use skillcal::engine::search::{Control, Engine, SearchParams, SearchResult};
-use skillcal::strength::{move_seed, root_errors as errors_of};
+use skillcal::engine::weaken::Weakening;
+use skillcal::strength::{move_seed, root_errors as errors_of, Settings};
 
 /// The Errors the UCI engine draws for `game` with engine seed `seed` (see `strength::seed`).
 fn root_errors(seed: u64, game: &Game, si: u32) -> Vec<i32> {
@@ -138,10 +139,14 @@ fn zero_inaccuracy_is_full_strength_node_for_node() {
     let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
     let game = Game::from_fen(fen).unwrap();
     let full = search(&mut Engine::new(16), fen, &depth(8));
+    // the weakened side as the UCI loop plays it: the spec's settings through Weakening
+    let eff = Settings::from_spec("ScoreInaccuracy=0")
+        .unwrap()
+        .effective();
     let mut p = depth(8);
-    p.score_inaccuracy = 0;
-    p.errors = root_errors(12345, &game, 0);
-    let si0 = search(&mut Engine::new(16), fen, &p);
+    let w = Weakening::prepare(&eff, 12345, &game, &mut p);
+    let mut si0 = search(&mut Engine::new(16), fen, &p);
+    assert!(w.apply(&mut si0).is_none());
     assert_eq!(full.nodes, si0.nodes);
     assert_eq!(full.best, si0.best);
     assert_eq!(full.score, si0.score);

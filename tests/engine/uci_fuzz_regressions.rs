@@ -1,7 +1,7 @@
 //! Inputs that crashed or hung the UCI line handling, found by the issue 11 report and by the
 //! `uci_line` fuzz target (`fuzz/`), replayed through the same entry point the target uses:
 //! `Uci::capturing` + `Uci::respond`. Each case lists its lines; all must be answered (every
-//! `isready` with `readyok`) and only `quit` may end the loop.
+//! `isready` with `readyok`), no search thread may fail, and only `quit` may end the loop.
 
 use skillcal::engine::command::{parse, Command};
 use skillcal::engine::uci::{Options, Uci};
@@ -19,6 +19,12 @@ fn replay(lines: &[&str]) {
             assert!(out.iter().any(|l| l == "readyok"), "{line:?} -> {out:?}");
         }
         assert_eq!(go_on, cmd != Some(Command::Quit), "{line:?} -> {out:?}");
+        // a panicking search is caught and answered on: only this line of `Uci::reclaim` says so
+        assert!(
+            !out.iter()
+                .any(|l| l.starts_with("info string search thread failed")),
+            "{line:?} -> {out:?}"
+        );
     }
 }
 

@@ -479,40 +479,63 @@ fn all_draws_keep_an_honest_interval() {
 #[test]
 fn bad_options_are_errors() {
     let g = games("A", "B", 5, 2, 3);
-    for opts in [
-        RateOptions {
-            prior_sd: f64::INFINITY,
-            ..RateOptions::default()
-        },
-        RateOptions {
-            prior_sd: 0.0,
-            ..RateOptions::default()
-        },
-        RateOptions {
-            white_advantage: WhiteAdvantage::Fixed(f64::NAN),
-            ..RateOptions::default()
-        },
-        RateOptions {
-            white_advantage: WhiteAdvantage::Fixed(1e308),
-            ..RateOptions::default()
-        },
-        RateOptions {
-            draw_rate: Some(1.0),
-            ..RateOptions::default()
-        },
-        RateOptions {
-            confidence: 1.0,
-            ..RateOptions::default()
-        },
-        RateOptions {
-            anchors: vec![Anchor::hard("A", f64::NAN)],
-            ..RateOptions::default()
-        },
+    // each with the word its message names: every message starts `rating:` or `anchor`, so
+    // the prefix alone would pass any error
+    for (opts, word) in [
+        (
+            RateOptions {
+                prior_sd: f64::INFINITY,
+                ..RateOptions::default()
+            },
+            "prior SD",
+        ),
+        (
+            RateOptions {
+                prior_sd: 0.0,
+                ..RateOptions::default()
+            },
+            "prior SD",
+        ),
+        (
+            RateOptions {
+                white_advantage: WhiteAdvantage::Fixed(f64::NAN),
+                ..RateOptions::default()
+            },
+            "white advantage",
+        ),
+        (
+            RateOptions {
+                white_advantage: WhiteAdvantage::Fixed(1e308),
+                ..RateOptions::default()
+            },
+            "white advantage",
+        ),
+        (
+            RateOptions {
+                draw_rate: Some(1.0),
+                ..RateOptions::default()
+            },
+            "draw rate",
+        ),
+        (
+            RateOptions {
+                confidence: 1.0,
+                ..RateOptions::default()
+            },
+            "confidence",
+        ),
+        (
+            RateOptions {
+                anchors: vec![Anchor::hard("A", f64::NAN)],
+                ..RateOptions::default()
+            },
+            "anchor 'A': the rating must be a number",
+        ),
     ] {
         let err = rate(&g, &opts).unwrap_err().to_string();
         assert!(
-            err.starts_with("rating:") || err.starts_with("anchor"),
-            "{err}"
+            (err.starts_with("rating:") || err.starts_with("anchor")) && err.contains(word),
+            "{word}: {err}"
         );
     }
 }

@@ -69,4 +69,7 @@ fn normalized_sprt_errors_are_near_alpha_and_beta() {
         type1 <= 0.09 && type2 <= 0.12,
         "type I {type1}, type II {type2}"
     );
+    // Far from both hypotheses (80 logistic, about 100 normalized Elo) the right answer comes
+    // almost always: a test that never decided would pass the two error rates above.
+    assert!(rate_of(&mut rng, &sprt, 80.0, SprtState::AcceptH1, 50) > 0.97);
 }

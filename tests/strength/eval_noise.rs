@@ -155,4 +155,10 @@ fn uci_eval_noise_replays_over_pipes() {
     };
     assert!(!strip(&a).is_empty());
     assert_eq!(strip(&a), strip(&session(3)), "same seed, same search");
+    // and the seed reaches the noise: another one searches otherwise
+    assert_ne!(
+        strip(&a),
+        strip(&session(4)),
+        "another seed, the same search"
+    );
 }

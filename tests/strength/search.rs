@@ -34,14 +34,19 @@ fn play(game: &Game, eff: &Settings, seed: u64, depth: u32) -> (String, SearchRe
     (uci_string(r.best.unwrap()), r)
 }
 
-/// Share of searches (positions x seeds) that play the full-strength move.
+/// Share of searches (positions x seeds) that play the full-strength move: that of a plain
+/// search, which no setting touches (the default settings through `play` would hide a
+/// weakening they applied).
 fn best_share(spec: &str, depth: u32) -> f64 {
     let eff = settings(spec).effective();
     let mut same = 0;
     let mut total = 0;
     for fen in POSITIONS {
         let game = Game::from_fen(fen).unwrap();
-        let (full, _) = play(&game, &Settings::default(), 1, depth);
+        let mut plain = SearchParams::default();
+        plain.limits.depth = Some(depth);
+        let r = Engine::new(4).search(&game, &plain, &Control::default(), &mut |_| {});
+        let full = uci_string(r.best.unwrap());
         if eff.score_inaccuracy == 0 {
             // Only the choice among the MultiPV lines is random: search once, choose per seed.
             let mut params = SearchParams::default();
@@ -256,6 +261,13 @@ fn bad_weakening_options_are_reported_and_ignored() {
     assert!(out
         .iter()
         .any(|l| l.starts_with("info string option StrengthTable") && l.contains("nonexistent")));
-    // the valid option took effect: the node limit ends a depth-30 search at once
+    // the valid option took effect: the node limit ends a depth-30 search at once, within one
+    // node-check interval (1024)
+    let nodes: u64 = out
+        .iter()
+        .rfind(|l| l.starts_with("info nodes"))
+        .and_then(|l| l.split_whitespace().nth(2)?.parse().ok())
+        .unwrap_or_else(|| panic!("an info line with nodes: {out:?}"));
+    assert!(nodes <= 300 + 1024, "{nodes} nodes");
     assert!(out.last().unwrap().starts_with("bestmove "));
 }

@@ -1,8 +1,10 @@
 //! Shared pieces of the calibration tests: a synthetic pool and a config around it.
 #![allow(dead_code)]
 
+use std::path::Path;
+
 use skillcal::calibrate::config::CalibrationConfig;
-use skillcal::calibrate::runner::EngineSpec;
+use skillcal::calibrate::runner::{EngineSpec, GameRunner, MatchSpec};
 use skillcal::calibrate::sim::SimRunner;
 
 /// PR #4341 ratings of Stockfish Skill Levels 0..8 (official-stockfish/Stockfish PR #4341).
@@ -79,6 +81,33 @@ pub fn sim_runner(pool_shift: [f64; 9]) -> SimRunner {
         }),
         draw_rate: 0.3,
         seconds: None,
+    }
+}
+
+/// A runner that counts the matches it is asked to play and plays them with `inner`. The
+/// simulator skips the games a match already holds, so a resume that re-ran every finished match
+/// would add no game: only this count shows it.
+pub struct Counting<'a> {
+    pub inner: &'a dyn GameRunner,
+    pub runs: std::cell::Cell<usize>,
+}
+
+impl<'a> Counting<'a> {
+    pub fn new(inner: &'a dyn GameRunner) -> Self {
+        Counting {
+            inner,
+            runs: std::cell::Cell::new(0),
+        }
+    }
+}
+
+impl GameRunner for Counting<'_> {
+    fn run(&self, spec: &MatchSpec, dir: &Path) -> skillcal::calibrate::Result<()> {
+        self.runs.set(self.runs.get() + 1);
+        self.inner.run(spec, dir)
+    }
+    fn plays(&self) -> bool {
+        self.inner.plays()
     }
 }
 
