@@ -17,13 +17,14 @@ pub struct AnalyseArgs {
     /// A UCI option for the reference engine (repeatable).
     #[arg(long = "engine-option", value_name = "NAME=VALUE")]
     engine_options: Vec<String>,
-    /// Reference search limit: nodes=N, depth=N or movetime=MS.
+    /// Reference search limit: nodes=N, depth=N (1 to 245) or movetime=MS (N, MS at least 1).
     #[arg(long, default_value = "nodes=15000")]
     limit: String,
     /// Engine processes in parallel.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=256))]
     concurrency: u32,
-    /// Bootstrap resamples (over games) for the 95% intervals; 0: no intervals.
+    /// Bootstrap resamples (over games) for the 95% intervals, 100 to 1,000,000; 0: no
+    /// intervals.
     #[arg(long, default_value_t = 1000, value_parser = bootstrap_count)]
     bootstrap: usize,
     /// Seed of the bootstrap.
@@ -32,14 +33,16 @@ pub struct AnalyseArgs {
     /// Rated human games (WhiteElo / BlackElo) to compare with, per rating band.
     #[arg(long)]
     human: Option<std::path::PathBuf>,
-    /// Move-matching engine (repeatable); gets UCI_LimitStrength=true and UCI_Elo = band middle.
+    /// Move-matching engine (repeatable; with --human); gets UCI_LimitStrength=true and UCI_Elo
+    /// = band middle.
     #[arg(long = "match-engine", default_value = "builtin:RandomSeed=1")]
     match_engines: Vec<String>,
-    /// Move-matching search limit: nodes=N, depth=N or movetime=MS (default: nodes=10000000 for
-    /// the built-in engine, so each table row's own LimitNodes binds; nodes=50000 for others).
+    /// Move-matching search limit (with --human): nodes=N, depth=N or movetime=MS (default:
+    /// nodes=10000000 for the built-in engine, so each table row's own LimitNodes binds;
+    /// nodes=50000 for others).
     #[arg(long)]
     match_limit: Option<String>,
-    /// Rating band width for human games.
+    /// Rating band width for human games (with --human), 1 to 4000.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=4000))]
     band: u32,
     /// No progress bars.

@@ -9,60 +9,72 @@ use crate::arena::{self, MatchOptions};
 /// directory.
 #[derive(clap::Args, Debug, Default)]
 pub struct MatchArgs {
-    /// Match configuration (TOML).
+    /// Match configuration (TOML): besides what the flags set, adjudication, per-engine limits
+    /// and names, book order and plies, games per opening, the time margin.
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Output directory (games.pgn, games.csv); rerunning on it resumes.
+    /// Output directory (games.pgn, games.csv); rerunning on it resumes, and a rerun that would
+    /// change the games (engines, limits, openings, adjudication, seed, pairing) is refused;
+    /// rounds, games and concurrency may change.
     #[arg(long)]
     pub out: PathBuf,
     /// Engine (repeatable; replaces the config's engines): `builtin`, `builtin:K=V,K=V`,
     /// a command, or `COMMAND:K=V,...` (UCI options).
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
-    /// Openings per pairing (each played twice, colours swapped).
+    /// Openings per pairing, each played games_per_opening times (2 by default: colours
+    /// swapped) [default: 1, or the config's].
     #[arg(long)]
     pub rounds: Option<u32>,
-    /// Cap on games per pairing.
+    /// Games per pairing: without --rounds, N games (the rounds they take, as cutechess's
+    /// -games); with --rounds, a cap, at most ROUNDS x games_per_opening.
     #[arg(long)]
     pub games: Option<u32>,
-    /// Games at the same time.
+    /// Games at the same time [default: 1, or the config's].
     #[arg(long)]
     pub concurrency: Option<usize>,
-    /// Node limit per move (all engines).
+    /// Node limit per move, for every engine without its own in --config; `go` sends every
+    /// limit given (nodes, clock, movetime, depth), so they combine.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Clock for all engines, seconds: `base+inc` or `moves/base+inc`.
+    /// Clock, seconds: `base+inc`, `moves/base+inc`, base as `m:ss` too (as --nodes: every
+    /// engine without its own limits, combined with the others).
     #[arg(long)]
     pub tc: Option<String>,
-    /// Fixed time per move, milliseconds (all engines).
+    /// Fixed time per move, milliseconds (as --nodes).
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Depth limit (all engines).
+    /// Depth limit (as --nodes).
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Opening book (EPD or PGN).
+    /// Opening book, .epd / .fen or .pgn by its extension [default: configs/books/2moves_v1.epd,
+    /// random order; order, plies and start only in --config].
     #[arg(long)]
     pub book: Option<PathBuf>,
+    /// Seed of the opening order and of each game's seed [default: 1, or the config's].
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Round robin instead of gauntlet.
+    /// Round robin instead of the default gauntlet (the first engine against each other one).
     #[arg(long)]
     pub round_robin: bool,
-    /// Draw games reaching this many plies.
+    /// Draw games reaching this many plies (at least 1).
     #[arg(long)]
     pub max_plies: Option<u32>,
-    /// Print a summary every N games (0: only at the end).
+    /// Print a summary every N games (0: only at the end) [default: 50, or the config's].
     #[arg(long)]
     pub summary_every: Option<u32>,
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
-    /// Stop by fishtest's GSPRT of the first engine against the second (logistic Elo):
-    /// `ELO0,ELO1` or `ELO0,ELO1,ALPHA,BETA` (default alpha = beta = 0.05).
+    /// Stop by fishtest's GSPRT of the first engine against the second (logistic Elo; the
+    /// normalized model: `[sprt] model` in --config): `ELO0,ELO1` or `ELO0,ELO1,ALPHA,BETA`
+    /// (ELO0 < ELO1; alpha, beta in (0, 0.5), default 0.05). Two engines and
+    /// games_per_opening = 2 only. Negative bounds as they are: `--sprt -3,1`.
     #[arg(
         long,
         value_delimiter = ',',
         num_args = 1,
+        allow_hyphen_values = true,
         value_name = "ELO0,ELO1[,ALPHA,BETA]"
     )]
     pub sprt: Vec<f64>,

@@ -26,12 +26,14 @@ pub struct CalibrateArgs {
     /// Copy the resulting table into the engine's embedded tables (run from the repository):
     /// `--install` or `--install blend` writes configs/uci_elo_table.csv, `--install FAMILY`
     /// (nodes, inaccuracy, gaussian, gbm, evalnoise) configs/families/FAMILY.csv; rebuild after.
+    /// Its value is optional: put it after CONFIG, or write `--install=FAMILY`.
     #[arg(long, value_name = "FAMILY", num_args = 0..=1, default_missing_value = "blend")]
     pub install: Option<String>,
     /// Play no new games: refit and rewrite the table and report from the games so far.
     #[arg(long)]
     pub fit_only: bool,
-    /// Override the config's game budget.
+    /// Override the config's game budget: the run's total games, those already played included
+    /// (at least 2).
     #[arg(long)]
     pub budget: Option<usize>,
 }
@@ -131,7 +133,8 @@ pub struct PoolArgs {
     /// Run folder (default results/<name>); rerunning resumes.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Override the config's game budget.
+    /// Override the config's game budget: the run's total games, those already played included
+    /// (at least 2).
     #[arg(long)]
     pub budget: Option<usize>,
     /// Play no games: refit and rewrite the pool files.
@@ -184,18 +187,22 @@ pub fn run_pool(args: &PoolArgs) -> Result<()> {
 pub struct VerifyArgs {
     /// UCI_Elo table to verify (loaded by the engine through its StrengthTable option).
     pub table: PathBuf,
-    /// Calibration config giving the pool, openings, limits and seed.
-    #[arg(long, default_value = "configs/default.toml")]
+    /// The config the table was calibrated with: its pool, subject, openings, limits and seed
+    /// play the levels (required: another config would verify the table on another setup).
+    #[arg(long)]
     pub config: PathBuf,
     /// Output directory (writes verify.csv, games, report); default: `verify/` beside the table,
     /// so that `skillcal report` on the calibration's directory shows the verification too.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// UCI_Elo levels, comma separated (default: the config's verify.levels, else every other
-    /// table row from the lowest anchor up).
+    /// UCI_Elo levels, comma separated, whole numbers within the table's range, each once
+    /// (default: the config's verify.levels, else every other table row from the lowest
+    /// reference up, chained members of a measured pool included).
     #[arg(long, value_delimiter = ',')]
     pub levels: Vec<f64>,
-    /// Games against each opponent (even).
+    /// Games against each opponent, even, at least 2 (default: the config's
+    /// verify.games_per_opponent); a level scoring above 85% or below 15% plays as many again.
+    /// Ignored with --rate-only.
     #[arg(long)]
     pub games: Option<usize>,
     /// Play nothing: rate the games the folder holds (unfinished matches as far as they went),
@@ -318,18 +325,19 @@ fn print_summary(rows: &[VerifyRow], low: f64) {
 pub struct TcCheckArgs {
     /// UCI_Elo table whose levels are played (as verify plays them).
     pub table: PathBuf,
-    /// Calibration config giving the pool, openings, limits and seed.
-    #[arg(long, default_value = "configs/default.toml")]
+    /// The config the table was calibrated with (as verify's --config; required).
+    #[arg(long)]
     pub config: PathBuf,
     /// Output directory (writes tc_check.csv and the games); default: `tc-check/` beside the
     /// table, so that `skillcal report` on the calibration's directory shows the check.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// UCI_Elo levels, comma separated (default: the table rows nearest 1400 and 2000).
+    /// UCI_Elo levels, comma separated, whole numbers within the table's range (default: the
+    /// table rows nearest 1400 and 2000).
     #[arg(long, value_delimiter = ',')]
     pub levels: Vec<f64>,
-    /// Time controls of the subject, `base+inc` seconds, comma separated; the first is the
-    /// reference the others are compared with.
+    /// Time controls of the subject, `base+inc` or `moves/base+inc` seconds, comma separated, at
+    /// least two; the first is the reference the others are compared with.
     #[arg(long, value_delimiter = ',', default_values_t = tc_check::DEFAULT_TCS.map(String::from))]
     pub tcs: Vec<String>,
     /// Games against each opponent at each clock (even; default: the config's verify games).

@@ -6,11 +6,13 @@ use crate::engine::perft::{self, PerftOptions};
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Search depth per position.
+    /// Search depth per position (at least 1) [default: 11].
     pub depth: Option<u32>,
     /// A weakening option as `Name=Value` (repeatable), e.g. `--set ScoreInaccuracy=50`: the
-    /// searches keep their depth, so the node count shows what the knob costs per depth.
-    /// Random choices use `RandomSeed` (default 1 here, so the count is reproducible).
+    /// searches keep their depth (unless the option limits nodes, depth or speed: LimitNodes,
+    /// LimitDepth, LimitNps, a UCI_Elo row), so the node count shows what the knob costs per
+    /// depth. Random choices use `RandomSeed` (default 1 here, and 0 means 1, so the count is
+    /// reproducible). Engine options such as Hash are refused.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
 }

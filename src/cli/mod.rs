@@ -59,12 +59,14 @@ enum Command {
     Pool(calibrate::PoolArgs),
     /// Play fresh games at several UCI_Elo levels and compare measured with target strength.
     Verify(calibrate::VerifyArgs),
-    /// Play UCI_Elo levels at two clocks (10+0.1 and 60+0.6) and check they rate within ±50.
+    /// Play UCI_Elo levels at several clocks (default 10+0.1,60+0.6): pass when the difference's
+    /// 95% interval lies within ±50, FAIL when wholly beyond, else inconclusive.
     TcCheck(calibrate::TcCheckArgs),
     /// Compare calibrated families: every curve on one plot, settings and node cost at each
     /// target, budget, covered range, verification and time-control check.
     Compare(compare::CompareArgs),
-    /// Write report.md / report.html with plots for a results directory.
+    /// Write report.md / report.html with plots for a results directory (a pool folder: refit as
+    /// `pool --fit-only` does, report.md only).
     Report(report::ReportArgs),
     /// How each player plays: every position judged by a reference engine (centipawn loss,
     /// Lichess's accuracy and judgements, blunders by state and phase), human comparison.

@@ -29,19 +29,27 @@ pub struct RateArgs {
     /// Write the ratings as CSV (name,elo,lower,upper,sd,games,...).
     #[arg(long, value_name = "OUT")]
     pub csv: Option<PathBuf>,
-    /// White advantage: off, auto (fitted) or a fixed number of Elo.
-    #[arg(long, default_value = "off", value_name = "off|auto|ELO")]
+    /// White advantage: off, auto (fitted) or a fixed number of Elo within ±1000 (negative as
+    /// it is: `--white-advantage -30`).
+    #[arg(
+        long,
+        default_value = "off",
+        value_name = "off|auto|ELO",
+        allow_hyphen_values = true
+    )]
     pub white_advantage: String,
-    /// Draw rate between equal players for the draw model (default: fitted to the games).
+    /// Draw rate between equal players for the draw model, in [0, 1) (default: fitted to the
+    /// games).
     #[arg(long, value_name = "RATE")]
     pub draw_rate: Option<f64>,
-    /// Parametric bootstrap simulations for the intervals; 0 uses the Hessian instead.
+    /// Parametric bootstrap simulations for the intervals, 100 to 1,000,000; 0 uses the
+    /// Hessian instead.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     pub bootstrap: usize,
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Interval coverage.
+    /// Interval coverage, in (0, 1).
     #[arg(long, default_value_t = 0.95)]
     pub confidence: f64,
     /// SD (Elo) of the weak prior on the difference of two opponents (keeps 100% finite).
@@ -53,13 +61,19 @@ pub struct RateArgs {
     /// Head-to-head statistics of A against B: pentanomial, Elo ±, normalized Elo, LOS.
     #[arg(long, alias = "pairs", num_args = 2, value_names = ["A", "B"])]
     pub head_to_head: Option<Vec<String>>,
-    /// SPRT for the head-to-head: ELO0,ELO1 (H0: elo0, H1: elo1).
-    #[arg(long, value_name = "ELO0,ELO1", requires = "head_to_head")]
+    /// SPRT for the head-to-head: ELO0,ELO1 (H0: elo0, H1: elo1; elo0 < elo1; negative as they
+    /// are: `--sprt -3,1`).
+    #[arg(
+        long,
+        value_name = "ELO0,ELO1",
+        requires = "head_to_head",
+        allow_hyphen_values = true
+    )]
     pub sprt: Option<String>,
-    /// SPRT type I error.
+    /// SPRT type I error, in (0, 0.5) (with --sprt).
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
-    /// SPRT type II error.
+    /// SPRT type II error, in (0, 0.5) (with --sprt).
     #[arg(long, default_value_t = 0.05)]
     pub beta: f64,
     /// Scale of the SPRT's elo0/elo1.
@@ -68,7 +82,7 @@ pub struct RateArgs {
     /// Print the head-to-head statistics of every pair that met.
     #[arg(long)]
     pub all_pairs: bool,
-    /// Print the likelihood-of-superiority matrix (up to 16 rated players).
+    /// Print the likelihood-of-superiority matrix (up to 16 rated players; beyond, nothing).
     #[arg(long)]
     pub los: bool,
     /// Write report.md and report.html (rating list, pairs, LOS matrix, ratings against games

@@ -25,8 +25,8 @@ pub struct ReportArgs {
     /// Match folders: read `[rating]` and `[sprt]` from this config instead of DIR/match.toml.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Match folders: parametric bootstrap simulations for the intervals (default 1000); 0 uses
-    /// the Hessian (as `rate`).
+    /// Match folders: parametric bootstrap simulations for the intervals, 100 to 1,000,000
+    /// (default 1000); 0 uses the Hessian (as `rate`).
     #[arg(long, value_name = "N")]
     pub bootstrap: Option<usize>,
     /// Match folders: seed of the bootstrap (default 1).

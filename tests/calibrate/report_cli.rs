@@ -104,3 +104,18 @@ fn a_missing_table_is_named_once() {
     assert_eq!(stderr.matches("runs/nope.csv").count(), 1, "{stderr}");
     assert!(stderr.contains("cannot read"), "{stderr}");
 }
+
+/// verify and tc-check play the table on its config's pool, subject and openings: without
+/// `--config` they took configs/default.toml, another setup than most tables were fitted on.
+#[test]
+fn verify_and_tc_check_need_the_tables_config() {
+    let table = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/uci_elo_table.csv");
+    for cmd in ["verify", "tc-check"] {
+        let (ok, stderr) = skillcal_stderr(&[cmd, table]);
+        assert!(!ok, "{cmd}");
+        assert!(
+            stderr.contains("required") && stderr.contains("--config <CONFIG>"),
+            "{cmd}: {stderr}"
+        );
+    }
+}

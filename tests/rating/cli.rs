@@ -340,3 +340,45 @@ fn pgn_pairs_interleaved_games_and_reads_latin1_names() {
     assert_eq!(games[1].pair, games[3].pair);
     assert!(games[0].pair.is_some() && games[1].pair.is_some() && games[0].pair != games[1].pair);
 }
+
+/// Negative values as typed (fishtest's non-regression bounds, a fixed white disadvantage):
+/// clap took `-3,1` for a flag and refused it, and its own tip (`-- -3,1`) made it a file.
+/// The match command's `--sprt` too: it reaches the match's own checks.
+#[test]
+fn negative_sprt_bounds_and_white_advantage_are_values() {
+    let pgn = data("rating_cutechess.pgn");
+    let (ok, stdout, stderr) = skillcal(&[
+        "rate",
+        pgn.to_str().unwrap(),
+        "--head-to-head",
+        "Stockfish Skill 4",
+        "skillcal nodes=2000",
+        "--sprt",
+        "-3,1",
+        "--bootstrap",
+        "0",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("elo0 -3 elo1 1"), "{stdout}");
+    let (ok, stdout, stderr) = skillcal(&[
+        "rate",
+        pgn.to_str().unwrap(),
+        "--white-advantage",
+        "-30",
+        "--bootstrap",
+        "0",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("white advantage: -30.0 (fixed)"),
+        "{stdout}"
+    );
+    let out = std::env::temp_dir().join(format!("skillcal-neg-sprt-{}", std::process::id()));
+    let (ok, _, stderr) = skillcal(&["match", "--sprt", "-5,0", "--out", out.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("give --config FILE or at least two --engine SPEC"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "a refused match leaves no folder");
+}
