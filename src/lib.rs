@@ -1,6 +1,6 @@
 //! skillcal: a weakenable UCI engine, a match arena, Elo rating and strength calibration.
 //!
-//! Dependencies point one way: `calibrate` uses `arena`, `rating`, `strength` and `report`;
+//! Dependencies point one way: `calibrate` uses `arena`, `rating`, `strength` and `results`;
 //! `arena` knows nothing of calibration; `engine` uses `strength` and nothing above it; `score`
 //! (the engine's score scale, shared by `engine` and `strength`) uses nothing.
 

@@ -133,8 +133,8 @@ pub struct EngineConfig {
     pub options: UciOptions,
     /// Overrides of the match's default limits.
     pub limits: GoLimits,
-    /// UCI option that receives each game's seed before the game. Default: `Seed` when the
-    /// engine offers such an option (and the config does not set it); empty string: never.
+    /// UCI option that receives each game's seed before the game. Default: `Seed` or
+    /// `RandomSeed` when the engine offers it (and the config does not set it); "" = never.
     pub seed_option: Option<String>,
 }
 

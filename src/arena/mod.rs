@@ -10,7 +10,7 @@
 //! # games = 100               # optional cap on games per pairing
 //! concurrency = 2
 //! seed = 1                    # opening order and per-game seeds
-//! summary_every = 20          # W-D-L / Elo summary every N games (0: never)
+//! summary_every = 20          # W-D-L / Elo summary every N games (0: only at the end)
 //! # skillcal_bin = "target/release/skillcal"   # for `builtin` engines
 //!
 //! [limits]                    # defaults for every engine; any mix is sent with `go`
@@ -46,7 +46,7 @@
 //! # dir = "/tmp"
 //! options = { "Skill Level" = 2, Hash = 16 }
 //! # limits = { nodes = 50000 }   # per-engine override, field by field
-//! # seed_option = "Seed"      # default: `Seed` when the engine offers it; "" = never
+//! # seed_option = "Seed"      # default: `Seed` or `RandomSeed` when offered; "" = never
 //!
 //! [[engines]]
 //! command = "builtin:ScoreInaccuracy=50,LimitNodes=20000"  # the skillcal engine (`skillcal uci`)

@@ -21,9 +21,10 @@ pub struct MatchOptions {
     /// Engine (repeatable; replaces the config's engines): `builtin`, `builtin:K=V,K=V`,
     /// a command, or `COMMAND:K=V,...` (UCI options).
     pub engines: Vec<String>,
-    /// Openings per pairing (each played twice, colours swapped).
+    /// Openings per pairing, each played games_per_opening times (2: colours swapped).
     pub rounds: Option<u32>,
-    /// Cap on games per pairing.
+    /// Games per pairing: without `rounds`, N games (the rounds they take, as cutechess's
+    /// -games); with `rounds`, a cap.
     pub games: Option<u32>,
     /// Games at the same time.
     pub concurrency: Option<usize>,

@@ -244,7 +244,8 @@ fn default_order() -> String {
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct VerifyConfig {
-    /// UCI_Elo levels to verify; default: every other target from the lowest anchor up.
+    /// UCI_Elo levels to verify; default: every other table row from the lowest reference up
+    /// (a measured pool's chained members included).
     pub levels: Vec<f64>,
     pub games_per_opponent: usize,
     pub opponents_per_level: usize,

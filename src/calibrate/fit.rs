@@ -4,7 +4,8 @@
 //! Model. Every game between players A and B gives A the score s in {0, 1/2, 1} with the
 //! logistic expected score of `rating::model` (the scale of Ordo and the PR #4341 table). A
 //! subject setting at strength t is rated by the curve r(t) = sum_k theta_k phi_k(t) with
-//! phi = (1, t), (1, t, t^2) or (1, t, t^2, t^3); a reference player j has its own rating r_j with
+//! phi = (1, t), (1, t, t^2), (1, t, t^2, t^3) or a natural cubic spline's basis (`spline.rs`,
+//! the shipped table's form); a reference player j has its own rating r_j with
 //! the prior N(anchor_j, sd_j) (a soft anchor; sd = 0 holds it fixed); an unanchored member gets a
 //! weak prior ([`WEAK_SD`]) at the anchors' mean. The fit maximizes
 //!     (1/phi) * sum_games [s ln p + (1 - s) ln(1 - p)]  -  sum_j (r_j - anchor_j)^2 / (2 sd_j^2),

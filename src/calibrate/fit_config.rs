@@ -15,15 +15,16 @@ pub struct FitConfig {
     /// Where the spline's knots go: `"even"` (the default) spaces them over [t_min, 1];
     /// `"data"` puts the boundary knots at the lowest and highest tested settings and the
     /// others at quantiles of the games' t, so extending the domain moves no knot (on
-    /// results/range, t_min -0.2 -> -0.35 moved 1800 by 16% in nodes through the knots alone).
+    /// results/range-tmin02, t_min -0.2 -> -0.35 moved 1800 by 16% in nodes through the knots
+    /// alone).
     /// Not written when even.
     #[serde(default, skip_serializing_if = "KnotPlacement::is_even")]
     pub knots_at: KnotPlacement,
     /// Use whichever increasing form (linear, quadratic, cubic, the spline with `knots`) fits
     /// the tested settings best by residual chi-square plus 2 per coefficient (Akaike), not
     /// `model` whenever that is increasing: a form too stiff for the path can pass the
-    /// chi-square test and still misplace the middle rows by 50-100 Elo (README, "Comparing
-    /// families"). Not written when off, so saved configurations read as before.
+    /// chi-square test and still misplace the middle rows by 50-100 Elo (README,
+    /// "Calibration"). Not written when off, so saved configurations read as before.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub select_form: bool,
     /// How games between two of the run's own settings count ([`super::self_scale`]): a number

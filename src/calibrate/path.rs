@@ -184,12 +184,12 @@ mod tests {
     #[test]
     fn extends_below_zero_on_the_scale() {
         let nodes = path("LimitNodes", 16.0, 2_097_152.0, Scale::Log, 10.0);
-        // 16 * 131072^-0.2 = 1.53
+        // 16 * 131072^-0.2 = 1.52
         assert_eq!(nodes.value(-0.2), 2.0);
         assert_eq!(nodes.value(0.0), 16.0);
         assert_eq!(nodes.value(1.5), 2_097_152.0);
         let inacc = path("ScoreInaccuracy", 400.0, 0.0, Scale::Log1p, 20.0);
-        // 20 (21^1.2 - 1) = 752.2
+        // 20 (21^1.2 - 1) = 752.1
         assert_eq!(inacc.value(-0.2), 752.0);
         assert_eq!(inacc.value(0.0), 400.0);
         assert_eq!(inacc.value(1.0), 0.0);

@@ -76,7 +76,7 @@ fn terms(knots: &[f64], t: f64, pow: fn(f64) -> f64, factor: f64) -> Vec<f64> {
     knots[..k - 2]
         .iter()
         .map(|&tj| {
-            // r_j(t_K) = (t_K - t_j) ((t_K - t_j)^2 - gap^2) > 0 as t_K - t_j >= 2 gap.
+            // r_j(t_K) = (t_K - t_j) ((t_K - t_j)^2 - gap^2) > 0 as t_K - t_j > gap.
             let at_end = (last - tj) * ((last - tj).powi(2) - gap * gap);
             factor
                 * (pow(t - tj) - pow(t - prev) * (last - tj) / gap

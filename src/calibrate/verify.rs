@@ -16,14 +16,15 @@ pub const VERIFY_PREFIX: &str = "skillcal_elo";
 /// Each level's games by opponent ([`super::verify_opponents`]).
 pub const OPPONENTS_FILE: &str = "verify_opponents.csv";
 
-/// Table rows from the lowest anchor up, every other one.
+/// Table rows from the lowest reference (`low`: the lowest anchor, or a measured pool's lowest
+/// chained member) up, every other one.
 pub fn default_levels(table: &Path, low: f64) -> Result<Vec<f64>> {
     let elos = table_elos(table)?;
     let v: Vec<f64> = elos.into_iter().filter(|e| *e >= low).step_by(2).collect();
     if v.is_empty() {
         return Err(CalibrateError::file(
             table,
-            format!("no table row at or above the lowest anchor {low}; pass --levels"),
+            format!("no table row at or above the lowest reference {low}; pass --levels"),
         ));
     }
     Ok(v)
@@ -268,7 +269,7 @@ pub(super) fn play_level(
 
 /// A level scoring above this against its nearest members (or below 1 minus it) is more than
 /// about 300 Elo from them: its rating then rests on the logistic curve's tail and on those
-/// members' ratings far from where it plays (results/range/verify: UCI_Elo 600 scored 97% against
+/// members' ratings far from where it plays (results/range-tmin02/verify-joint: UCI_Elo 600 scored 97% against
 /// Fairy-Stockfish Skill -12 and -20, on 2026-11-24).
 pub const FOLLOW_SCORE: f64 = 0.85;
 

@@ -23,7 +23,7 @@
 //!   while. With the lone king to move, the bound is the static score itself (as before this
 //!   split), so each of the winner's moves is worth at least the progress it makes. Both are
 //!   true bounds (the true value is a mate); this pairing is the one that still converts KBNK
-//!   from a wrong corner within 50 moves at 200,000 nodes a move (`engine_mates_endgames`),
+//!   from a wrong corner within 50 moves at 200,000 nodes a move (`tests/engine/mates_endgames.rs`),
 //!   which progress-inclusive bounds on both sides, or material-only on both, did not.
 //! - Anything else fails (`None`).
 //!

@@ -136,7 +136,7 @@ pub struct Uci {
     game: Option<Game>,
     opts: Options,
     settings: Settings,
-    /// `RandomSeed`, or a seed taken from the clock once at start-up while it is 0.
+    /// `RandomSeed`, or while it is 0 a clock seed drawn anew at each `ucinewgame`.
     seed: u64,
     /// The clock seed has been printed (so the games can be replayed).
     seed_told: bool,
@@ -308,8 +308,7 @@ impl Uci {
         true
     }
 
-    /// `position`: the start position (`fen` None) or a FEN, then the moves; anything
-    /// invalid leaves the previous position in place.
+    /// `position`: the start position (`fen` None) or a FEN, then the moves.
     /// A FEN that cannot be a position leaves none: `go` then answers `bestmove 0000` rather
     /// than a move of the position before (a GUI would score that an illegal move). A move
     /// list stops at its first illegal move, the moves before it played, as Stockfish does.

@@ -27,8 +27,9 @@
 //!   fitted). A weak Gaussian prior (SD 2000 Elo) on the difference of every two opponents keeps
 //!   100% and 0% scores finite.
 //! - Draw model: Davidson's `D = nu sqrt(W L)` with the expected score held logistic, so draws do
-//!   not change the rating scale; `nu` is fitted to the number of draws (the draw rate between
-//!   equals capped at n/(n+1) for n games, so an all-draw pool keeps an interval). It drives
+//!   not change the rating scale; `nu` is the smaller of two moment estimates (from the number
+//!   of draws, and from the games' spread about their expected scores), the draw rate between
+//!   equals capped at n/(n+1) for n games, so an all-draw pool keeps an interval. It drives
 //!   the bootstrap's simulated games and the draw correction of the Hessian intervals.
 //! - Intervals: [`Intervals::Bootstrap`] (parametric, seeded, percentile; the CLI default, like
 //!   Ordo's simulations) or [`Intervals::Hessian`] (sandwich normal approximation; the library

@@ -2,8 +2,9 @@
 //!
 //! The members (Stockfish Skill Levels as soft anchors at the PR #4341 table, Fairy-Stockfish
 //! levels below them for the chain to the beginners' range) play their own ladder: each match
-//! pairs two members whose current ratings are within `max_gap`, chosen where its games narrow
-//! the widest member interval most (a rank-one update of the fit's covariance). The run stops
+//! pairs two members whose current ratings are within `max_gap` (or neighbours in rating
+//! order), chosen where its games most lower the total variance above each member's goal per
+//! second of play (a rank-one update of the fit's covariance). The run stops
 //! when every member is known to `precision` (95% half-width) relative to the anchors, or at
 //! the budget. Relative to the anchors means: the uncertainty of `r_i - mean(r_anchor)`, the
 //! member's place on the scale once the anchors' common level is fixed (the location the table

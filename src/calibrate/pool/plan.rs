@@ -1,7 +1,7 @@
-//! Which members play next: the first ladder, then the matches whose games narrow the widest
-//! intervals most per second of play (a rank-one update of the fit's covariance, divided by
-//! the pair's measured cost: a game between the top members takes 100 s, one near 1320 under
-//! 5 s, so counting games alone spends most of the time where it buys least).
+//! Which members play next: the first ladder, then the matches whose games most lower the
+//! total variance above each member's goal per second of play (a rank-one update of the fit's
+//! covariance, divided by the pair's cost: a game between the top members takes 20-50 s, one
+//! near 1320 under 5 s, so counting games alone spends most of the time where it buys least).
 
 use std::collections::BTreeMap;
 

@@ -4,8 +4,7 @@
 //! isolated, doubled), mobility, king attackers and pawn shield, bishop pair, rooks on open
 //! files, tempo, mop-up of a lone king, and scaling of drawish endgames. Everything is computed
 //! from scratch from bitboards (the search copies positions, so there is nothing to update
-//! incrementally); `cargo test --release --test engine_eval_speed -- --ignored --nocapture`
-//! prints the cost per call.
+//! incrementally); `cargo run --release --example eval_speed` prints the cost per call.
 
 pub mod endgame;
 mod pst;
