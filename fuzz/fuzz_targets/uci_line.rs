@@ -20,9 +20,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(out.iter().any(|l| l == "readyok"), "{line:?} -> {out:?}");
         }
         assert!(
-            !out
-                .iter()
-                .any(|l| l.starts_with("info string search thread failed")),
+            !out.iter().any(|l| l == skillcal::engine::uci::SEARCH_FAILED),
             "{line:?} -> {out:?}"
         );
         if !go_on {

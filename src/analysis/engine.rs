@@ -89,14 +89,16 @@ pub struct EngineConfig {
     pub limit: Limit,
 }
 
+/// A spec's program and its options text: `builtin:K=V` -> (`builtin`, `K=V`).
+pub fn split_spec(spec: &str) -> (&str, &str) {
+    spec.split_once(':').unwrap_or((spec, ""))
+}
+
 impl EngineConfig {
     /// Parses `builtin[:K=V,...]` (this skillcal binary, or $SKILLCAL_BIN, speaking UCI) or
     /// `PROGRAM[:K=V,...]` (a path, or a name found on PATH or in /usr/games).
     pub fn parse_spec(spec: &str, limit: Limit) -> Result<EngineConfig> {
-        let (cmd, opts) = match spec.split_once(':') {
-            Some((c, o)) => (c, o),
-            None => (spec, ""),
-        };
+        let (cmd, opts) = split_spec(spec);
         let mut options = Vec::new();
         for kv in opts.split(',').filter(|s| !s.trim().is_empty()) {
             let (k, v) = kv.split_once('=').ok_or_else(|| {

@@ -40,8 +40,7 @@ pub const DEFAULT_MATCH_NODES_OTHER: u64 = 50_000;
 
 /// The default move-matching limit for an engine spec (`builtin[:...]` or a program).
 pub fn default_match_limit(spec: &str) -> Limit {
-    let program = spec.split_once(':').map_or(spec, |(p, _)| p);
-    Limit::Nodes(if program == "builtin" {
+    Limit::Nodes(if engine::split_spec(spec).0 == "builtin" {
         DEFAULT_MATCH_NODES_BUILTIN
     } else {
         DEFAULT_MATCH_NODES_OTHER

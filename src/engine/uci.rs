@@ -25,6 +25,9 @@ use super::weaken::Weakening;
 use crate::strength::{clock_seed, Settings};
 
 const NAME: &str = concat!("skillcal ", env!("CARGO_PKG_VERSION"));
+/// The line a caught search-thread panic prints (the engine answers on with a fresh search
+/// state): the only outward sign of one, so the fuzz target and the robustness tests look for it.
+pub const SEARCH_FAILED: &str = "info string search thread failed; starting a fresh engine";
 
 /// Options of the engine itself; the weakening options live in [`Settings`].
 #[derive(Clone, Debug)]
@@ -210,7 +213,7 @@ impl Uci {
             match handle.join() {
                 Ok(engine) => self.engine = Some(engine),
                 Err(_) => {
-                    self.say("info string search thread failed; starting a fresh engine");
+                    self.say(SEARCH_FAILED);
                     self.engine = Some(Engine::new(self.opts.hash_mb));
                 }
             }

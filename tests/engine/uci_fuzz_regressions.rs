@@ -4,7 +4,7 @@
 //! `isready` with `readyok`), no search thread may fail, and only `quit` may end the loop.
 
 use skillcal::engine::command::{parse, Command};
-use skillcal::engine::uci::{Options, Uci};
+use skillcal::engine::uci::{Options, Uci, SEARCH_FAILED};
 
 fn replay(lines: &[&str]) {
     let mut uci = Uci::capturing(Options {
@@ -21,8 +21,7 @@ fn replay(lines: &[&str]) {
         assert_eq!(go_on, cmd != Some(Command::Quit), "{line:?} -> {out:?}");
         // a panicking search is caught and answered on: only this line of `Uci::reclaim` says so
         assert!(
-            !out.iter()
-                .any(|l| l.starts_with("info string search thread failed")),
+            !out.iter().any(|l| l == SEARCH_FAILED),
             "{line:?} -> {out:?}"
         );
     }
