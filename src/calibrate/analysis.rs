@@ -6,7 +6,7 @@ use super::config::{CalibrationConfig, KnotPlacement, ModelKind, SelfPlayScale};
 use super::error::Result;
 use super::fit::{self, CurveFit, PlayerStats, Role, WEAK_SD};
 use super::held::fit_run;
-use super::players::{players, pool_evidence, Players};
+use super::players::{players, pool_evidence, without_retired, Players};
 use super::self_scale::{self, Stretch};
 use super::spline;
 use crate::results::GameRow;
@@ -21,10 +21,12 @@ pub struct Analysis {
 }
 
 pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
+    let (games, left_out) = without_retired(cfg, games);
+    let games = &games[..];
     let players = players(cfg, games);
     let (tallies, stats) = fit::tally_games(games, &players.index)?;
     let evidence = pool_evidence(cfg, &players.index);
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = left_out.into_iter().collect();
     let has_subject = players.roles.iter().any(|r| matches!(r, Role::Subject(_)));
     let free: Vec<Role> = players
         .roles

@@ -196,6 +196,11 @@ pub struct PoolConfig {
     pub scale: String,
     #[serde(rename = "member", default)]
     pub members: Vec<PoolMember>,
+    /// Former members, by name. Their games stay where they were played but rate no one: a pool
+    /// run leaves them out of its fit (and out of `pool-pairs.csv`), and a calibration or a
+    /// verification on the pool leaves out its own games against them, saying how many.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retired: Vec<String>,
 }
 
 fn default_anchor_sd() -> f64 {

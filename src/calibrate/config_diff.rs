@@ -43,11 +43,18 @@ pub fn game_changes(old: &CalibrationConfig, new: &CalibrationConfig) -> Vec<Str
     let names = |c: &CalibrationConfig| -> Vec<String> {
         c.pool.members.iter().map(|m| m.name.clone()).collect()
     };
-    if names(old) != names(new) {
+    // a member the pool has retired since (`pool.retired`) may leave: the fit leaves its games out
+    let mut kept = names(old);
+    kept.retain(|n| !new.pool.retired.contains(n));
+    if kept != names(new) {
         differ("pool.member (the members' names)".into(), false);
     } else {
         for j in 0..new.pool.members.len() {
-            for field in engine_changes(&pool_engine(old, j), &pool_engine(new, j)) {
+            let name = &new.pool.members[j].name;
+            let Some(i) = old.pool.members.iter().position(|m| &m.name == name) else {
+                continue;
+            };
+            for field in engine_changes(&pool_engine(old, i), &pool_engine(new, j)) {
                 differ(
                     format!("pool.member `{}` {field}", new.pool.members[j].name),
                     false,

@@ -1,6 +1,7 @@
 //! Who plays in a calibration: the names of subject settings, the players of a run and how each
 //! is rated, and the engine (with options and limits) of every pool member and subject setting.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::config::{self, option_string, CalibrationConfig};
@@ -65,6 +66,41 @@ pub fn players(cfg: &CalibrationConfig, games: &[GameRow]) -> Players {
         roles,
         index,
     }
+}
+
+/// `games` less those against retired pool members (`pool.retired`, say a member the measured
+/// pool dropped after this run played it): the pool no longer places them, so those games rate
+/// no one. The note says how many were left out, and against whom.
+pub fn without_retired<'a>(
+    cfg: &CalibrationConfig,
+    games: &'a [GameRow],
+) -> (Cow<'a, [GameRow]>, Option<String>) {
+    let retired = |g: &GameRow| {
+        cfg.pool
+            .retired
+            .iter()
+            .find(|r| **r == g.white || **r == g.black)
+    };
+    let mut against: Vec<(&str, usize)> = Vec::new();
+    for r in games.iter().filter_map(retired) {
+        match against.iter_mut().find(|(n, _)| n == r) {
+            Some((_, k)) => *k += 1,
+            None => against.push((r, 1)),
+        }
+    }
+    if against.is_empty() {
+        return (Cow::Borrowed(games), None);
+    }
+    let kept = games.iter().filter(|g| retired(g).is_none()).cloned();
+    let note = format!(
+        "left out, against members the pool retired (pool.retired): {}",
+        against
+            .iter()
+            .map(|(n, k)| format!("{k} games against `{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    (Cow::Owned(kept.collect()), Some(note))
 }
 
 /// The measured pool's games (`pool.file`) as cells over the players' indices.

@@ -414,6 +414,10 @@ pub(super) fn rate_levels(
     names: &[String],
     all: &[GameRow],
 ) -> Result<LevelFit> {
+    let (all, left_out) = super::players::without_retired(cfg, all);
+    if let Some(note) = left_out {
+        eprintln!("note: {note}");
+    }
     let mut players: Vec<String> = cfg.pool.members.iter().map(|m| m.name.clone()).collect();
     let mut roles: Vec<Role> = cfg
         .pool
@@ -437,7 +441,7 @@ pub(super) fn rate_levels(
         .enumerate()
         .map(|(i, n)| (n.clone(), i))
         .collect();
-    let (tallies, stats) = fit::tally_games(all, &index)?;
+    let (tallies, stats) = fit::tally_games(&all, &index)?;
     // The measured pool's own games (pool.file) place the members; the run-pool variant of
     // verify takes the members from a calibration's fit, which counted them already.
     let evidence = super::players::pool_evidence(cfg, &index);

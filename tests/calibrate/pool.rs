@@ -613,3 +613,148 @@ fn the_forecast_is_near_the_games_the_goal_then_takes() {
     assert!(!report.contains("Forecast:") && !report.contains("## Where the forecast"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A member dropped from the pool (`pool.retired`) keeps its games on disk but rates no one: the
+/// pool refits without it, its games stay counted against the budget, and a calibration that
+/// played it refits on the smaller pool leaving those games out, with a note saying how many.
+#[test]
+fn a_retired_member_keeps_its_games_and_rates_no_one() {
+    use skillcal::calibrate::{self, config::CalibrationConfig, Options};
+
+    let t = truth();
+    let runner = SimRunner {
+        truth: Box::new(move |e| match e.option("LimitNodes") {
+            Some(n) => 800.0 + 140.0 * (n.parse::<f64>().unwrap() / 32.0).log2(),
+            None => t[&e.name],
+        }),
+        draw_rate: 0.2,
+        seconds: None,
+    };
+    let dir = tmpdir("pool-retired");
+    let opts = PoolOptions {
+        fit_only: false,
+        quiet: true,
+    };
+    let cfg: PoolRunConfig = toml::from_str(CONFIG).unwrap();
+    let pool = dir.join("pool");
+    let before = measure(&cfg, &pool, &runner, &opts).unwrap();
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/books/2moves_v1.epd");
+    let text = format!(
+        r#"
+seed = 5
+budget = 400
+precision = 60
+targets = {{ from = 900, to = 1500, step = 100 }}
+
+[subject]
+command = "builtin"
+limits = {{ tc = "60+1" }}
+
+[[path]]
+knob = "LimitNodes"
+from = 32
+to = 4096
+scale = "log"
+
+[plan]
+games_per_pairing = 20
+
+[pool]
+file = "pool"
+
+[openings]
+file = "{book}"
+"#
+    );
+    let cal_path = dir.join("cal.toml");
+    std::fs::write(&cal_path, &text).unwrap();
+    let cal = CalibrationConfig::load(&cal_path).unwrap();
+    let quiet = Options {
+        fit_only: false,
+        quiet: true,
+    };
+    calibrate::calibrate(&cal, &dir.join("cal"), &runner, &quiet).unwrap();
+    let against_low = calibrate::all_games(&dir.join("cal"))
+        .unwrap()
+        .iter()
+        .filter(|g| g.white == "low" || g.black == "low")
+        .count();
+    assert!(against_low > 0, "the calibration never met `low`");
+    let games_of_low = || {
+        skillcal::rating::load_games(&[pool.join("games.csv")], &Default::default())
+            .unwrap()
+            .iter()
+            .filter(|g| g.white == "low" || g.black == "low")
+            .count()
+    };
+    let pool_games_of_low = games_of_low();
+    assert!(pool_games_of_low > 0);
+
+    // `low` leaves the pool: without `pool.retired` its games are an error that says what to do
+    let mut gone = cfg.clone();
+    gone.pool.members.retain(|m| m.name != "low");
+    let fit_only = PoolOptions {
+        fit_only: true,
+        quiet: true,
+    };
+    let err = measure(&gone, &pool, &runner, &fit_only)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`low`") && err.contains("pool.retired"),
+        "{err}"
+    );
+    gone.pool.retired = vec!["low".into()];
+    gone.validate("pool.toml").unwrap();
+    let after = measure(&gone, &pool, &runner, &fit_only).unwrap();
+    assert_eq!(after.games + pool_games_of_low, before.games);
+    let rows = read_pool_csv(&pool.join("pool.csv")).unwrap();
+    assert_eq!(
+        rows.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(),
+        ["a0", "a1", "a2"]
+    );
+    let pairs = std::fs::read_to_string(pool.join("pool-pairs.csv")).unwrap();
+    assert!(!pairs.contains("low"), "{pairs}");
+    assert_eq!(games_of_low(), pool_games_of_low, "its games were dropped");
+    let report = std::fs::read_to_string(pool.join("report.md")).unwrap();
+    assert!(
+        report.contains(&format!(
+            "Retired members (`pool.retired`): `low`. Their {pool_games_of_low} games"
+        )),
+        "{report}"
+    );
+    // the budget counts the retired member's games: with exactly the games played, no more
+    let mut spent = gone.clone();
+    spent.budget = before.games;
+    let counting = crate::support::calibrate::Counting::new(&runner);
+    let more = PoolOptions {
+        fit_only: false,
+        quiet: true,
+    };
+    measure(&spent, &pool, &counting, &more).unwrap();
+    assert_eq!(counting.runs.get(), 0, "played past a spent budget");
+
+    // the calibration refits on the smaller pool and says what it left out
+    let cal = CalibrationConfig::load(&cal_path).unwrap();
+    assert_eq!(cal.pool.retired, ["low"]);
+    let refit = Options {
+        fit_only: true,
+        quiet: true,
+    };
+    calibrate::calibrate(&cal, &dir.join("cal"), &runner, &refit).unwrap();
+    let summary = std::fs::read_to_string(dir.join("cal").join("summary.toml")).unwrap();
+    assert!(
+        summary.contains(&format!("{against_low} games against `low`")),
+        "{summary}"
+    );
+
+    // a name both retired and a member is refused by key
+    let mut both = cfg.clone();
+    both.pool.retired = vec!["a1".into()];
+    let err = both.validate("pool.toml").unwrap_err().to_string();
+    assert!(
+        err.contains("pool.retired[0]") && err.contains("a1"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -135,7 +135,7 @@ fn a_config_without_its_book_or_with_bad_settings_fails_before_any_folder() {
         &["pool", pool.to_str().unwrap()],
         &[
             "key `pool.member[0].command`",
-            "fairy11.1-skill-20",
+            "fairy11.1-skill-12",
             "nofish",
         ],
     );

@@ -248,6 +248,17 @@ impl PoolConfig {
         if self.anchor_sd.is_nan() || self.anchor_sd < 0.0 {
             config_err!("{origin}: key `pool.anchor_sd`: must be >= 0");
         }
+        let mut gone = std::collections::HashSet::new();
+        for (i, name) in self.retired.iter().enumerate() {
+            if name.trim().is_empty() || !gone.insert(name) {
+                config_err!("{origin}: key `pool.retired[{i}]`: empty or repeated name `{name}`");
+            }
+            if seen.contains(name) {
+                config_err!(
+                    "{origin}: key `pool.retired[{i}]`: `{name}` is also a member (`pool.member`)"
+                );
+            }
+        }
         Ok(())
     }
 }

@@ -64,7 +64,8 @@ pub fn fit(cfg: &PoolRunConfig, games: &[Game]) -> Result<PoolFit> {
     for name in &present {
         if !cfg.pool.members.iter().any(|m| m.name == *name) {
             return Err(CalibrateError::Other(format!(
-                "pool games: player `{name}` is not a member of the configured pool"
+                "pool games: player `{name}` is not a member of the configured pool (add it \
+                 back, or name it in `pool.retired` to keep its games out of the fit)"
             )));
         }
     }

@@ -30,7 +30,9 @@ pub struct PoolOutcome {
     pub fit: PoolFit,
 }
 
-fn load_all(dir: &Path) -> Result<Vec<Game>> {
+/// The run's games: those the fit rates, and how many were played by retired members
+/// (`pool.retired`), which stay in their matches but rate no one.
+fn load_all(cfg: &PoolRunConfig, dir: &Path) -> Result<(Vec<Game>, usize)> {
     let mut games = Vec::new();
     for (d, _) in list_matches(dir)? {
         let path = d.join("games.csv");
@@ -38,7 +40,11 @@ fn load_all(dir: &Path) -> Result<Vec<Game>> {
             games.extend(rating::load_games(&[&path], &Default::default())?);
         }
     }
-    Ok(games)
+    let all = games.len();
+    let retired = |name: &String| cfg.pool.retired.contains(name);
+    games.retain(|g| !retired(&g.white) && !retired(&g.black));
+    let left_out = all - games.len();
+    Ok((games, left_out))
 }
 
 fn check_run_config(cfg: &PoolRunConfig, dir: &Path) -> Result<()> {
@@ -139,11 +145,11 @@ pub fn measure(
         runner.run_batch(&unfinished)?;
     }
     loop {
-        let games = load_all(dir)?;
+        let (games, retired) = load_all(cfg, dir)?;
         let f = fit(cfg, &games)?;
         let cost = cost(cfg, dir)?;
         let ahead = forecast(cfg, &f, &cost, FORECAST_GAMES);
-        write_results(cfg, dir, &games, &f, ahead.as_ref())?;
+        write_results(cfg, dir, &games, retired, &f, ahead.as_ref())?;
         if opts.fit_only {
             return Ok(outcome(cfg, games.len(), f));
         }
@@ -155,7 +161,8 @@ pub fn measure(
         let Some(mut plan) = plan else {
             return Ok(outcome(cfg, games.len(), f));
         };
-        let left = cfg.budget.saturating_sub(games.len());
+        // the retired members' games were played: they spent the budget too
+        let left = cfg.budget.saturating_sub(games.len() + retired);
         if left == 0 {
             if !opts.quiet {
                 eprintln!("budget of {} games reached", cfg.budget);

@@ -29,6 +29,7 @@ pub(super) fn write_results(
     cfg: &PoolRunConfig,
     dir: &Path,
     games: &[Game],
+    retired: usize,
     f: &PoolFit,
     ahead: Option<&Forecast>,
 ) -> Result<()> {
@@ -142,7 +143,7 @@ pub(super) fn write_results(
     let path = dir.join("report.md");
     std::fs::write(
         &path,
-        report_markdown(cfg, &rows, &pair_rows, games.len(), ahead),
+        report_markdown(cfg, &rows, &pair_rows, games.len(), retired, ahead),
     )
     .map_err(|e| CalibrateError::io("write", &path, e))
 }
@@ -171,6 +172,7 @@ fn report_markdown(
     rows: &[PoolMemberRow],
     pairs: &[PoolPairRow],
     games: usize,
+    retired: usize,
     ahead: Option<&Forecast>,
 ) -> String {
     use std::fmt::Write as _;
@@ -191,6 +193,19 @@ fn report_markdown(
         "{games} games. {met} of {} members at their goal: {goals}.\n",
         rows.len()
     );
+    if !cfg.pool.retired.is_empty() {
+        let _ = writeln!(
+            s,
+            "Retired members (`pool.retired`): {}. Their {retired} games stay in `matches/` and \
+             `games.csv` but rate no one (they are not in the counts, the fit or `pool-pairs.csv`).\n",
+            cfg.pool
+                .retired
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     match ahead {
         Some(a) if a.games == 0 => {}
         Some(a) if a.met => {
