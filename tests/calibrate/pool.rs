@@ -62,6 +62,54 @@ fn tmpdir(name: &str) -> std::path::PathBuf {
     d
 }
 
+/// The simulated strengths of the calibration tests: the pool's truth, and the subject's
+/// LimitNodes n at 800 + 140 log2(n / 32).
+fn nodes_runner() -> SimRunner {
+    let t = truth();
+    SimRunner {
+        truth: Box::new(move |e| match e.option("LimitNodes") {
+            Some(n) => 800.0 + 140.0 * (n.parse::<f64>().unwrap() / 32.0).log2(),
+            None => t[&e.name],
+        }),
+        draw_rate: 0.2,
+        seconds: None,
+    }
+}
+
+/// A calibration along LimitNodes 32..`to_nodes` on the measured pool in the folder `pool`
+/// beside its config.
+fn calibration_text(seed: u64, budget: usize, targets: (u32, u32), to_nodes: u32) -> String {
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/books/2moves_v1.epd");
+    format!(
+        r#"
+seed = {seed}
+budget = {budget}
+precision = 60
+targets = {{ from = {}, to = {}, step = 100 }}
+
+[subject]
+command = "builtin"
+limits = {{ tc = "60+1" }}
+
+[[path]]
+knob = "LimitNodes"
+from = 32
+to = {to_nodes}
+scale = "log"
+
+[plan]
+games_per_pairing = 20
+
+[pool]
+file = "pool"
+
+[openings]
+file = "{book}"
+"#,
+        targets.0, targets.1
+    )
+}
+
 #[test]
 fn pool_measurement_meets_goal_and_rates_the_truth() {
     let cfg: PoolRunConfig = toml::from_str(CONFIG).unwrap();
@@ -174,49 +222,14 @@ fn calibration_loads_the_measured_pool() {
     use skillcal::calibrate::{self, config::CalibrationConfig, config::ModelKind, fit, Options};
 
     let cfg: PoolRunConfig = toml::from_str(CONFIG).unwrap();
-    let t = truth();
-    let runner = SimRunner {
-        truth: Box::new(move |e| match e.option("LimitNodes") {
-            Some(n) => 800.0 + 140.0 * (n.parse::<f64>().unwrap() / 32.0).log2(),
-            None => t[&e.name],
-        }),
-        draw_rate: 0.2,
-        seconds: None,
-    };
+    let runner = nodes_runner();
     let dir = tmpdir("pool-file");
     let opts = PoolOptions {
         fit_only: false,
         quiet: true,
     };
     measure(&cfg, &dir.join("pool"), &runner, &opts).unwrap();
-    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/books/2moves_v1.epd");
-    let text = format!(
-        r#"
-seed = 3
-budget = 4000
-precision = 60
-targets = {{ from = 1000, to = 1800, step = 100 }}
-
-[subject]
-command = "builtin"
-limits = {{ tc = "60+1" }}
-
-[[path]]
-knob = "LimitNodes"
-from = 32
-to = 65536
-scale = "log"
-
-[plan]
-games_per_pairing = 20
-
-[pool]
-file = "pool"
-
-[openings]
-file = "{book}"
-"#
-    );
+    let text = calibration_text(3, 4000, (1000, 1800), 65536);
     let cfg_path = dir.join("cal.toml");
     std::fs::write(&cfg_path, &text).unwrap();
     let cal = CalibrationConfig::load(&cfg_path).unwrap();
@@ -621,15 +634,7 @@ fn the_forecast_is_near_the_games_the_goal_then_takes() {
 fn a_retired_member_keeps_its_games_and_rates_no_one() {
     use skillcal::calibrate::{self, config::CalibrationConfig, Options};
 
-    let t = truth();
-    let runner = SimRunner {
-        truth: Box::new(move |e| match e.option("LimitNodes") {
-            Some(n) => 800.0 + 140.0 * (n.parse::<f64>().unwrap() / 32.0).log2(),
-            None => t[&e.name],
-        }),
-        draw_rate: 0.2,
-        seconds: None,
-    };
+    let runner = nodes_runner();
     let dir = tmpdir("pool-retired");
     let opts = PoolOptions {
         fit_only: false,
@@ -638,34 +643,7 @@ fn a_retired_member_keeps_its_games_and_rates_no_one() {
     let cfg: PoolRunConfig = toml::from_str(CONFIG).unwrap();
     let pool = dir.join("pool");
     let before = measure(&cfg, &pool, &runner, &opts).unwrap();
-    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/books/2moves_v1.epd");
-    let text = format!(
-        r#"
-seed = 5
-budget = 400
-precision = 60
-targets = {{ from = 900, to = 1500, step = 100 }}
-
-[subject]
-command = "builtin"
-limits = {{ tc = "60+1" }}
-
-[[path]]
-knob = "LimitNodes"
-from = 32
-to = 4096
-scale = "log"
-
-[plan]
-games_per_pairing = 20
-
-[pool]
-file = "pool"
-
-[openings]
-file = "{book}"
-"#
-    );
+    let text = calibration_text(5, 400, (900, 1500), 4096);
     let cal_path = dir.join("cal.toml");
     std::fs::write(&cal_path, &text).unwrap();
     let cal = CalibrationConfig::load(&cal_path).unwrap();
