@@ -736,3 +736,43 @@ fn a_retired_member_keeps_its_games_and_rates_no_one() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A member added to a measured pool has no rating until its games link it: the report says so
+/// and names it instead of leaving the forecast out, and the next batch plays it.
+#[test]
+fn a_new_member_without_games_is_named_where_the_forecast_stands() {
+    let t = truth();
+    let runner = SimRunner {
+        truth: Box::new(move |e| t.get(&e.name).copied().unwrap_or(1450.0)),
+        draw_rate: 0.2,
+        seconds: None,
+    };
+    let dir = tmpdir("pool-new-member");
+    let mut cfg: PoolRunConfig = toml::from_str(CONFIG).unwrap();
+    cfg.budget = 200;
+    let opts = |fit_only| PoolOptions {
+        fit_only,
+        quiet: true,
+    };
+    measure(&cfg, &dir, &runner, &opts(false)).unwrap();
+    let before = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(before.contains("Forecast: "), "{before}");
+    let mut more: PoolRunConfig = toml::from_str(&format!(
+        "{CONFIG}\n[[pool.member]]\nname = \"new\"\nguess = 1450\n"
+    ))
+    .unwrap();
+    more.budget = 200;
+    measure(&more, &dir, &runner, &opts(true)).unwrap();
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.contains("No forecast yet: `new` is not linked to the anchors by games")
+            && !report.contains("Forecast: "),
+        "{report}"
+    );
+    more.budget = 240;
+    let out = measure(&more, &dir, &runner, &opts(false)).unwrap();
+    assert!(out.fit.elo[4].is_some(), "the new member was not played");
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(!report.contains("No forecast yet"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -229,7 +229,24 @@ fn report_markdown(
                 a.games
             );
         }
-        None => {}
+        None => {
+            let unrated: Vec<String> = rows
+                .iter()
+                .filter(|r| r.elo.is_none())
+                .map(|r| format!("`{}`", r.name))
+                .collect();
+            if !unrated.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "No forecast yet: {} {} not linked to the anchors by games, so no rating and no \
+                     interval to narrow; the next batch plays {} against {} neighbours by `guess`.\n",
+                    unrated.join(", "),
+                    if unrated.len() == 1 { "is" } else { "are" },
+                    if unrated.len() == 1 { "it" } else { "them" },
+                    if unrated.len() == 1 { "its" } else { "their" },
+                );
+            }
+        }
     }
     if !cfg.pool.scale.is_empty() {
         let _ = writeln!(s, "Scale: {}\n", cfg.pool.scale);
