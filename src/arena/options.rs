@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::config::{EngineConfig, MatchConfig, Pairing, SprtConfig};
 use super::driver::run_match;
-use super::error::{config_bail, Result};
+use super::error::{config_bail, ArenaError, Result};
 use super::run_options::RunOptions;
 use super::summary::MatchSummary;
 
@@ -136,8 +136,76 @@ impl MatchOptions {
         if sprt.is_some() {
             cfg.sprt = sprt;
         }
-        cfg.validate()?;
+        cfg.validate().map_err(|e| self.locate(e))?;
         Ok(cfg)
+    }
+
+    /// A config error named where its value came from: the flag that set it, else the config
+    /// file; with no config file, the flags that would set what is missing.
+    fn locate(&self, e: ArenaError) -> ArenaError {
+        // errors that name a file say where already; an engine's by its config key only
+        let msg = &e.to_string();
+        let keyed = match e {
+            ArenaError::Config(_) | ArenaError::Context { .. } => true,
+            ArenaError::Engine(_) => msg.starts_with("engines["),
+            _ => false,
+        };
+        if !keyed {
+            return e;
+        }
+        let flags = [
+            ("games", "--games", self.games.is_some()),
+            ("rounds", "--rounds", self.rounds.is_some()),
+            ("concurrency", "--concurrency", self.concurrency.is_some()),
+            (
+                "summary_every",
+                "--summary-every",
+                self.summary_every.is_some(),
+            ),
+            (
+                "adjudication.max_plies",
+                "--max-plies",
+                self.max_plies.is_some(),
+            ),
+            ("sprt", "--sprt", !self.sprt.is_empty()),
+            ("limits.tc", "--tc", self.tc.is_some()),
+            ("limits.nodes", "--nodes", self.nodes.is_some()),
+            ("limits.movetime_ms", "--movetime", self.movetime.is_some()),
+            ("limits.depth", "--depth", self.depth.is_some()),
+        ];
+        for (key, flag, given) in flags {
+            let Some(rest) = msg.strip_prefix(key) else {
+                continue;
+            };
+            if given && rest.starts_with(':') {
+                return ArenaError::Config(format!("{flag}{rest}"));
+            }
+            // `sprt.alpha: ...` of `--sprt ELO0,ELO1,ALPHA,BETA`
+            if given && rest.starts_with('.') {
+                return ArenaError::Config(format!("{flag}: {}", &rest[1..]));
+            }
+        }
+        if self.config.is_none() && msg.contains("no limit at all") {
+            return ArenaError::Config(
+                "no limit for the engines: give --nodes, --tc, --movetime or --depth".into(),
+            );
+        }
+        if !self.engines.is_empty() {
+            let i = msg
+                .strip_prefix("engines[")
+                .and_then(|r| r.split_once(']'))
+                .and_then(|(i, _)| i.parse::<usize>().ok());
+            if let Some(spec) = i.and_then(|i| self.engines.get(i)) {
+                return ArenaError::Config(format!("--engine {spec}: {msg}"));
+            }
+        }
+        match &self.config {
+            // as MatchConfig::from_file names its own errors
+            Some(p) if !msg.starts_with(&p.display().to_string()) => {
+                ArenaError::Config(format!("{}: {msg}", p.display()))
+            }
+            _ => e,
+        }
     }
 }
 
@@ -155,5 +223,5 @@ pub fn run(args: &MatchOptions) -> Result<MatchSummary> {
         },
         ..Default::default()
     };
-    run_match(&cfg, &args.out, &opts)
+    run_match(&cfg, &args.out, &opts).map_err(|e| args.locate(e))
 }

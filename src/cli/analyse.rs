@@ -1,7 +1,7 @@
 //! `skillcal analyse`: arguments for the play analysis (reference-engine evaluation of games,
 //! move-quality figures, human comparison).
 
-use crate::analysis::engine::{EngineConfig, Limit};
+use crate::analysis::engine::{EngineConfig, Limit, UciEngine};
 
 #[derive(clap::Args, Debug)]
 pub struct AnalyseArgs {
@@ -35,15 +35,24 @@ pub struct AnalyseArgs {
     human: Option<std::path::PathBuf>,
     /// Move-matching engine (repeatable; with --human); gets UCI_LimitStrength=true and UCI_Elo
     /// = band middle.
-    #[arg(long = "match-engine", default_value = "builtin:RandomSeed=1")]
+    #[arg(
+        long = "match-engine",
+        default_value = "builtin:RandomSeed=1",
+        requires = "human"
+    )]
     match_engines: Vec<String>,
     /// Move-matching search limit (with --human): nodes=N, depth=N or movetime=MS (default:
     /// nodes=10000000 for the built-in engine, so each table row's own LimitNodes binds;
     /// nodes=50000 for others).
-    #[arg(long)]
+    #[arg(long, requires = "human")]
     match_limit: Option<String>,
     /// Rating band width for human games (with --human), 1 to 4000.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=4000))]
+    #[arg(
+        long,
+        default_value_t = 100,
+        value_parser = clap::value_parser!(u32).range(1..=4000),
+        requires = "human"
+    )]
     band: u32,
     /// No progress bars.
     #[arg(long)]
@@ -83,7 +92,12 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
     opts.bootstrap = a.bootstrap;
     opts.seed = a.seed;
     opts.human = a.human.clone();
-    let match_limit = a.match_limit.as_deref().map(Limit::parse).transpose()?;
+    let match_limit = a
+        .match_limit
+        .as_deref()
+        .map(Limit::parse)
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--match-limit: {e}"))?;
     opts.match_engines = a
         .match_engines
         .iter()
@@ -94,6 +108,14 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
         .collect::<Result<_, _>>()?;
     opts.band = a.band;
     opts.quiet = a.quiet;
+    // each engine started once (program, options) before any work: a bad option failed only
+    // inside the evaluation, after the folder and its cache were written
+    UciEngine::start(&opts.engine).map_err(|e| anyhow::anyhow!("--engine {}: {e}", a.engine))?;
+    if opts.human.is_some() {
+        for (spec, m) in a.match_engines.iter().zip(&opts.match_engines) {
+            UciEngine::start(m).map_err(|e| anyhow::anyhow!("--match-engine {spec}: {e}"))?;
+        }
+    }
     let r = crate::analysis::run(&opts)?;
     outln!(
         "{} games ({} moves analysed), {} human games, {} positions ({} searched by the reference engine, {} by move-matching engines)",

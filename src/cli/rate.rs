@@ -71,13 +71,13 @@ pub struct RateArgs {
     )]
     pub sprt: Option<String>,
     /// SPRT type I error, in (0, 0.5) (with --sprt).
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
     pub alpha: f64,
     /// SPRT type II error, in (0, 0.5) (with --sprt).
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
     pub beta: f64,
-    /// Scale of the SPRT's elo0/elo1.
-    #[arg(long, value_enum, default_value = "logistic")]
+    /// Scale of the SPRT's elo0/elo1 (with --sprt).
+    #[arg(long, value_enum, default_value = "logistic", requires = "sprt")]
     pub sprt_scale: SprtScaleArg,
     /// Print the head-to-head statistics of every pair that met.
     #[arg(long)]
@@ -89,8 +89,8 @@ pub struct RateArgs {
     /// played, game statistics) into DIR; prints the pairs and the LOS matrix too.
     #[arg(long, value_name = "DIR")]
     pub report: Option<PathBuf>,
-    /// Name of the anchors' scale, for the report.
-    #[arg(long, value_name = "NAME")]
+    /// Name of the anchors' scale, for the report (with --report).
+    #[arg(long, value_name = "NAME", requires = "report")]
     pub scale: Option<String>,
 }
 

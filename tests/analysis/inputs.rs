@@ -84,6 +84,48 @@ fn bad_analyse_arguments_are_named() {
         assert!(stderr.contains(expect), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
+    // an engine that refuses its options fails before the folder and its cache are made (it
+    // failed inside the evaluation, "stopped after 0 of N positions", the cache written); the
+    // move-matching flags need --human, and a bad --match-limit is named
+    let _ = std::fs::remove_dir_all(&out);
+    for (args, expect) in [
+        (
+            &["--engine", "builtin", "--engine-option", "Bogus=1"][..],
+            "--engine builtin: engine",
+        ),
+        (
+            &[
+                "--human",
+                pgn.to_str().unwrap(),
+                "--match-engine",
+                "builtin:Bogus=1",
+            ],
+            "--match-engine builtin:Bogus=1: engine",
+        ),
+        (&["--match-engine", "builtin"], "--human"),
+        (&["--match-limit", "nodes=5"], "--human"),
+        (&["--band", "50"], "--human"),
+        (
+            &["--human", pgn.to_str().unwrap(), "--match-limit", "xyz"],
+            "--match-limit: limit 'xyz'",
+        ),
+    ] {
+        let run = std::process::Command::new(crate::support::arena::skillcal_under_test())
+            .arg("analyse")
+            .arg(&pgn)
+            .arg("--out")
+            .arg(&out)
+            .arg("--quiet")
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            !run.status.success() && stderr.contains(expect),
+            "{args:?}: {stderr}"
+        );
+        assert!(!out.exists(), "{args:?}: the output folder was made");
+    }
     // a folder without games is named, and the output folder is not made for it
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::arena::{check_run_dir, skillcal_under_test, temp_dir, MOCK, STOCKFISH};
+use crate::support::arena::{
+    check_run_dir, skillcal_stderr, skillcal_under_test, temp_dir, MOCK, STOCKFISH,
+};
 use skillcal::arena::read_games_csv;
 
 fn skillcal(cwd: &Path, args: &[&str]) -> Output {
@@ -591,4 +593,91 @@ fn games_counts_as_asked_and_a_bom_book_reads() {
         text(&o)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A bad value is blamed on where it was given: the flag that set it, else the config file; with
+/// neither a config nor a limit flag, the flags that would set the missing limit.
+#[test]
+fn bad_values_name_the_flag_or_the_file_that_gave_them() {
+    let dir = temp_dir("hard-where");
+    let out = dir.join("out");
+    let o = out.to_str().unwrap();
+    let two = ["match", "--engine", "builtin", "--engine", "builtin:Hash=8"];
+    for (extra, expect) in [
+        (&["--nodes", "0"][..], "--nodes: must be positive"),
+        (
+            &["--nodes", "5", "--max-plies", "0"],
+            "--max-plies: must be positive",
+        ),
+        (
+            &["--nodes", "5", "--games", "0"],
+            "--games: must be at least 1",
+        ),
+        (
+            &["--nodes", "5", "--concurrency", "0"],
+            "--concurrency: must be at least 1",
+        ),
+        (
+            &["--nodes", "5", "--sprt", "5,0"],
+            "--sprt: elo0 must be below elo1",
+        ),
+        (
+            &["--nodes", "5", "--sprt", "0,5,0.7,0.05"],
+            "--sprt: alpha: must lie in (0, 0.5)",
+        ),
+        (&["--tc", "garbage"], "--tc: time control 'garbage'"),
+        (
+            &[],
+            "no limit for the engines: give --nodes, --tc, --movetime or --depth",
+        ),
+    ] {
+        let mut args = two.to_vec();
+        args.extend(extra);
+        args.extend(["--out", o]);
+        let (ok, stderr) = skillcal_stderr(&args);
+        assert!(!ok && stderr.contains(expect), "{extra:?}: {stderr}");
+        assert!(!out.exists(), "{extra:?}: a folder was made");
+    }
+    let (ok, stderr) = skillcal_stderr(&[
+        "match",
+        "--engine",
+        "builtin:Bogus=1",
+        "--engine",
+        "builtin",
+        "--nodes",
+        "5",
+        "--out",
+        o,
+    ]);
+    assert!(
+        !ok && stderr.contains("--engine builtin:Bogus=1: engines[0]") && stderr.contains("Bogus"),
+        "{stderr}"
+    );
+    // a value from the config file names the file
+    let cfg = dir.join("m.toml");
+    std::fs::write(
+        &cfg,
+        "[limits]\nnodes = 5\n[[engines]]\ncommand = \"builtin\"\nname = \"a\"\ndir = \"/nonexistent\"\n\
+         [[engines]]\ncommand = \"builtin\"\nname = \"b\"\n",
+    )
+    .unwrap();
+    let (ok, stderr) = skillcal_stderr(&["match", "--config", cfg.to_str().unwrap(), "--out", o]);
+    assert!(
+        !ok && stderr.contains(&format!("{}: engines[0].dir (a)", cfg.display())),
+        "{stderr}"
+    );
+    let (ok, stderr) = skillcal_stderr(&[
+        "match",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--concurrency",
+        "0",
+        "--out",
+        o,
+    ]);
+    assert!(
+        !ok && stderr.contains("--concurrency: must be at least 1"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
 }

@@ -381,4 +381,14 @@ fn negative_sprt_bounds_and_white_advantage_are_values() {
         "{stderr}"
     );
     assert!(!out.exists(), "a refused match leaves no folder");
+    // the SPRT's and the report's settings without them: refused, not ignored
+    for (flag, value, needs) in [
+        ("--alpha", "0.6", "--sprt"),
+        ("--beta", "0.1", "--sprt"),
+        ("--sprt-scale", "normalized", "--sprt"),
+        ("--scale", "CCRL", "--report"),
+    ] {
+        let (ok, _, stderr) = skillcal(&["rate", pgn.to_str().unwrap(), flag, value]);
+        assert!(!ok && stderr.contains(needs), "{flag}: {stderr}");
+    }
 }
