@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use skillcal::arena::MatchConfig;
 use skillcal::calibrate::config::CalibrationConfig;
 use skillcal::calibrate::pool::PoolRunConfig;
 
@@ -128,4 +129,55 @@ fn the_pool_run_and_the_budget_flag_refuse_a_budget_that_plays_nothing() {
         assert!(!out.exists(), "{args:?}: a folder was made");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The config checks refuse nothing shipped: every config under configs/ loads, and every
+/// committed run's `calibrate.toml` (read again on resume and refit) reads and passes them.
+#[test]
+fn every_shipped_config_and_committed_run_config_passes_the_checks() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tomls = |dir: &Path| -> Vec<std::path::PathBuf> {
+        let mut v: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        v.sort();
+        v
+    };
+    let mut calibrations = 0;
+    for path in tomls(&root.join("configs"))
+        .into_iter()
+        .chain(tomls(&root.join("configs/families")))
+    {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let shown = path.display();
+        if text.contains("\n[[path]]") {
+            CalibrationConfig::load(&path).unwrap_or_else(|e| panic!("{shown}: {e}"));
+            calibrations += 1;
+        } else if text.contains("\n[measure]") {
+            PoolRunConfig::load(&path).unwrap_or_else(|e| panic!("{shown}: {e}"));
+        } else {
+            MatchConfig::from_file(&path).unwrap_or_else(|e| panic!("{shown}: {e:#}"));
+        }
+    }
+    assert!(calibrations >= 10, "{calibrations} calibration configs");
+    let mut runs: Vec<_> = std::fs::read_dir(root.join("results"))
+        .unwrap()
+        .chain(std::fs::read_dir(root.join("results/families")).unwrap())
+        .map(|e| e.unwrap().path().join("calibrate.toml"))
+        .filter(|p| p.exists())
+        .collect();
+    runs.sort();
+    assert!(runs.len() >= 10, "{runs:?}");
+    for path in runs {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let shown = path.display().to_string();
+        let mut cfg: CalibrationConfig =
+            toml::from_str(&text).unwrap_or_else(|e| panic!("{shown}: {e}"));
+        // a run on a measured pool saved the pool it loaded: checked as the members they are
+        cfg.pool.file = None;
+        cfg.pool.hold = false;
+        cfg.validate(&shown).unwrap_or_else(|e| panic!("{e}"));
+    }
 }
