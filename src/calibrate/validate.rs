@@ -64,6 +64,16 @@ impl CalibrationConfig {
                 if v.iter().any(|t| !t.is_finite()) {
                     config_err!("{origin}: key `targets`: every target must be a number of Elo");
                 }
+                // the table's rows: an engine refuses a table whose Elo does not increase,
+                // and that was found only at the first fit, after games were played
+                if let Some(w) = v.windows(2).find(|w| w[1] <= w[0]) {
+                    let why = if w[1] == w[0] {
+                        format!("{} given twice", w[0])
+                    } else {
+                        format!("{} after {}", w[1], w[0])
+                    };
+                    config_err!("{origin}: key `targets`: must increase ({why})");
+                }
                 v.len() as f64
             }
         };

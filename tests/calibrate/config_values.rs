@@ -131,6 +131,51 @@ fn the_pool_run_and_the_budget_flag_refuse_a_budget_that_plays_nothing() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `text` with `from` replaced by `to` once; the replacement must land.
+fn with(text: &str, from: &str, to: &str) -> String {
+    let out = text.replacen(from, to, 1);
+    assert_ne!(out, text, "{to}: the replacement missed");
+    out
+}
+
+/// The error of a calibration config that must be refused at load.
+fn refused(text: &str) -> String {
+    CalibrationConfig::parse(text, "configs/x.toml")
+        .map(|_| ())
+        .unwrap_err()
+        .to_string()
+}
+
+fn assert_refused(text: &str, expect: &str) {
+    let e = refused(text);
+    assert!(
+        e.starts_with("configs/x.toml: ") && e.contains(expect),
+        "{expect}: {e}"
+    );
+}
+
+/// The table's rows follow the targets: a list out of order or repeated passed the config's
+/// checks and failed only at the first fit, after games were played ("elo 1500 does not
+/// increase").
+#[test]
+fn a_target_list_out_of_order_or_repeated_is_refused_at_load() {
+    let base = config_text(400, 50.0, "linear");
+    let range = "targets = { from = 1000, to = 2500, step = 100 }";
+    for (list, expect) in [
+        (
+            "[1500, 1500, 1200]",
+            "key `targets`: must increase (1500 given twice)",
+        ),
+        (
+            "[1600, 1200]",
+            "key `targets`: must increase (1200 after 1600)",
+        ),
+    ] {
+        assert_refused(&with(&base, range, &format!("targets = {list}")), expect);
+    }
+    CalibrationConfig::parse(&with(&base, range, "targets = [1200, 1500, 1600]"), "x").unwrap();
+}
+
 /// The config checks refuse nothing shipped: every config under configs/ loads, and every
 /// committed run's `calibrate.toml` (read again on resume and refit) reads and passes them.
 #[test]
