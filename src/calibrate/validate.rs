@@ -2,8 +2,9 @@
 //! the key, and no value that parses but cannot work (NaN, infinity, an empty first batch, a
 //! million targets) is let through to a run that would play nothing or nonsense.
 
-use super::config::{CalibrationConfig, GoLimit, Scale, Targets};
+use super::config::{CalibrationConfig, GoLimit, KnobPath, Scale, Targets};
 use super::error::{config_err, Result};
+use crate::strength::knob::{Kind, Knob};
 
 /// Most targets a config may name: each is a table row and a line of every report.
 pub const MAX_TARGETS: usize = 1000;
@@ -20,6 +21,51 @@ pub fn check_budget(budget: usize, what: &str) -> Result<()> {
 }
 
 impl CalibrationConfig {
+    /// A path's ends against the range its knob is kept in (`KnobPath::value` clamps into it):
+    /// for the built-in engine its own option's bounds, so an end outside them would be sent
+    /// as the bound, silently.
+    fn check_knob_range(&self, i: usize, k: &KnobPath, origin: &str) -> Result<()> {
+        let knob = k.knob.trim();
+        let (lo, hi, zero) = match Knob::from_name(knob).map(Knob::kind) {
+            Some(Kind::Int {
+                min,
+                max,
+                unlimited_zero,
+                ..
+            }) => (
+                (if unlimited_zero { min.max(1) } else { min }) as f64,
+                max as f64,
+                unlimited_zero,
+            ),
+            Some(Kind::Float { min, max, .. }) => (min, max, false),
+            _ => return Ok(()),
+        };
+        let builtin = self
+            .subject
+            .command
+            .as_deref()
+            .is_none_or(crate::arena::is_builtin_command);
+        for (end, v) in [("from", k.from), ("to", k.to)] {
+            if !(lo..=hi).contains(&v) {
+                let whose = if builtin {
+                    ""
+                } else {
+                    ", which skillcal keeps this path in whatever the engine"
+                };
+                let zero = if zero && v < lo {
+                    "; 0 would mean unlimited"
+                } else {
+                    ""
+                };
+                config_err!(
+                    "{origin}: key `path[{i}] ({knob}).{end}`: {v} is outside {lo}..={hi} \
+                     (the built-in engine's range of {knob}{whose}{zero})"
+                );
+            }
+        }
+        Ok(())
+    }
+
     pub fn validate(&self, origin: &str) -> Result<()> {
         if self.concurrency == 0 {
             config_err!("{origin}: key `concurrency`: must be at least 1");
@@ -126,6 +172,9 @@ impl CalibrationConfig {
                         l.name()
                     );
                 }
+            }
+            if k.limit.is_none() {
+                self.check_knob_range(i, k, origin)?;
             }
             if k.from == k.to {
                 config_err!(

@@ -176,6 +176,44 @@ fn a_target_list_out_of_order_or_repeated_is_refused_at_load() {
     CalibrationConfig::parse(&with(&base, range, "targets = [1200, 1500, 1600]"), "x").unwrap();
 }
 
+/// A path's end outside the built-in engine's range for its knob was sent as the range's bound:
+/// ScoreInaccuracy -200..-100 played 0 at both ends, LimitNodes 5,000,000,000 played
+/// 2,000,000,000.
+#[test]
+fn a_path_end_outside_the_knobs_range_is_refused() {
+    let base = config_text(400, 50.0, "linear");
+    assert_refused(
+        &with(&base, "to = 65536", "to = 5000000000"),
+        "key `path[0] (LimitNodes).to`: 5000000000 is outside 1..=2000000000 (the built-in \
+         engine's range of LimitNodes)",
+    );
+    let inaccuracy = "\n[[path]]\nknob = \"ScoreInaccuracy\"\nfrom = -200\nto = -100\n";
+    assert_refused(
+        &format!("{base}{inaccuracy}"),
+        "key `path[1] (ScoreInaccuracy).from`: -200 is outside 0..=3000 (the built-in engine's \
+         range of ScoreInaccuracy)",
+    );
+    // another engine's option of the same name is kept in that range too: said, not done
+    let external = with(
+        &base,
+        "command = \"builtin\"",
+        "command = \"/usr/games/stockfish\"",
+    );
+    assert_refused(
+        &with(&external, "to = 65536", "to = 5000000000"),
+        "key `path[0] (LimitNodes).to`: 5000000000 is outside 1..=2000000000 (the built-in \
+         engine's range of LimitNodes, which skillcal keeps this path in whatever the engine)",
+    );
+    let zero = "\n[[path]]\nknob = \"LimitDepth\"\nfrom = 0\nto = 20\n";
+    assert_refused(
+        &format!("{base}{zero}"),
+        "key `path[1] (LimitDepth).from`: 0 is outside 1..=100 (the built-in engine's range of \
+         LimitDepth; 0 would mean unlimited)",
+    );
+    let inside = "\n[[path]]\nknob = \"ScoreInaccuracy\"\nfrom = 3000\nto = 0\n";
+    CalibrationConfig::parse(&format!("{base}{inside}"), "x").unwrap();
+}
+
 /// The config checks refuse nothing shipped: every config under configs/ loads, and every
 /// committed run's `calibrate.toml` (read again on resume and refit) reads and passes them.
 #[test]
