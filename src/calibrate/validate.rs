@@ -20,6 +20,16 @@ pub fn check_budget(budget: usize, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// Whether two paths move the same thing: a UCI option (names compared as UCI does, case
+/// aside) or the same `go` limit.
+fn same_knob(a: &KnobPath, b: &KnobPath) -> bool {
+    match (a.limit, b.limit) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => a.knob.trim().eq_ignore_ascii_case(b.knob.trim()),
+        _ => false,
+    }
+}
+
 impl CalibrationConfig {
     /// A path's ends against the range its knob is kept in (`KnobPath::value` clamps into it):
     /// for the built-in engine its own option's bounds, so an end outside them would be sent
@@ -166,14 +176,27 @@ impl CalibrationConfig {
                         l.name()
                     );
                 }
-                if self.path[..i].iter().any(|p| p.limit == Some(l)) {
-                    config_err!(
-                        "{origin}: key `{key}`: another path already moves go {}",
-                        l.name()
-                    );
-                }
+            }
+            // both would be sent at every setting and the engine keep the last one
+            if let Some(j) = self.path[..i].iter().position(|p| same_knob(p, k)) {
+                config_err!(
+                    "{origin}: key `{key}`: path[{j}] already moves {}; one path per knob",
+                    k.name()
+                );
             }
             if k.limit.is_none() {
+                let knob = k.knob.trim();
+                if let Some(o) = self
+                    .subject
+                    .options
+                    .keys()
+                    .find(|o| o.trim().eq_ignore_ascii_case(knob))
+                {
+                    config_err!(
+                        "{origin}: key `subject.options.{o}`: path[{i}] moves {knob}; remove it \
+                         from the subject's options (the path sets it at every setting)"
+                    );
+                }
                 self.check_knob_range(i, k, origin)?;
             }
             if k.from == k.to {

@@ -214,6 +214,45 @@ fn a_path_end_outside_the_knobs_range_is_refused() {
     CalibrationConfig::parse(&format!("{base}{inside}"), "x").unwrap();
 }
 
+/// Two paths over one knob were both sent at every setting (the engine kept the last), and a
+/// knob both moved by a path and set in `subject.options` lost the option unsaid.
+#[test]
+fn a_knob_moved_twice_or_also_set_as_an_option_is_refused() {
+    let base = config_text(400, 50.0, "linear");
+    for knob in ["LimitNodes", "limitnodes"] {
+        let second = format!("\n[[path]]\nknob = \"{knob}\"\nfrom = 500\nto = 600\n");
+        assert_refused(
+            &format!("{base}{second}"),
+            &format!("key `path[1] ({knob})`: path[0] already moves {knob}; one path per knob"),
+        );
+    }
+    let go_nodes = "\n[[path]]\nlimit = \"nodes\"\nfrom = 4\nto = 1000\n";
+    assert_refused(
+        &format!("{base}{go_nodes}{go_nodes}"),
+        "key `path[2] (go nodes)`: path[1] already moves go nodes",
+    );
+    for option in ["LimitNodes", "LIMITNODES"] {
+        assert_refused(
+            &with(
+                &base,
+                "limits = { tc",
+                &format!("options = {{ {option} = 5000 }}\nlimits = {{ tc"),
+            ),
+            &format!("key `subject.options.{option}`: path[0] moves LimitNodes; remove it"),
+        );
+    }
+    // another knob beside the path's is the subject's own setting
+    CalibrationConfig::parse(
+        &with(
+            &base,
+            "limits = { tc",
+            "options = { ScoreInaccuracy = 50 }\nlimits = { tc",
+        ),
+        "x",
+    )
+    .unwrap();
+}
+
 /// The config checks refuse nothing shipped: every config under configs/ loads, and every
 /// committed run's `calibrate.toml` (read again on resume and refit) reads and passes them.
 #[test]
