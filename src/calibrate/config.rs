@@ -368,6 +368,9 @@ impl CalibrationConfig {
     pub fn parse(text: &str, origin: &str) -> Result<Self> {
         let cfg: CalibrationConfig =
             toml::from_str(text).map_err(|e| CalibrateError::Config(format!("{origin}: {e}")))?;
+        if cfg.pool.file.is_some() {
+            pool_file_alone(text, origin)?;
+        }
         cfg.validate(origin)?;
         Ok(cfg)
     }
@@ -376,6 +379,29 @@ impl CalibrationConfig {
     pub fn knobs_at(&self, t: f64) -> Vec<(String, f64)> {
         self.path.iter().map(|k| (k.name(), k.value(t))).collect()
     }
+}
+
+/// With `pool.file`, the `[pool]` keys besides `file` and `hold`: the measured pool's own
+/// `[pool]` replaces them when the config is loaded, so each would be thrown away unsaid. Read
+/// from the text, since `anchor_sd = 50` parses the same as no `anchor_sd`.
+fn pool_file_alone(text: &str, origin: &str) -> Result<()> {
+    let table: toml::Table =
+        toml::from_str(text).map_err(|e| CalibrateError::Config(format!("{origin}: {e}")))?;
+    let Some(toml::Value::Table(pool)) = table.get("pool") else {
+        return Ok(());
+    };
+    if let Some(key) = pool
+        .keys()
+        .find(|k| !["file", "hold"].contains(&k.as_str()))
+    {
+        return Err(CalibrateError::config(
+            origin,
+            format!("pool.{key}"),
+            "a measured pool (`pool.file`) brings its own members and their settings; remove \
+             it (or `pool.file`)",
+        ));
+    }
+    Ok(())
 }
 
 /// `Name=Value;Name=Value` as written in the CSVs.

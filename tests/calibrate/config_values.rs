@@ -253,6 +253,40 @@ fn a_knob_moved_twice_or_also_set_as_an_option_is_refused() {
     .unwrap();
 }
 
+/// With `pool.file`, the measured pool's own `[pool]` replaces the config's when it loads: the
+/// other keys were thrown away unsaid (an `anchor_sd`, `limits` or `options` changed nothing).
+#[test]
+fn a_measured_pool_refuses_every_other_pool_key() {
+    let base = config_text(400, 50.0, "linear");
+    let head = base.split("\n[pool]\n").next().unwrap();
+    let config = |extra: &str| {
+        format!(
+            "{head}\n[pool]\nfile = \"results/pool\"\nhold = true\n{extra}\n\n[openings]\n\
+             file = \"configs/books/2moves_v1.epd\"\n"
+        )
+    };
+    CalibrationConfig::parse(&config(""), "x").unwrap();
+    for (extra, key) in [
+        // the default value too: the pool file's SD is used whatever this one says
+        ("anchor_sd = 50", "anchor_sd"),
+        ("limits = { nodes = 5 }", "limits"),
+        ("options = { \"Skill Level\" = 20 }", "options"),
+        ("args = [\"-x\"]", "args"),
+        ("scale = \"mine\"", "scale"),
+        ("retired = [\"sf0\"]", "retired"),
+        ("command = \"/usr/games/stockfish\"", "command"),
+        ("[[pool.member]]\nname = \"sf0\"\nelo = 1320", "member"),
+    ] {
+        assert_refused(
+            &config(extra),
+            &format!(
+                "key `pool.{key}`: a measured pool (`pool.file`) brings its own members and \
+                 their settings; remove it (or `pool.file`)"
+            ),
+        );
+    }
+}
+
 /// The config checks refuse nothing shipped: every config under configs/ loads, and every
 /// committed run's `calibrate.toml` (read again on resume and refit) reads and passes them.
 #[test]
