@@ -2,7 +2,7 @@
 //! the key, and no value that parses but cannot work (NaN, infinity, an empty first batch, a
 //! million targets) is let through to a run that would play nothing or nonsense.
 
-use super::config::{CalibrationConfig, GoLimit, KnobPath, Scale, Targets};
+use super::config::{CalibrationConfig, GoLimit, KnobPath, OpeningsConfig, Scale, Targets};
 use super::error::{config_err, Result};
 use crate::strength::knob::{Kind, Knob};
 
@@ -27,6 +27,17 @@ fn same_knob(a: &KnobPath, b: &KnobPath) -> bool {
         (Some(x), Some(y)) => x == y,
         (None, None) => a.knob.trim().eq_ignore_ascii_case(b.knob.trim()),
         _ => false,
+    }
+}
+
+impl OpeningsConfig {
+    /// The checks shared by calibration and pool configs.
+    pub fn check(&self, origin: &str) -> Result<()> {
+        // 0 plies kept no move of a PGN opening, and the book then failed to read as PGN
+        if self.plies == Some(0) {
+            config_err!("{origin}: key `openings.plies`: must be at least 1");
+        }
+        Ok(())
     }
 }
 
@@ -291,6 +302,7 @@ impl CalibrationConfig {
             }
             self.validate_pool(origin)?;
         }
+        self.openings.check(origin)?;
         if self.verify.opponents_per_level == 0 {
             config_err!("{origin}: key `verify.opponents_per_level`: must be at least 1");
         }

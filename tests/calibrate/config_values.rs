@@ -287,6 +287,41 @@ fn a_measured_pool_refuses_every_other_pool_key() {
     }
 }
 
+/// `openings.plies = 0` kept no move of a PGN opening: the book then failed to read ("neither a
+/// move nor a FEN tag"), and an EPD book took it without a word. Calibration, pool and match
+/// configs all refuse it.
+#[test]
+fn zero_opening_plies_are_refused_in_every_config() {
+    let base = config_text(400, 50.0, "linear");
+    let book = "file = \"configs/books/2moves_v1.epd\"";
+    assert_refused(
+        &with(&base, book, &format!("{book}\nplies = 0")),
+        "key `openings.plies`: must be at least 1",
+    );
+    CalibrationConfig::parse(&with(&base, book, &format!("{book}\nplies = 8")), "x").unwrap();
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = temp_dir("config-plies");
+    let pool = std::fs::read_to_string(root.join("configs/pool.toml")).unwrap();
+    let path = dir.join("pool.toml");
+    std::fs::write(
+        &path,
+        with(&pool, "[openings]\n", "[openings]\nplies = 0\n"),
+    )
+    .unwrap();
+    let e = PoolRunConfig::load(&path).unwrap_err().to_string();
+    assert!(
+        e.contains("key `openings.plies`: must be at least 1"),
+        "{e}"
+    );
+
+    let matched = std::fs::read_to_string(root.join("configs/smoke-match.toml")).unwrap();
+    let text = with(&matched, "[openings]\n", "[openings]\nplies = 0\n");
+    let e = format!("{:#}", MatchConfig::from_toml_str(&text).unwrap_err());
+    assert!(e.contains("openings.plies: must be at least 1"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The config checks refuse nothing shipped: every config under configs/ loads, and every
 /// committed run's `calibrate.toml` (read again on resume and refit) reads and passes them.
 #[test]

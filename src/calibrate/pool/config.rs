@@ -137,6 +137,7 @@ impl PoolRunConfig {
         if m.batch_matches == 0 {
             config_err!("{origin}: key `measure.batch_matches`: must be at least 1");
         }
+        self.openings.check(origin)?;
         let p = &self.pool;
         if p.file.is_some() {
             config_err!("{origin}: key `pool.file`: the pool run measures the members it names");
