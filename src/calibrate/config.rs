@@ -68,11 +68,72 @@ fn default_concurrency() -> usize {
     2
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(untagged)]
 pub enum Targets {
     Range { from: f64, to: f64, step: f64 },
     List(Vec<f64>),
+}
+
+const TARGETS_FORMS: &str = "`{ from, to, step }` or a list of Elo such as [800, 900, 1000]";
+
+// By hand, not `untagged`: serde's untagged error ("data did not match any variant") names
+// neither the accepted forms nor what is missing or unknown.
+impl<'de> Deserialize<'de> for Targets {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Targets;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "targets as {TARGETS_FORMS}")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<Targets, A::Error> {
+                let mut v = Vec::new();
+                while let Some(x) = seq.next_element::<f64>()? {
+                    v.push(x);
+                }
+                Ok(Targets::List(v))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Targets, A::Error> {
+                use serde::de::Error;
+                let [mut from, mut to, mut step] = [None; 3];
+                while let Some(key) = map.next_key::<String>()? {
+                    let slot = match key.as_str() {
+                        "from" => &mut from,
+                        "to" => &mut to,
+                        "step" => &mut step,
+                        _ => {
+                            return Err(A::Error::custom(format!(
+                                "targets: unknown key `{key}`; expected {TARGETS_FORMS}"
+                            )))
+                        }
+                    };
+                    *slot = Some(map.next_value::<f64>()?);
+                }
+                match (from, to, step) {
+                    (Some(from), Some(to), Some(step)) => Ok(Targets::Range { from, to, step }),
+                    _ => {
+                        let missing: Vec<&str> = [("from", from), ("to", to), ("step", step)]
+                            .iter()
+                            .filter(|(_, v)| v.is_none())
+                            .map(|(k, _)| *k)
+                            .collect();
+                        Err(A::Error::custom(format!(
+                            "targets: `{}` missing; expected {TARGETS_FORMS}",
+                            missing.join("`, `")
+                        )))
+                    }
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl Targets {

@@ -30,6 +30,27 @@ fn same_knob(a: &KnobPath, b: &KnobPath) -> bool {
     }
 }
 
+/// Engine option values from TOML: what `setoption` can send. An array or a table was sent as
+/// its TOML text.
+pub(crate) fn check_option_values(
+    options: &std::collections::BTreeMap<String, toml::Value>,
+    key: &str,
+    origin: &str,
+) -> Result<()> {
+    for (name, v) in options {
+        if matches!(
+            v,
+            toml::Value::Array(_) | toml::Value::Table(_) | toml::Value::Datetime(_)
+        ) {
+            config_err!(
+                "{origin}: key `{key}.{name}`: expected a number, string or boolean, found {} `{v}`",
+                v.type_str()
+            );
+        }
+    }
+    Ok(())
+}
+
 impl OpeningsConfig {
     /// The checks shared by calibration and pool configs.
     pub fn check(&self, origin: &str) -> Result<()> {
@@ -152,6 +173,7 @@ impl CalibrationConfig {
         if self.targets.values().is_empty() {
             config_err!("{origin}: key `targets`: no target Elo given");
         }
+        check_option_values(&self.subject.options, "subject.options", origin)?;
         if self.path.is_empty() {
             config_err!("{origin}: key `path`: at least one [[path]] knob is needed");
         }

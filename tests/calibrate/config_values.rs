@@ -322,6 +322,83 @@ fn zero_opening_plies_are_refused_in_every_config() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A `targets` or an option value of the wrong shape said only "data did not match any variant
+/// of untagged enum Targets" (or Scalar): now the accepted forms and what is missing or unknown,
+/// still at TOML's line and column.
+#[test]
+fn a_misshapen_targets_or_option_value_says_what_is_expected() {
+    let base = config_text(400, 50.0, "linear");
+    let range = "targets = { from = 1000, to = 2500, step = 100 }";
+    let forms = "`{ from, to, step }` or a list of Elo";
+    for (targets, expect) in [
+        (
+            "{ from = 800, to = 2400 }",
+            "targets: `step` missing; expected ",
+        ),
+        (
+            "{ to = 2400 }",
+            "targets: `from`, `step` missing; expected ",
+        ),
+        (
+            "{ from = 800, to = 2400, stepp = 100 }",
+            "targets: unknown key `stepp`; expected ",
+        ),
+        (
+            "\"800-2400\"",
+            "invalid type: string \"800-2400\", expected targets as ",
+        ),
+    ] {
+        let text = with(&base, range, &format!("targets = {targets}"));
+        let line = text.lines().position(|l| l.starts_with("targets")).unwrap() + 1;
+        let e = refused(&text);
+        assert!(
+            e.contains(&format!("line {line}")) && e.contains(&format!("{expect}{forms}")),
+            "{targets}: {e}"
+        );
+    }
+    // a calibration's engines: named by key, not sent as the TOML text `[1, 2]`
+    assert_refused(
+        &with(
+            &base,
+            "limits = { tc",
+            "options = { Hash = [1, 2] }\nlimits = { tc",
+        ),
+        "key `subject.options.Hash`: expected a number, string or boolean, found array `[1, 2]`",
+    );
+    assert_refused(
+        &with(
+            &base,
+            "\"Skill Level\" = 0 }",
+            "\"Skill Level\" = { x = 0 } }",
+        ),
+        "key `pool.member[0].options.Skill Level`: expected a number, string or boolean, found \
+         table",
+    );
+    assert_refused(
+        &with(
+            &base,
+            "options = { Threads = 1 }",
+            "options = { Threads = [1] }",
+        ),
+        "key `pool.options.Threads`: expected a number, string or boolean",
+    );
+    // a match's engines
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let matched = std::fs::read_to_string(root.join("configs/smoke-match.toml")).unwrap();
+    let text = with(&matched, "Hash = 16,", "Hash = [1, 2],");
+    let line = text
+        .lines()
+        .position(|l| l.contains("Hash = [1, 2]"))
+        .unwrap()
+        + 1;
+    let e = format!("{:#}", MatchConfig::from_toml_str(&text).unwrap_err());
+    assert!(
+        e.contains(&format!("line {line}"))
+            && e.contains("expected a number, string or boolean as the value of option `Hash`"),
+        "{e}"
+    );
+}
+
 /// The config checks refuse nothing shipped: every config under configs/ loads, and every
 /// committed run's `calibrate.toml` (read again on resume and refit) reads and passes them.
 #[test]

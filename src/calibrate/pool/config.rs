@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::calibrate::config::{option_string, CalibrationConfig, OpeningsConfig, PoolConfig};
 use crate::calibrate::error::{config_err, CalibrateError, Result};
 use crate::calibrate::runner::EngineSpec;
+use crate::calibrate::validate::check_option_values;
 use crate::rating::Anchor;
 
 /// `skillcal pool CONFIG`: the TOML schema.
@@ -240,6 +241,7 @@ impl PoolConfig {
             if m.sd.is_some_and(|s| s.is_nan() || s < 0.0) {
                 config_err!("{origin}: key `pool.member[{i}].sd`: must be >= 0");
             }
+            check_option_values(&m.options, &format!("pool.member[{i}].options"), origin)?;
             if m.command.is_none() && self.command.is_none() {
                 config_err!(
                     "{origin}: key `pool.member[{i}].command`: no command (set `pool.command`)"
@@ -249,6 +251,7 @@ impl PoolConfig {
         if self.anchor_sd.is_nan() || self.anchor_sd < 0.0 {
             config_err!("{origin}: key `pool.anchor_sd`: must be >= 0");
         }
+        check_option_values(&self.options, "pool.options", origin)?;
         let mut gone = std::collections::HashSet::new();
         for (i, name) in self.retired.iter().enumerate() {
             if name.trim().is_empty() || !gone.insert(name) {
