@@ -20,6 +20,18 @@ pub fn check_budget(budget: usize, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// A run name (`name`), which names the default run folder `results/NAME`: a separator or `..`
+/// would put that folder outside results/.
+pub fn check_run_name(name: &str, origin: &str) -> Result<()> {
+    if name.contains(['/', '\\']) || name == "." || name == ".." {
+        config_err!(
+            "{origin}: key `name`: `{name}` is not a run name (it names the folder \
+             results/NAME): no `/` or `\\`, and not `.` or `..`"
+        );
+    }
+    Ok(())
+}
+
 /// Whether two paths move the same thing: a UCI option (names compared as UCI does, case
 /// aside) or the same `go` limit.
 fn same_knob(a: &KnobPath, b: &KnobPath) -> bool {
@@ -109,6 +121,7 @@ impl CalibrationConfig {
     }
 
     pub fn validate(&self, origin: &str) -> Result<()> {
+        check_run_name(&self.name, origin)?;
         if self.concurrency == 0 {
             config_err!("{origin}: key `concurrency`: must be at least 1");
         }
@@ -253,6 +266,16 @@ impl CalibrationConfig {
             if !super::spline::KNOTS_RANGE.contains(&k) {
                 config_err!("{origin}: key `fit.knots`: {k} is outside 4..=10");
             }
+            // knots shape only the spline: the configured form, a candidate of `select_form`,
+            // or else a fallback alone
+            if self.fit.model != super::config::ModelKind::Spline && !self.fit.select_form {
+                let m = self.fit.model.name();
+                config_err!(
+                    "{origin}: key `fit.knots`: `fit.model` is `{m}`, not the spline; the knots \
+                     would count only if the {m} fit failed and a spline replaced it. Set \
+                     `model = \"spline\"` (or `select_form = true`) or remove it"
+                );
+            }
         }
         let p = &self.plan;
         if p.grid == 0 || p.grid > 1000 {
@@ -284,10 +307,20 @@ impl CalibrationConfig {
                 p.grid
             );
         }
-        if p.guess.is_some_and(|g| !g.iter().all(|v| v.is_finite())) {
-            config_err!(
-                "{origin}: key `plan.guess`: needs two numbers of Elo, [at t = 0, at t = 1]"
-            );
+        if let Some([weak, strong]) = p.guess {
+            if !(weak.is_finite() && strong.is_finite()) {
+                config_err!(
+                    "{origin}: key `plan.guess`: needs two numbers of Elo, [at t = 0, at t = 1]"
+                );
+            }
+            // t = 1 is the path's strongest end: a guess the other way round picks the first
+            // opponents of each end at the other end of the pool
+            if weak >= strong {
+                config_err!(
+                    "{origin}: key `plan.guess`: [{weak}, {strong}] is [at t = 0, at t = 1], and \
+                     t = 0 is the weakest end; the first must be lower"
+                );
+            }
         }
         if !(p.max_gap.is_finite() && p.max_gap > 0.0) {
             config_err!("{origin}: key `plan.max_gap`: must be a positive number of Elo");
@@ -300,6 +333,13 @@ impl CalibrationConfig {
         }
         if p.batch_settings == 0 {
             config_err!("{origin}: key `plan.batch_settings`: must be at least 1");
+        }
+        if !p.pool_games.is_multiple_of(2) {
+            config_err!(
+                "{origin}: key `plan.pool_games`: {} is odd; must be even (games come in \
+                 colour-swapped pairs, as `plan.games_per_pairing`)",
+                p.pool_games
+            );
         }
         if self.pool.file.is_some() {
             // The members come from the file when the config is loaded.

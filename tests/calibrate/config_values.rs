@@ -399,6 +399,83 @@ fn a_misshapen_targets_or_option_value_says_what_is_expected() {
     );
 }
 
+/// Values that parse and look plausible but cannot be what was meant.
+#[test]
+fn questionable_plan_pool_fit_and_name_values_are_refused() {
+    let base = config_text(400, 50.0, "linear");
+    let plan = "batch_settings = 6";
+    let cases = [
+        (
+            with(&base, plan, &format!("{plan}\nguess = [2400, 800]")),
+            "key `plan.guess`: [2400, 800] is [at t = 0, at t = 1], and t = 0 is the weakest \
+             end; the first must be lower",
+        ),
+        (
+            with(&base, plan, &format!("{plan}\npool_games = 3")),
+            "key `plan.pool_games`: 3 is odd; must be even",
+        ),
+        (
+            with(&base, "anchor_sd = 30", "anchor_sd = inf"),
+            "key `pool.anchor_sd`: must be a finite number >= 0",
+        ),
+        (
+            with(&base, "elo = 1320", "elo = 1320\nsd = inf"),
+            "key `pool.member[0].sd`: must be a finite number >= 0",
+        ),
+        (
+            with(
+                &base,
+                "model = \"linear\"",
+                "model = \"quadratic\"\nknots = 5",
+            ),
+            "key `fit.knots`: `fit.model` is `quadratic`, not the spline",
+        ),
+        (
+            with(&base, "name = \"synthetic\"", "name = \"../../../tmp/x\""),
+            "key `name`: `../../../tmp/x` is not a run name",
+        ),
+        (
+            with(&base, "name = \"synthetic\"", "name = \"..\""),
+            "key `name`: `..` is not a run name",
+        ),
+    ];
+    for (text, expect) in cases {
+        assert_refused(&text, expect);
+    }
+    for ok in [
+        with(
+            &base,
+            plan,
+            &format!("{plan}\nguess = [800, 2400]\npool_games = 4"),
+        ),
+        with(&base, "model = \"linear\"", "model = \"spline\"\nknots = 5"),
+        with(&base, "model = \"linear\"", "select_form = true\nknots = 5"),
+        with(&base, "name = \"synthetic\"", "name = \"range-2.1\""),
+    ] {
+        CalibrationConfig::parse(&ok, "x").unwrap();
+    }
+    // the pool run's name and members are checked alike
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = temp_dir("config-questionable");
+    let pool = std::fs::read_to_string(root.join("configs/pool.toml")).unwrap();
+    let path = dir.join("pool.toml");
+    for (text, expect) in [
+        (
+            with(&pool, "\nname = \"pool\"", "\nname = \"a/b\""),
+            "key `name`: `a/b` is not a run name",
+        ),
+        (
+            with(&pool, "elo = 1320", "elo = 1320\nsd = inf"),
+            ".sd`: must be a finite number >= 0",
+        ),
+    ] {
+        std::fs::write(&path, text).unwrap();
+        let e = PoolRunConfig::load(&path).unwrap_err().to_string();
+        assert!(e.contains(expect), "{expect}: {e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The config checks refuse nothing shipped: every config under configs/ loads, and every
 /// committed run's `calibrate.toml` (read again on resume and refit) reads and passes them.
 #[test]

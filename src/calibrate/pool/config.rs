@@ -138,6 +138,7 @@ impl PoolRunConfig {
         if m.batch_matches == 0 {
             config_err!("{origin}: key `measure.batch_matches`: must be at least 1");
         }
+        crate::calibrate::validate::check_run_name(&self.name, origin)?;
         self.openings.check(origin)?;
         let p = &self.pool;
         if p.file.is_some() {
@@ -238,8 +239,9 @@ impl PoolConfig {
                     );
                 }
             }
-            if m.sd.is_some_and(|s| s.is_nan() || s < 0.0) {
-                config_err!("{origin}: key `pool.member[{i}].sd`: must be >= 0");
+            // an infinite prior SD anchors nothing
+            if m.sd.is_some_and(|s| !(s.is_finite() && s >= 0.0)) {
+                config_err!("{origin}: key `pool.member[{i}].sd`: must be a finite number >= 0");
             }
             check_option_values(&m.options, &format!("pool.member[{i}].options"), origin)?;
             if m.command.is_none() && self.command.is_none() {
@@ -248,8 +250,8 @@ impl PoolConfig {
                 );
             }
         }
-        if self.anchor_sd.is_nan() || self.anchor_sd < 0.0 {
-            config_err!("{origin}: key `pool.anchor_sd`: must be >= 0");
+        if !(self.anchor_sd.is_finite() && self.anchor_sd >= 0.0) {
+            config_err!("{origin}: key `pool.anchor_sd`: must be a finite number >= 0");
         }
         check_option_values(&self.options, "pool.options", origin)?;
         let mut gone = std::collections::HashSet::new();
