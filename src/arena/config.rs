@@ -444,6 +444,10 @@ impl MatchConfig {
             config_bail!("concurrency: must be at least 1");
         }
         self.adjudication.check("adjudication")?;
+        // 0 plies kept no move of a PGN opening, and the book then failed to read as PGN
+        if self.openings.plies == Some(0) {
+            config_bail!("openings.plies: must be at least 1");
+        }
         if self.timeouts.handshake_ms == 0 || self.timeouts.stall_ms == 0 {
             config_bail!("timeouts: handshake_ms and stall_ms must be positive");
         }

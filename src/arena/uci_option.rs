@@ -163,28 +163,57 @@ impl Serialize for UciOptions {
 
 impl<'de> Deserialize<'de> for UciOptions {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Scalar {
-            S(String),
-            I(i64),
-            F(f64),
-            B(bool),
+        use serde::de::{DeserializeSeed, MapAccess, Visitor};
+        struct Table;
+        impl<'de> Visitor<'de> for Table {
+            type Value = BTreeMap<String, String>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a table of UCI options, such as { Hash = 16, Threads = 1 }")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = BTreeMap::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    let value = map.next_value_seed(Scalar(&name))?;
+                    out.insert(name, value);
+                }
+                Ok(out)
+            }
         }
-        let map = BTreeMap::<String, Scalar>::deserialize(d)?;
-        Ok(UciOptions(
-            map.into_iter()
-                .map(|(k, v)| {
-                    let v = match v {
-                        Scalar::S(s) => s,
-                        Scalar::I(i) => i.to_string(),
-                        Scalar::F(f) => f.to_string(),
-                        Scalar::B(b) => b.to_string(),
-                    };
-                    (k, v)
-                })
-                .collect(),
-        ))
+        // A value as `setoption` sends it; by hand, not an untagged enum, so that an array or
+        // a table is refused naming the option and what is expected.
+        struct Scalar<'a>(&'a str);
+        impl<'de> DeserializeSeed<'de> for Scalar<'_> {
+            type Value = String;
+            fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+                d.deserialize_any(self)
+            }
+        }
+        impl<'de> Visitor<'de> for Scalar<'_> {
+            type Value = String;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(
+                    f,
+                    "a number, string or boolean as the value of option `{}`",
+                    self.0
+                )
+            }
+            fn visit_str<E>(self, v: &str) -> Result<String, E> {
+                Ok(v.to_string())
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<String, E> {
+                Ok(v.to_string())
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<String, E> {
+                Ok(v.to_string())
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<String, E> {
+                Ok(v.to_string())
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<String, E> {
+                Ok(v.to_string())
+            }
+        }
+        Ok(UciOptions(d.deserialize_map(Table)?.into_iter().collect()))
     }
 }
 

@@ -68,11 +68,72 @@ fn default_concurrency() -> usize {
     2
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(untagged)]
 pub enum Targets {
     Range { from: f64, to: f64, step: f64 },
     List(Vec<f64>),
+}
+
+const TARGETS_FORMS: &str = "`{ from, to, step }` or a list of Elo such as [800, 900, 1000]";
+
+// By hand, not `untagged`: serde's untagged error ("data did not match any variant") names
+// neither the accepted forms nor what is missing or unknown.
+impl<'de> Deserialize<'de> for Targets {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Targets;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "targets as {TARGETS_FORMS}")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<Targets, A::Error> {
+                let mut v = Vec::new();
+                while let Some(x) = seq.next_element::<f64>()? {
+                    v.push(x);
+                }
+                Ok(Targets::List(v))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Targets, A::Error> {
+                use serde::de::Error;
+                let [mut from, mut to, mut step] = [None; 3];
+                while let Some(key) = map.next_key::<String>()? {
+                    let slot = match key.as_str() {
+                        "from" => &mut from,
+                        "to" => &mut to,
+                        "step" => &mut step,
+                        _ => {
+                            return Err(A::Error::custom(format!(
+                                "targets: unknown key `{key}`; expected {TARGETS_FORMS}"
+                            )))
+                        }
+                    };
+                    *slot = Some(map.next_value::<f64>()?);
+                }
+                match (from, to, step) {
+                    (Some(from), Some(to), Some(step)) => Ok(Targets::Range { from, to, step }),
+                    _ => {
+                        let missing: Vec<&str> = [("from", from), ("to", to), ("step", step)]
+                            .iter()
+                            .filter(|(_, v)| v.is_none())
+                            .map(|(k, _)| *k)
+                            .collect();
+                        Err(A::Error::custom(format!(
+                            "targets: `{}` missing; expected {TARGETS_FORMS}",
+                            missing.join("`, `")
+                        )))
+                    }
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl Targets {
@@ -368,6 +429,9 @@ impl CalibrationConfig {
     pub fn parse(text: &str, origin: &str) -> Result<Self> {
         let cfg: CalibrationConfig =
             toml::from_str(text).map_err(|e| CalibrateError::Config(format!("{origin}: {e}")))?;
+        if cfg.pool.file.is_some() {
+            pool_file_alone(text, origin)?;
+        }
         cfg.validate(origin)?;
         Ok(cfg)
     }
@@ -376,6 +440,29 @@ impl CalibrationConfig {
     pub fn knobs_at(&self, t: f64) -> Vec<(String, f64)> {
         self.path.iter().map(|k| (k.name(), k.value(t))).collect()
     }
+}
+
+/// With `pool.file`, the `[pool]` keys besides `file` and `hold`: the measured pool's own
+/// `[pool]` replaces them when the config is loaded, so each would be thrown away unsaid. Read
+/// from the text, since `anchor_sd = 50` parses the same as no `anchor_sd`.
+fn pool_file_alone(text: &str, origin: &str) -> Result<()> {
+    let table: toml::Table =
+        toml::from_str(text).map_err(|e| CalibrateError::Config(format!("{origin}: {e}")))?;
+    let Some(toml::Value::Table(pool)) = table.get("pool") else {
+        return Ok(());
+    };
+    if let Some(key) = pool
+        .keys()
+        .find(|k| !["file", "hold"].contains(&k.as_str()))
+    {
+        return Err(CalibrateError::config(
+            origin,
+            format!("pool.{key}"),
+            "a measured pool (`pool.file`) brings its own members and their settings; remove \
+             it (or `pool.file`)",
+        ));
+    }
+    Ok(())
 }
 
 /// `Name=Value;Name=Value` as written in the CSVs.

@@ -115,7 +115,8 @@ impl KnobPath {
     }
     /// Knob value at strength parameter t (interpolated on the knob's scale), rounded if integer,
     /// then kept in the knob's legal range. Below t = 0 (`plan.t_min`) the line extends on the
-    /// same scale, so the settings of t in [0, 1] keep their values; above t = 1 it stops.
+    /// same scale, so the settings of t in [0, 1] keep their values; above t = 1 it stops. Only
+    /// that extension meets the range's bounds: an end outside them is refused at load.
     pub fn value(&self, t: f64) -> f64 {
         let (a, b) = (self.fwd(self.from), self.fwd(self.to));
         let v = self.back(a + (b - a) * t.min(1.0));

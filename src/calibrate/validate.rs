@@ -2,8 +2,9 @@
 //! the key, and no value that parses but cannot work (NaN, infinity, an empty first batch, a
 //! million targets) is let through to a run that would play nothing or nonsense.
 
-use super::config::{CalibrationConfig, GoLimit, Scale, Targets};
+use super::config::{CalibrationConfig, GoLimit, KnobPath, OpeningsConfig, Scale, Targets};
 use super::error::{config_err, Result};
+use crate::strength::knob::{Kind, Knob};
 
 /// Most targets a config may name: each is a table row and a line of every report.
 pub const MAX_TARGETS: usize = 1000;
@@ -19,8 +20,108 @@ pub fn check_budget(budget: usize, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// A run name (`name`), which names the default run folder `results/NAME`: a separator or `..`
+/// would put that folder outside results/.
+pub fn check_run_name(name: &str, origin: &str) -> Result<()> {
+    if name.contains(['/', '\\']) || name == "." || name == ".." {
+        config_err!(
+            "{origin}: key `name`: `{name}` is not a run name (it names the folder \
+             results/NAME): no `/` or `\\`, and not `.` or `..`"
+        );
+    }
+    Ok(())
+}
+
+/// Whether two paths move the same thing: a UCI option (names compared as UCI does, case
+/// aside) or the same `go` limit.
+fn same_knob(a: &KnobPath, b: &KnobPath) -> bool {
+    match (a.limit, b.limit) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => a.knob.trim().eq_ignore_ascii_case(b.knob.trim()),
+        _ => false,
+    }
+}
+
+/// Engine option values from TOML: what `setoption` can send. An array or a table was sent as
+/// its TOML text.
+pub(crate) fn check_option_values(
+    options: &std::collections::BTreeMap<String, toml::Value>,
+    key: &str,
+    origin: &str,
+) -> Result<()> {
+    for (name, v) in options {
+        if matches!(
+            v,
+            toml::Value::Array(_) | toml::Value::Table(_) | toml::Value::Datetime(_)
+        ) {
+            config_err!(
+                "{origin}: key `{key}.{name}`: expected a number, string or boolean, found {} `{v}`",
+                v.type_str()
+            );
+        }
+    }
+    Ok(())
+}
+
+impl OpeningsConfig {
+    /// The checks shared by calibration and pool configs.
+    pub fn check(&self, origin: &str) -> Result<()> {
+        // 0 plies kept no move of a PGN opening, and the book then failed to read as PGN
+        if self.plies == Some(0) {
+            config_err!("{origin}: key `openings.plies`: must be at least 1");
+        }
+        Ok(())
+    }
+}
+
 impl CalibrationConfig {
+    /// A path's ends against the range its knob is kept in (`KnobPath::value` clamps into it):
+    /// for the built-in engine its own option's bounds, so an end outside them would be sent
+    /// as the bound, silently.
+    fn check_knob_range(&self, i: usize, k: &KnobPath, origin: &str) -> Result<()> {
+        let knob = k.knob.trim();
+        let (lo, hi, zero) = match Knob::from_name(knob).map(Knob::kind) {
+            Some(Kind::Int {
+                min,
+                max,
+                unlimited_zero,
+                ..
+            }) => (
+                (if unlimited_zero { min.max(1) } else { min }) as f64,
+                max as f64,
+                unlimited_zero,
+            ),
+            Some(Kind::Float { min, max, .. }) => (min, max, false),
+            _ => return Ok(()),
+        };
+        let builtin = self
+            .subject
+            .command
+            .as_deref()
+            .is_none_or(crate::arena::is_builtin_command);
+        for (end, v) in [("from", k.from), ("to", k.to)] {
+            if !(lo..=hi).contains(&v) {
+                let whose = if builtin {
+                    ""
+                } else {
+                    ", which skillcal keeps this path in whatever the engine"
+                };
+                let zero = if zero && v < lo {
+                    "; 0 would mean unlimited"
+                } else {
+                    ""
+                };
+                config_err!(
+                    "{origin}: key `path[{i}] ({knob}).{end}`: {v} is outside {lo}..={hi} \
+                     (the built-in engine's range of {knob}{whose}{zero})"
+                );
+            }
+        }
+        Ok(())
+    }
+
     pub fn validate(&self, origin: &str) -> Result<()> {
+        check_run_name(&self.name, origin)?;
         if self.concurrency == 0 {
             config_err!("{origin}: key `concurrency`: must be at least 1");
         }
@@ -64,6 +165,16 @@ impl CalibrationConfig {
                 if v.iter().any(|t| !t.is_finite()) {
                     config_err!("{origin}: key `targets`: every target must be a number of Elo");
                 }
+                // the table's rows: an engine refuses a table whose Elo does not increase,
+                // and that was found only at the first fit, after games were played
+                if let Some(w) = v.windows(2).find(|w| w[1] <= w[0]) {
+                    let why = if w[1] == w[0] {
+                        format!("{} given twice", w[0])
+                    } else {
+                        format!("{} after {}", w[1], w[0])
+                    };
+                    config_err!("{origin}: key `targets`: must increase ({why})");
+                }
                 v.len() as f64
             }
         };
@@ -75,6 +186,7 @@ impl CalibrationConfig {
         if self.targets.values().is_empty() {
             config_err!("{origin}: key `targets`: no target Elo given");
         }
+        check_option_values(&self.subject.options, "subject.options", origin)?;
         if self.path.is_empty() {
             config_err!("{origin}: key `path`: at least one [[path]] knob is needed");
         }
@@ -110,12 +222,28 @@ impl CalibrationConfig {
                         l.name()
                     );
                 }
-                if self.path[..i].iter().any(|p| p.limit == Some(l)) {
+            }
+            // both would be sent at every setting and the engine keep the last one
+            if let Some(j) = self.path[..i].iter().position(|p| same_knob(p, k)) {
+                config_err!(
+                    "{origin}: key `{key}`: path[{j}] already moves {}; one path per knob",
+                    k.name()
+                );
+            }
+            if k.limit.is_none() {
+                let knob = k.knob.trim();
+                if let Some(o) = self
+                    .subject
+                    .options
+                    .keys()
+                    .find(|o| o.trim().eq_ignore_ascii_case(knob))
+                {
                     config_err!(
-                        "{origin}: key `{key}`: another path already moves go {}",
-                        l.name()
+                        "{origin}: key `subject.options.{o}`: path[{i}] moves {knob}; remove it \
+                         from the subject's options (the path sets it at every setting)"
                     );
                 }
+                self.check_knob_range(i, k, origin)?;
             }
             if k.from == k.to {
                 config_err!(
@@ -137,6 +265,16 @@ impl CalibrationConfig {
         if let Some(k) = self.fit.knots {
             if !super::spline::KNOTS_RANGE.contains(&k) {
                 config_err!("{origin}: key `fit.knots`: {k} is outside 4..=10");
+            }
+            // knots shape only the spline: the configured form, a candidate of `select_form`,
+            // or else a fallback alone
+            if self.fit.model != super::config::ModelKind::Spline && !self.fit.select_form {
+                let m = self.fit.model.name();
+                config_err!(
+                    "{origin}: key `fit.knots`: `fit.model` is `{m}`, not the spline; the knots \
+                     would count only if the {m} fit failed and a spline replaced it. Set \
+                     `model = \"spline\"` (or `select_form = true`) or remove it"
+                );
             }
         }
         let p = &self.plan;
@@ -169,10 +307,20 @@ impl CalibrationConfig {
                 p.grid
             );
         }
-        if p.guess.is_some_and(|g| !g.iter().all(|v| v.is_finite())) {
-            config_err!(
-                "{origin}: key `plan.guess`: needs two numbers of Elo, [at t = 0, at t = 1]"
-            );
+        if let Some([weak, strong]) = p.guess {
+            if !(weak.is_finite() && strong.is_finite()) {
+                config_err!(
+                    "{origin}: key `plan.guess`: needs two numbers of Elo, [at t = 0, at t = 1]"
+                );
+            }
+            // t = 1 is the path's strongest end: a guess the other way round picks the first
+            // opponents of each end at the other end of the pool
+            if weak >= strong {
+                config_err!(
+                    "{origin}: key `plan.guess`: [{weak}, {strong}] is [at t = 0, at t = 1], and \
+                     t = 0 is the weakest end; the first must be lower"
+                );
+            }
         }
         if !(p.max_gap.is_finite() && p.max_gap > 0.0) {
             config_err!("{origin}: key `plan.max_gap`: must be a positive number of Elo");
@@ -185,6 +333,13 @@ impl CalibrationConfig {
         }
         if p.batch_settings == 0 {
             config_err!("{origin}: key `plan.batch_settings`: must be at least 1");
+        }
+        if !p.pool_games.is_multiple_of(2) {
+            config_err!(
+                "{origin}: key `plan.pool_games`: {} is odd; must be even (games come in \
+                 colour-swapped pairs, as `plan.games_per_pairing`)",
+                p.pool_games
+            );
         }
         if self.pool.file.is_some() {
             // The members come from the file when the config is loaded.
@@ -209,6 +364,7 @@ impl CalibrationConfig {
             }
             self.validate_pool(origin)?;
         }
+        self.openings.check(origin)?;
         if self.verify.opponents_per_level == 0 {
             config_err!("{origin}: key `verify.opponents_per_level`: must be at least 1");
         }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::calibrate::config::{option_string, CalibrationConfig, OpeningsConfig, PoolConfig};
 use crate::calibrate::error::{config_err, CalibrateError, Result};
 use crate::calibrate::runner::EngineSpec;
+use crate::calibrate::validate::check_option_values;
 use crate::rating::Anchor;
 
 /// `skillcal pool CONFIG`: the TOML schema.
@@ -137,6 +138,8 @@ impl PoolRunConfig {
         if m.batch_matches == 0 {
             config_err!("{origin}: key `measure.batch_matches`: must be at least 1");
         }
+        crate::calibrate::validate::check_run_name(&self.name, origin)?;
+        self.openings.check(origin)?;
         let p = &self.pool;
         if p.file.is_some() {
             config_err!("{origin}: key `pool.file`: the pool run measures the members it names");
@@ -236,18 +239,21 @@ impl PoolConfig {
                     );
                 }
             }
-            if m.sd.is_some_and(|s| s.is_nan() || s < 0.0) {
-                config_err!("{origin}: key `pool.member[{i}].sd`: must be >= 0");
+            // an infinite prior SD anchors nothing
+            if m.sd.is_some_and(|s| !(s.is_finite() && s >= 0.0)) {
+                config_err!("{origin}: key `pool.member[{i}].sd`: must be a finite number >= 0");
             }
+            check_option_values(&m.options, &format!("pool.member[{i}].options"), origin)?;
             if m.command.is_none() && self.command.is_none() {
                 config_err!(
                     "{origin}: key `pool.member[{i}].command`: no command (set `pool.command`)"
                 );
             }
         }
-        if self.anchor_sd.is_nan() || self.anchor_sd < 0.0 {
-            config_err!("{origin}: key `pool.anchor_sd`: must be >= 0");
+        if !(self.anchor_sd.is_finite() && self.anchor_sd >= 0.0) {
+            config_err!("{origin}: key `pool.anchor_sd`: must be a finite number >= 0");
         }
+        check_option_values(&self.options, "pool.options", origin)?;
         let mut gone = std::collections::HashSet::new();
         for (i, name) in self.retired.iter().enumerate() {
             if name.trim().is_empty() || !gone.insert(name) {
