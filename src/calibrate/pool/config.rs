@@ -1,5 +1,6 @@
 //! The pool run's configuration (`skillcal pool CONFIG`) and the members' engines.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -291,21 +292,7 @@ impl CalibrationConfig {
                 path.display()
             );
         }
-        let pairs_path = dir.join("pool-pairs.csv");
-        // a measured pool without a pair measured nothing: the file was cut or is not one
-        let pairs: Vec<crate::results::PoolPairRow> = crate::results::read_csv_rows(&pairs_path)?;
-        for (i, p) in pairs.iter().enumerate() {
-            for name in [&p.a, &p.b] {
-                if !run.pool.members.iter().any(|m| &m.name == name) {
-                    config_err!(
-                        "{} row {}: `{name}` is not a member of the pool in {}",
-                        pairs_path.display(),
-                        i + 2,
-                        path.display()
-                    );
-                }
-            }
-        }
+        let pairs = read_pairs(&dir.join("pool-pairs.csv"), &run.pool, &path)?;
         self.pool = PoolConfig {
             file: Some(dir.clone()),
             hold: self.pool.hold,
@@ -314,7 +301,7 @@ impl CalibrationConfig {
         self.pool_pairs = pairs;
         let ratings = dir.join("pool.csv");
         if ratings.exists() {
-            self.pool_measured = crate::results::read_csv(&ratings)?;
+            self.pool_measured = read_measured(&ratings, &self.pool, &path)?;
         }
         let cov = dir.join("pool-covariance.csv");
         if cov.exists() {
@@ -322,6 +309,107 @@ impl CalibrationConfig {
         }
         self.validate_pool(&path.display().to_string())
     }
+}
+
+/// An error at `line` of `path` (`path:line: message`, as the results files' readers say it).
+fn at_line(path: &Path, line: u64, message: String) -> CalibrateError {
+    crate::results::ResultsError::Parse {
+        path: path.to_path_buf(),
+        line,
+        message,
+    }
+    .into()
+}
+
+/// `pool-pairs.csv` of the pool whose members `pool_toml` lists (`pool`): each pair of members
+/// once, a second row would count its games twice.
+fn read_pairs(
+    path: &Path,
+    pool: &PoolConfig,
+    pool_toml: &Path,
+) -> Result<Vec<crate::results::PoolPairRow>> {
+    let pairs: Vec<(u64, crate::results::PoolPairRow)> = crate::results::read_csv_lines(path)?;
+    // a measured pool without a pair measured nothing: the file was cut or is not one
+    if pairs.is_empty() {
+        return Err(CalibrateError::file(
+            path,
+            "holds no rows (empty, or a header only)",
+        ));
+    }
+    let mut seen: HashMap<(&str, &str), u64> = HashMap::new();
+    for (line, p) in &pairs {
+        for name in [&p.a, &p.b] {
+            if !pool.members.iter().any(|m| &m.name == name) {
+                return Err(at_line(
+                    path,
+                    *line,
+                    format!(
+                        "`{name}` is not a member of the pool in {}",
+                        pool_toml.display()
+                    ),
+                ));
+            }
+        }
+        let key = if p.a < p.b {
+            (p.a.as_str(), p.b.as_str())
+        } else {
+            (p.b.as_str(), p.a.as_str())
+        };
+        if let Some(first) = seen.insert(key, *line) {
+            return Err(at_line(
+                path,
+                *line,
+                format!(
+                    "the pair `{}` – `{}` again (first on line {first}): its games would count \
+                     twice",
+                    p.a, p.b
+                ),
+            ));
+        }
+    }
+    Ok(pairs.into_iter().map(|(_, p)| p).collect())
+}
+
+/// `pool.csv` of the pool whose members `pool_toml` lists (`pool`): one row for each member. A
+/// member without its row left the held pool without ratings, refitted from its games instead.
+fn read_measured(
+    path: &Path,
+    pool: &PoolConfig,
+    pool_toml: &Path,
+) -> Result<Vec<crate::results::PoolMemberRow>> {
+    let rows: Vec<(u64, crate::results::PoolMemberRow)> = crate::results::read_csv_lines(path)?;
+    let mut lines: HashMap<&str, u64> = HashMap::new();
+    for (line, r) in &rows {
+        if !pool.members.iter().any(|m| m.name == r.name) {
+            return Err(at_line(
+                path,
+                *line,
+                format!(
+                    "`{}` is not a member of the pool in {}",
+                    r.name,
+                    pool_toml.display()
+                ),
+            ));
+        }
+        if let Some(first) = lines.insert(&r.name, *line) {
+            return Err(at_line(
+                path,
+                *line,
+                format!("member `{}` again (first on line {first})", r.name),
+            ));
+        }
+    }
+    if let Some(m) = pool
+        .members
+        .iter()
+        .find(|m| !lines.contains_key(m.name.as_str()))
+    {
+        return Err(CalibrateError::file(
+            path,
+            format!("member `{}` of {} has no row", m.name, pool_toml.display()),
+        ));
+    }
+    Ok(rows.into_iter().map(|(_, r)| r).collect())
 }
 
 /// `pool-covariance.csv` (a header of names, then a row per member: its name and covariances) as
