@@ -924,3 +924,82 @@ fn pool_pairs_twice_self_or_negative_are_named() {
         "{err}"
     );
 }
+
+/// pool-covariance.csv: an off-diagonal cell unlike its mirror (99999), a variance that is
+/// negative or zero, a NaN cell (it said "a member has no row") and a member without its row
+/// are refused by file, line and members.
+#[test]
+fn pool_covariance_damage_is_named() {
+    let mut names = (String::new(), String::new());
+    let err = load_edited_pool("pool-cov-asym", "pool-covariance.csv", |l| {
+        names = (field(&l[3], 0), field(&l[0], 1));
+        l[3] = with_field(&l[3], 1, "99999");
+    })
+    .unwrap_err();
+    assert!(
+        err.contains(&format!(
+            "pool-covariance.csv:4: member `{}`, column `{}`: 99999 where member `{}`, column `{}` (line 2)",
+            names.0, names.1, names.1, names.0
+        )) && err.contains("symmetric"),
+        "{err}"
+    );
+    for v in ["-5", "0"] {
+        let err = load_edited_pool("pool-cov-variance", "pool-covariance.csv", |l| {
+            names.0 = field(&l[2], 0);
+            l[2] = with_field(&l[2], 2, v);
+        })
+        .unwrap_err();
+        assert!(
+            err.contains(&format!(
+                "pool-covariance.csv:3: member `{}`: variance {v} (column `{}`) is not positive",
+                names.0, names.0
+            )),
+            "{err}"
+        );
+    }
+    // zero is the variance of a hard anchor (a constant): with the anchors' prior SD 0 the
+    // anchored member's zero loads
+    let anchored = load_edited_pool_files("pool-cov-hard", |pool| {
+        edit_lines(&pool.join("pool.toml"), |l| {
+            let at = l.iter().position(|x| x.starts_with("anchor_sd =")).unwrap();
+            l[at] = "anchor_sd = 0.0".into();
+        });
+        edit_lines(&pool.join("pool-covariance.csv"), |l| {
+            names.0 = field(&l[5], 0);
+            l[5] = with_field(&l[5], 5, "0.000");
+        });
+    })
+    .unwrap();
+    let i = anchored
+        .pool
+        .members
+        .iter()
+        .position(|m| m.name == names.0)
+        .unwrap();
+    assert!(anchored.pool.members[i].elo.is_some(), "{}", names.0);
+    assert_eq!(anchored.pool_covariance.unwrap()[(i, i)], 0.0);
+    let err = load_edited_pool("pool-cov-nan", "pool-covariance.csv", |l| {
+        names = (field(&l[3], 0), field(&l[0], 3));
+        l[3] = with_field(&l[3], 3, "NaN");
+    })
+    .unwrap_err();
+    assert!(
+        err.contains(&format!(
+            "pool-covariance.csv:4: member `{}`, column `{}`: `NaN` is not a finite number",
+            names.0, names.1
+        )),
+        "{err}"
+    );
+    let err = load_edited_pool("pool-cov-missing", "pool-covariance.csv", |l| {
+        names.0 = field(&l[3], 0);
+        l.remove(3);
+    })
+    .unwrap_err();
+    assert!(
+        err.contains(&format!(
+            "pool-covariance.csv: member `{}` has no row",
+            names.0
+        )),
+        "{err}"
+    );
+}

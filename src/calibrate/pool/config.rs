@@ -305,7 +305,7 @@ impl CalibrationConfig {
         }
         let cov = dir.join("pool-covariance.csv");
         if cov.exists() {
-            self.pool_covariance = Some(read_covariance(&cov, &self.pool.members)?);
+            self.pool_covariance = Some(read_covariance(&cov, &self.pool)?);
         }
         self.validate_pool(&path.display().to_string())
     }
@@ -413,12 +413,13 @@ fn read_measured(
 }
 
 /// `pool-covariance.csv` (a header of names, then a row per member: its name and covariances) as
-/// a matrix in the order of `members`.
-fn read_covariance(
-    path: &std::path::Path,
-    members: &[crate::calibrate::config::PoolMember],
-) -> Result<nalgebra::DMatrix<f64>> {
+/// a matrix in the order of `pool`'s members. A covariance matrix is symmetric with positive
+/// variances (zero for a hard anchor, a constant): the pool's held ratings carry it into every
+/// band of the table, so a cell edited or cut is refused here, naming its line and members.
+fn read_covariance(path: &Path, pool: &PoolConfig) -> Result<nalgebra::DMatrix<f64>> {
+    let members = &pool.members;
     let bad = |what: String| CalibrateError::file(path, what);
+    let at = |line: u64, message: String| at_line(path, line, message);
     let mut reader = csv::Reader::from_path(path).map_err(|e| bad(format!("cannot read: {e}")))?;
     let header: Vec<String> = reader
         .headers()
@@ -427,33 +428,89 @@ fn read_covariance(
         .skip(1)
         .map(str::to_string)
         .collect();
-    let col = |name: &str| header.iter().position(|h| h == name);
+    let columns: Vec<usize> = members
+        .iter()
+        .map(|m| {
+            header
+                .iter()
+                .position(|h| *h == m.name)
+                .ok_or_else(|| bad(format!("no column for member `{}`", m.name)))
+        })
+        .collect::<Result<_>>()?;
     let n = members.len();
     let mut cov = nalgebra::DMatrix::from_element(n, n, f64::NAN);
-    for (line, rec) in reader.records().enumerate() {
-        let rec = rec.map_err(|e| bad(format!("row {}: {e}", line + 2)))?;
+    let mut lines: Vec<Option<u64>> = vec![None; n];
+    for rec in reader.records() {
+        let rec = rec.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            at(line, e.to_string())
+        })?;
+        let line = rec.position().map_or(0, |p| p.line());
         let name = rec.get(0).unwrap_or_default();
         let Some(i) = members.iter().position(|m| m.name == name) else {
-            return Err(bad(format!(
-                "row {}: `{name}` is not a member of the pool",
-                line + 2
-            )));
+            return Err(at(line, format!("`{name}` is not a member of the pool")));
         };
+        if let Some(first) = lines[i] {
+            return Err(at(
+                line,
+                format!("member `{name}` again (first on line {first})"),
+            ));
+        }
+        lines[i] = Some(line);
         for (j, m) in members.iter().enumerate() {
-            let c =
-                col(&m.name).ok_or_else(|| bad(format!("no column for member `{}`", m.name)))?;
-            let v = rec.get(c + 1).unwrap_or_default();
-            cov[(i, j)] = v.parse().map_err(|_| {
-                bad(format!(
-                    "row {}, column `{}`: `{v}` is not a number",
-                    line + 2,
-                    m.name
-                ))
-            })?;
+            let v = rec.get(columns[j] + 1).unwrap_or_default();
+            cov[(i, j)] = v
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| {
+                    at(
+                        line,
+                        format!(
+                            "member `{name}`, column `{}`: `{v}` is not a finite number",
+                            m.name
+                        ),
+                    )
+                })?;
         }
     }
-    if cov.iter().any(|v| v.is_nan()) {
-        return Err(bad("a member has no row".into()));
+    for (i, m) in members.iter().enumerate() {
+        let Some(line) = lines[i] else {
+            return Err(bad(format!("member `{}` has no row", m.name)));
+        };
+        let v = cov[(i, i)];
+        let hard = m.elo.is_some() && m.sd.unwrap_or(pool.anchor_sd) == 0.0;
+        if v < 0.0 || (v == 0.0 && !hard) {
+            return Err(at(
+                line,
+                format!(
+                    "member `{}`: variance {v} (column `{}`) is not positive (0 only for a \
+                     hard anchor)",
+                    m.name, m.name
+                ),
+            ));
+        }
+    }
+    // the file is written to 3 decimals: a cell and its mirror may differ by that rounding,
+    // and a computed covariance by a little more relative to the variances
+    for i in 0..n {
+        for j in 0..i {
+            let tol = 1.5e-3 + 1e-4 * (cov[(i, i)] * cov[(j, j)]).sqrt();
+            if (cov[(i, j)] - cov[(j, i)]).abs() > tol {
+                let (a, b) = (&members[i].name, &members[j].name);
+                return Err(at(
+                    lines[i].unwrap_or(0),
+                    format!(
+                        "member `{a}`, column `{b}`: {} where member `{b}`, column `{a}` (line \
+                         {}) has {}: a covariance matrix is symmetric",
+                        cov[(i, j)],
+                        lines[j].unwrap_or(0),
+                        cov[(j, i)]
+                    ),
+                ));
+            }
+        }
     }
     Ok(cov)
 }
