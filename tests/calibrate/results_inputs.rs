@@ -5,7 +5,43 @@
 
 use std::path::Path;
 
+use super::compare::copy_full;
 use crate::support::arena::{skillcal_stderr as skillcal, temp_dir};
+
+/// A copy of results/full as report and compare read it, its games included.
+fn full_copy(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = temp_dir(name);
+    let run = dir.join("full");
+    copy_full(&run);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(root.join("results/full/games.csv"), run.join("games.csv")).unwrap();
+    (dir, run)
+}
+
+/// The lines of `path`, edited in place.
+fn edit_lines(path: &Path, edit: impl FnOnce(&mut Vec<String>)) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    edit(&mut lines);
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn a_negative_game_time_is_refused_by_line() {
+    let (dir, run) = full_copy("report-negative-seconds");
+    edit_lines(&run.join("games.csv"), |l| {
+        let at = l[0].split(',').position(|c| c == "seconds").unwrap();
+        let mut f: Vec<&str> = l[3].split(',').collect();
+        f[at] = "-5";
+        l[3] = f.join(",");
+    });
+    let (ok, stderr) = skillcal(&["report", run.to_str().unwrap()]);
+    assert!(
+        !ok && stderr.contains("games.csv:4: seconds -5 is not a duration (a number >= 0)"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
 
 /// `--tcs` is checked before the engines start and before the output folder and its lock file
 /// are made: a bad one left `tc-check/.skillcal.lock` beside the table.
