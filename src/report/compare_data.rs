@@ -224,7 +224,7 @@ pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportErro
         summary,
         curve: data::read_csv_or_empty(&dir.join("fit_curve.csv"))?,
         points: data::read_csv_or_empty(&dir.join("fit_points.csv"))?,
-        targets: data::read_csv_or_empty(&dir.join("table_details.csv"))?,
+        targets: super::load::read_targets(dir)?,
         table: data::read_csv_or_empty(&dir.join("uci_elo_table.csv"))?,
         verify,
         tc_check,

@@ -127,7 +127,21 @@ pub struct TargetRow {
     pub precision_met: bool,
 }
 
-impl CsvRow for TargetRow {}
+impl CsvRow for TargetRow {
+    fn check(&self) -> Result<(), String> {
+        finite([
+            ("target", Some(self.target)),
+            ("t", Some(self.t)),
+            ("t_lower", Some(self.t_lower)),
+            ("t_upper", Some(self.t_upper)),
+            ("elo", Some(self.elo)),
+            ("elo_lower", Some(self.elo_lower)),
+            ("elo_upper", Some(self.elo_upper)),
+            ("half_width", Some(self.half_width)),
+        ])
+        .map_err(|e| format!("target {}: {e}", self.target))
+    }
+}
 
 /// One verified UCI_Elo level (`verify.csv`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::compare::copy_full;
-use crate::support::arena::{skillcal_stderr as skillcal, temp_dir};
+use crate::support::arena::{copy_dir, skillcal_stderr as skillcal, temp_dir};
 
 /// A copy of results/full as report and compare read it, its games included.
 fn full_copy(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
@@ -24,6 +24,73 @@ fn edit_lines(path: &Path, edit: impl FnOnce(&mut Vec<String>)) {
     let mut lines: Vec<String> = text.lines().map(String::from).collect();
     edit(&mut lines);
     std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+/// `report DIR` and `compare DIR`: both fail, each with `expect` in its error.
+fn report_and_compare_refuse(dir: &Path, run: &Path, expect: &str) {
+    let (ok, stderr) = skillcal(&["report", run.to_str().unwrap()]);
+    assert!(!ok && stderr.contains(expect), "report: {stderr}");
+    let out = dir.join("cmp");
+    let (ok, stderr) = skillcal(&[
+        "compare",
+        run.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok && stderr.contains(expect), "compare: {stderr}");
+}
+
+#[test]
+fn report_checks_the_table_as_the_engine_loads_it() {
+    let (dir, run) = full_copy("report-table");
+    let (ok, stderr) = skillcal(&["report", run.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    // another subject's table (Stockfish's UCI_Elo) is not the engine's to load
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let other = dir.join("stockfish");
+    copy_dir(&root.join("results/families/stockfish-uci-elo"), &other);
+    let (ok, stderr) = skillcal(&["report", other.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    // a row the engine refuses (it was embedded under "The engine loads uci_elo_table.csv")
+    let table = run.join("uci_elo_table.csv");
+    let mut line = 0;
+    edit_lines(&table, |l| {
+        let header = l.iter().position(|x| x.starts_with("elo,")).unwrap();
+        l.insert(header + 2, "900,abc".into());
+        line = header + 3;
+    });
+    report_and_compare_refuse(
+        &dir,
+        &run,
+        &format!("uci_elo_table.csv:{line}: 2 fields, the header has 9 (skillcal's engine would not load this table)"),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_nan_or_header_only_table_details_is_refused() {
+    let (dir, run) = full_copy("report-table-details");
+    let details = run.join("table_details.csv");
+    let text = std::fs::read_to_string(&details).unwrap();
+    // NaN was copied into compare_targets.csv
+    edit_lines(&details, |l| {
+        let mut f: Vec<&str> = l[2].split(',').collect();
+        f[5] = "NaN";
+        l[2] = f.join(",");
+    });
+    report_and_compare_refuse(
+        &dir,
+        &run,
+        "table_details.csv:3: target 900: elo NaN is not a finite number",
+    );
+    // a header only beside the table was listed as status `fit`
+    std::fs::write(&details, text.lines().next().unwrap().to_string() + "\n").unwrap();
+    report_and_compare_refuse(
+        &dir,
+        &run,
+        "table_details.csv: holds no rows (empty, or a header only), while uci_elo_table.csv beside it holds the table",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
