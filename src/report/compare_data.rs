@@ -169,6 +169,9 @@ fn read_config(
 /// with no fit yet; a folder without calibrate.toml or summary.toml is no run and an error; a
 /// file that exists but does not parse is an error naming it.
 pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportError> {
+    if !dir.exists() {
+        return Err(ReportError::NotFound(dir.to_path_buf()));
+    }
     if !dir.is_dir() {
         return Err(ReportError::NotADirectory(dir.to_path_buf()));
     }

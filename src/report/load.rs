@@ -60,6 +60,9 @@ pub fn is_match_folder(dir: &Path) -> bool {
 
 /// Reads every result file `dir` holds (missing ones give empty data).
 pub fn load(dir: &Path) -> Result<RunData, ReportError> {
+    if !dir.exists() {
+        return Err(ReportError::NotFound(dir.to_path_buf()));
+    }
     if !dir.is_dir() {
         return Err(ReportError::NotADirectory(dir.to_path_buf()));
     }

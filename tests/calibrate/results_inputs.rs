@@ -110,6 +110,18 @@ fn a_negative_game_time_is_refused_by_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn report_on_a_missing_folder_says_it_does_not_exist() {
+    let dir = temp_dir("report-missing");
+    let gone = dir.join("nope");
+    let (ok, stderr) = skillcal(&["report", gone.to_str().unwrap()]);
+    assert!(
+        !ok && stderr.contains(&format!("{} does not exist", gone.display())),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--tcs` is checked before the engines start and before the output folder and its lock file
 /// are made: a bad one left `tc-check/.skillcal.lock` beside the table.
 #[test]
