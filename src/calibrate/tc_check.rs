@@ -67,6 +67,23 @@ fn tc_dir(tc: &str) -> String {
     tc.replace('/', "_")
 }
 
+/// The clocks of `--tcs`: each a time control, each once, at least two. `skillcal tc-check`
+/// checks them before it makes its folder and takes its lock (a bad flag left both behind).
+pub fn check_tcs(tcs: &[String]) -> Result<()> {
+    for (i, tc) in tcs.iter().enumerate() {
+        TimeControl::parse(tc).map_err(|e| CalibrateError::Config(format!("--tcs: {e}")))?;
+        if tcs[..i].contains(tc) {
+            return Err(CalibrateError::Config(format!("--tcs: {tc} given twice")));
+        }
+    }
+    if tcs.len() < 2 {
+        return Err(CalibrateError::Config(
+            "--tcs: give at least two time controls to compare".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Plays every level at every clock against its pool opponents (the clock replaces the subject's
 /// own limits' `tc`; opponents keep theirs), rates all (level, clock) players in one fit, and
 /// writes `out/tc_check.csv`. Resumes like verify; the same openings at each clock.
@@ -82,17 +99,7 @@ pub fn tc_check(
     if !table.exists() {
         return Err(CalibrateError::file(table, "the table does not exist"));
     }
-    for (i, tc) in tcs.iter().enumerate() {
-        TimeControl::parse(tc).map_err(|e| CalibrateError::Config(format!("--tcs: {e}")))?;
-        if tcs[..i].contains(tc) {
-            return Err(CalibrateError::Config(format!("--tcs: {tc} given twice")));
-        }
-    }
-    if tcs.len() < 2 {
-        return Err(CalibrateError::Config(
-            "--tcs: give at least two time controls to compare".into(),
-        ));
-    }
+    check_tcs(tcs)?;
     if levels.is_empty() {
         return Err(CalibrateError::Config("--levels: no level to check".into()));
     }

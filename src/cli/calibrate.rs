@@ -215,9 +215,6 @@ pub struct VerifyArgs {
 pub fn run_verify(args: &VerifyArgs) -> Result<()> {
     let cfg = CalibrationConfig::load(&args.config)?;
     let origin = args.config.display().to_string();
-    if !args.rate_only {
-        cfg.check_playable(&origin)?;
-    }
     let out = args.out.clone().unwrap_or_else(|| {
         args.table
             .parent()
@@ -248,6 +245,10 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
             "--rate-only: {} holds no verification games to rate (no matches folder)",
             out.display()
         );
+    }
+    // the flags first: a wrong one is named before the engines are started
+    if !args.rate_only {
+        cfg.check_playable(&origin)?;
     }
     let _lock = crate::arena::lock_dir(&out)?;
     let arena = ArenaRunner::new(&out);
@@ -349,24 +350,25 @@ pub struct TcCheckArgs {
 /// calibration's report when the check sits in its directory.
 pub fn run_tc_check(args: &TcCheckArgs) -> Result<()> {
     let cfg = CalibrationConfig::load(&args.config)?;
-    cfg.check_playable(&args.config.display().to_string())?;
     let out = args.out.clone().unwrap_or_else(|| {
         args.table
             .parent()
             .map(|p| p.join("tc-check"))
             .unwrap_or_else(|| PathBuf::from("tc-check"))
     });
+    // the flags before the engines are started and before any folder or lock file is made
     let levels = if args.levels.is_empty() {
         tc_check::default_levels(&args.table)?
     } else {
-        // before any folder, as verify does
         verify::check_levels(&args.table, &args.levels)?;
         args.levels.clone()
     };
+    tc_check::check_tcs(&args.tcs)?;
     let games = args.games.unwrap_or(cfg.verify.games_per_opponent);
     if games < 2 || !games.is_multiple_of(2) {
         bail!("--games: must be even and at least 2");
     }
+    cfg.check_playable(&args.config.display().to_string())?;
     let _lock = crate::arena::lock_dir(&out)?;
     let runner = ArenaRunner::new(&out);
     let rows = tc_check::tc_check(&cfg, &args.table, &out, &levels, &args.tcs, games, &runner)?;

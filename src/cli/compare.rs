@@ -46,6 +46,9 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         };
         dirs[at].1 = Some(label.trim().to_string());
     }
+    for (dir, _) in &dirs {
+        super::report::check_engine_table(dir)?;
+    }
     let options = report::CompareOptions {
         human: args.human.clone(),
         ..Default::default()

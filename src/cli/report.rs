@@ -1,6 +1,6 @@
 //! `skillcal report DIR`: a calibration's report, a pool folder's, or a match folder's rating report.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
@@ -72,9 +72,39 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     } else if is_match_folder(&args.dir) {
         match_run(args)?
     } else {
+        check_engine_table(&args.dir)?;
         crate::report::generate(&args.dir)?
     };
     outln!("{}", path.display());
+    Ok(())
+}
+
+/// A calibration folder's uci_elo_table.csv, loaded by skillcal's engine's own loader (its
+/// `StrengthTable` option's) when the run's subject is that engine: the report showed a table
+/// the engine refuses under "the engine loads uci_elo_table.csv". Another subject's table
+/// (its knobs are that engine's options) is not the engine's to load.
+pub(super) fn check_engine_table(dir: &Path) -> Result<()> {
+    let table = dir.join("uci_elo_table.csv");
+    if !table.is_file() {
+        return Ok(());
+    }
+    let config = dir.join("calibrate.toml");
+    if config.exists() {
+        let text =
+            std::fs::read_to_string(&config).with_context(|| config.display().to_string())?;
+        let run: toml::Table = toml::from_str(&text)
+            .with_context(|| format!("{}: not a calibration config", config.display()))?;
+        let command = run
+            .get("subject")
+            .and_then(|s| s.get("command"))
+            .and_then(|c| c.as_str());
+        if command.is_some_and(|c| !crate::arena::is_builtin_command(c)) {
+            return Ok(());
+        }
+    }
+    // the loader's error names the file and line
+    crate::strength::table::EloTable::load(&table)
+        .map_err(|e| anyhow::anyhow!("{e} (skillcal's engine would not load this table)"))?;
     Ok(())
 }
 

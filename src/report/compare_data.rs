@@ -169,6 +169,9 @@ fn read_config(
 /// with no fit yet; a folder without calibrate.toml or summary.toml is no run and an error; a
 /// file that exists but does not parse is an error naming it.
 pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportError> {
+    if !dir.exists() {
+        return Err(ReportError::NotFound(dir.to_path_buf()));
+    }
     if !dir.is_dir() {
         return Err(ReportError::NotADirectory(dir.to_path_buf()));
     }
@@ -224,7 +227,7 @@ pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportErro
         summary,
         curve: data::read_csv_or_empty(&dir.join("fit_curve.csv"))?,
         points: data::read_csv_or_empty(&dir.join("fit_points.csv"))?,
-        targets: data::read_csv_or_empty(&dir.join("table_details.csv"))?,
+        targets: super::load::read_targets(dir)?,
         table: data::read_csv_or_empty(&dir.join("uci_elo_table.csv"))?,
         verify,
         tc_check,

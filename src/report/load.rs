@@ -60,6 +60,9 @@ pub fn is_match_folder(dir: &Path) -> bool {
 
 /// Reads every result file `dir` holds (missing ones give empty data).
 pub fn load(dir: &Path) -> Result<RunData, ReportError> {
+    if !dir.exists() {
+        return Err(ReportError::NotFound(dir.to_path_buf()));
+    }
     if !dir.is_dir() {
         return Err(ReportError::NotADirectory(dir.to_path_buf()));
     }
@@ -116,13 +119,33 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
         curve: read_opt(&dir.join("fit_curve.csv"))?,
         points: read_opt(&dir.join("fit_points.csv"))?,
         pool: read_opt(&dir.join("pool.csv"))?,
-        targets: read_opt(&dir.join("table_details.csv"))?,
+        targets: read_targets(dir)?,
         verify,
         verify_opponents,
         games: read_games(dir, summary_games)?,
         table: std::fs::read_to_string(&table_path).ok(),
         tc_check,
         levels: super::levels::load_levels(dir)?,
+    })
+}
+
+/// `dir/table_details.csv`: the table's rows with their intervals. Beside a uci_elo_table.csv it
+/// holds one row per target; without rows there it was cut, and the table would show as none
+/// (a comparison listed such a family as `fit`).
+pub fn read_targets(dir: &Path) -> Result<Vec<TargetRow>, ResultsError> {
+    let path = dir.join("table_details.csv");
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    if !dir.join("uci_elo_table.csv").exists() {
+        return data::read_csv(&path);
+    }
+    data::read_csv_rows(&path).map_err(|e| match e {
+        ResultsError::Invalid { path, message } => ResultsError::Invalid {
+            path,
+            message: format!("{message}, while uci_elo_table.csv beside it holds the table"),
+        },
+        e => e,
     })
 }
 

@@ -49,6 +49,8 @@ use crate::results::ResultsError;
 /// Why a report could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
+    #[error("{0} does not exist")]
+    NotFound(PathBuf),
     #[error("{0} is not a results directory")]
     NotADirectory(PathBuf),
     #[error(transparent)]

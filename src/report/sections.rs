@@ -111,7 +111,7 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             })
             .collect();
         doc.table(&head, rows);
-        doc.para("The engine loads uci_elo_table.csv (the same rows with interval columns) and interpolates between rows.",
+        doc.para("uci_elo_table.csv holds the same rows with interval columns. When the subject is skillcal's engine, the engine loads it (its StrengthTable option; `skillcal report` and `compare` refuse a table that loader refuses) and interpolates between rows.",
         );
     }
     // figures

@@ -49,9 +49,39 @@ fn csv_error(path: &Path, e: csv::Error, write: bool) -> ResultsError {
     }
 }
 
+/// What serde could not read in a row, by column and value: csv's own message says only
+/// `field 2: invalid digit found in string`.
+fn field_message(
+    headers: &csv::StringRecord,
+    record: &csv::StringRecord,
+    e: &csv::DeserializeError,
+) -> String {
+    use csv::DeserializeErrorKind as Kind;
+    let at = e.field().and_then(|i| usize::try_from(i).ok());
+    let (Some(column), Some(value)) = (
+        at.and_then(|i| headers.get(i)),
+        at.and_then(|i| record.get(i)),
+    ) else {
+        return e.kind().to_string();
+    };
+    match e.kind() {
+        // every integer column of the results counts something (games, plies, ids)
+        Kind::ParseInt(_) => format!("column `{column}`: `{value}` is not a whole number >= 0"),
+        Kind::ParseFloat(_) => format!("column `{column}`: `{value}` is not a number"),
+        Kind::ParseBool(_) => format!("column `{column}`: `{value}` is not true or false"),
+        kind => format!("column `{column}`: `{value}`: {kind}"),
+    }
+}
+
 /// Reads a CSV with a header into rows (`#` lines are comments); errors name the file and line.
 /// A header-only file has no rows; see [`read_csv_rows`] where rows are required.
 pub fn read_csv<T: CsvRow>(path: &Path) -> Result<Vec<T>, ResultsError> {
+    Ok(read_csv_lines(path)?.into_iter().map(|(_, r)| r).collect())
+}
+
+/// [`read_csv`] with each row's line in the file, for checks across rows (a pair given twice)
+/// to name both lines.
+pub fn read_csv_lines<T: CsvRow>(path: &Path) -> Result<Vec<(u64, T)>, ResultsError> {
     let bytes = std::fs::read(path).map_err(|source| ResultsError::Read {
         path: path.to_path_buf(),
         source,
@@ -88,17 +118,25 @@ pub fn read_csv<T: CsvRow>(path: &Path) -> Result<Vec<T>, ResultsError> {
         .read_record(&mut record)
         .map_err(|e| csv_error(path, e, false))?
     {
+        let line = record.position().map_or(0, |p| p.line());
         let row: T = record
             .deserialize(Some(&headers))
-            .map_err(|e| csv_error(path, e, false))?;
+            .map_err(|e| match e.kind() {
+                csv::ErrorKind::Deserialize { err, .. } => ResultsError::Parse {
+                    path: path.to_path_buf(),
+                    line,
+                    message: field_message(&headers, &record, err),
+                },
+                _ => csv_error(path, e, false),
+            })?;
         if let Err(message) = row.check() {
             return Err(ResultsError::Parse {
                 path: path.to_path_buf(),
-                line: record.position().map_or(0, |p| p.line()),
+                line,
                 message,
             });
         }
-        rows.push(row);
+        rows.push((line, row));
     }
     Ok(rows)
 }

@@ -179,6 +179,18 @@ pub struct GameRow {
 impl CsvRow for GameRow {
     const APPENDED: bool = true;
     const HEADER_REQUIRED: bool = true;
+
+    /// The time per ply and the hours of play are sums of `seconds`: one negative or NaN value
+    /// skews them all.
+    fn check(&self) -> Result<(), String> {
+        if !(self.seconds.is_finite() && self.seconds >= 0.0) {
+            return Err(format!(
+                "seconds {} is not a duration (a number >= 0)",
+                self.seconds
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl GameRow {

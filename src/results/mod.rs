@@ -29,7 +29,9 @@ pub use compare::{
     tc_check_pass, tc_verdict, CompareFamilyRow, CompareHumanRow, ComparePlayRow, CompareTargetRow,
     TcCheckRow, TcVerdict, TC_TOLERANCE,
 };
-pub use csvfile::{append_csv, read_csv, read_csv_or_empty, read_csv_rows, write_csv, CsvRow};
+pub use csvfile::{
+    append_csv, read_csv, read_csv_lines, read_csv_or_empty, read_csv_rows, write_csv, CsvRow,
+};
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
 pub use levels::{state_ratio, AnalysisRow, LevelElo, LevelKind, LevelRow};
 pub use markdown::md_cell;

@@ -23,6 +23,17 @@ fn share(name: &str, v: f64) -> Result<(), String> {
     Ok(())
 }
 
+/// Each `(column, value)` a finite number: `NaN` and `inf` parse as floats, and one such value
+/// turns every fit or table read from the file into NaN.
+fn finite<'a>(values: impl IntoIterator<Item = (&'a str, Option<f64>)>) -> Result<(), String> {
+    for (column, v) in values {
+        if let Some(v) = v.filter(|v| !v.is_finite()) {
+            return Err(format!("{column} {v} is not a finite number"));
+        }
+    }
+    Ok(())
+}
+
 /// One point of the fitted curve (`fit_curve.csv`): Elo at strength parameter `t` with its 95% band.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CurveRow {
@@ -116,7 +127,21 @@ pub struct TargetRow {
     pub precision_met: bool,
 }
 
-impl CsvRow for TargetRow {}
+impl CsvRow for TargetRow {
+    fn check(&self) -> Result<(), String> {
+        finite([
+            ("target", Some(self.target)),
+            ("t", Some(self.t)),
+            ("t_lower", Some(self.t_lower)),
+            ("t_upper", Some(self.t_upper)),
+            ("elo", Some(self.elo)),
+            ("elo_lower", Some(self.elo_lower)),
+            ("elo_upper", Some(self.elo_upper)),
+            ("half_width", Some(self.half_width)),
+        ])
+        .map_err(|e| format!("target {}: {e}", self.target))
+    }
+}
 
 /// One verified UCI_Elo level (`verify.csv`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -281,7 +306,17 @@ pub struct PoolMemberRow {
 
 impl CsvRow for PoolMemberRow {
     fn check(&self) -> Result<(), String> {
-        tally(self.games, self.wins, self.draws, self.losses)
+        let member = |e: String| format!("member `{}`: {e}", self.name);
+        finite([
+            ("elo", self.elo),
+            ("lower", self.lower),
+            ("upper", self.upper),
+            ("sd", self.sd),
+            ("anchor_elo", self.anchor_elo),
+            ("anchor_sd", self.anchor_sd),
+        ])
+        .map_err(member)?;
+        tally(self.games, self.wins, self.draws, self.losses).map_err(member)
     }
 }
 
@@ -303,6 +338,14 @@ pub struct PoolPairRow {
 
 impl CsvRow for PoolPairRow {
     fn check(&self) -> Result<(), String> {
+        if self.a == self.b {
+            return Err(format!("`{}` is paired with itself", self.a));
+        }
+        finite([
+            ("a_points", Some(self.a_points)),
+            ("fit_diff", self.fit_diff),
+            ("fit_diff_sd", self.fit_diff_sd),
+        ])?;
         tally(self.games, self.a_wins, self.draws, self.b_wins)?;
         let points = f64::from(self.a_wins) + f64::from(self.draws) / 2.0;
         if (self.a_points - points).abs() > 1e-6 {

@@ -251,10 +251,7 @@ fn the_shipped_config_loads_its_pool_files_covariance() {
         "{:#}",
         CalibrationConfig::load(&dir.join("blend.toml")).unwrap_err()
     );
-    assert!(
-        e.contains("pool-covariance.csv") && e.contains("row 2"),
-        "{e}"
-    );
+    assert!(e.contains("pool-covariance.csv:2: "), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

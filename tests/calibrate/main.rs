@@ -20,6 +20,7 @@ mod preflight;
 mod preflight_engines;
 mod refit_full;
 mod report_cli;
+mod results_inputs;
 mod resume_config;
 mod self_scale;
 mod sim;
