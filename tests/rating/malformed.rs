@@ -104,3 +104,35 @@ fn well_formed_pgn_still_reads() {
         .unwrap()
         .is_empty());
 }
+
+#[test]
+fn a_csv_header_naming_a_column_twice_is_an_error() {
+    let path = file("dupcol", "g.csv", "white,black,result,White\nA,B,1-0,C\n");
+    let err = load_error(&path);
+    assert!(
+        err.contains("g.csv:1:") && err.contains("names the column white twice (columns 1 and 4)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_csv_quote_never_closed_is_an_error() {
+    let path = file("quote", "g.csv", "white,black,result\nA,B,1-0\nA,B,\"0-1\n");
+    let err = load_error(&path);
+    assert!(
+        err.contains("g.csv:3:") && err.contains("a quoted field opens here and is never closed"),
+        "{err}"
+    );
+    // in the header too; closed quotes, doubled quotes inside them and quotes inside a field
+    // are no such thing
+    let path = file("quote-header", "h.csv", "white,black,\"result\n");
+    assert!(load_error(&path).contains("h.csv:1: a quoted field"));
+    let path = file(
+        "quote-good",
+        "ok.csv",
+        "white,black,result\n\"A \"\"x\"\"\",B,\"1-0\"\nA,B\"y,0-1\n",
+    );
+    let games = load_games(&[&path], &LoadOptions::default()).unwrap();
+    assert_eq!(games[0].white, "A \"x\"");
+    assert_eq!(games[1].black, "B\"y");
+}
