@@ -2,6 +2,7 @@
 //! read silently before (audit cases 59, 70, 73, 85, 87, 91, 92, 95).
 
 use std::path::PathBuf;
+use std::process::Command;
 
 use skillcal::rating::{load_games, load_games_report, LoadOptions};
 
@@ -135,4 +136,35 @@ fn a_csv_quote_never_closed_is_an_error() {
     let games = load_games(&[&path], &LoadOptions::default()).unwrap();
     assert_eq!(games[0].white, "A \"x\"");
     assert_eq!(games[1].black, "B\"y");
+}
+
+#[test]
+fn rate_without_games_names_the_file() {
+    for (name, text) in [("header.csv", "white,black,result\n"), ("empty.pgn", "")] {
+        let path = file("nogames", name, text);
+        let out = Command::new(env!("CARGO_BIN_EXE_skillcal"))
+            .args(["rate", "--bootstrap", "0"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(
+            err.contains(&format!("no games to rate in {}", path.display())),
+            "{err}"
+        );
+    }
+    // and what was left out, when there were games
+    let path = file(
+        "nogames",
+        "star.pgn",
+        &game("A", "B", "[Result \"*\"]\n", "1. e4 *"),
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .args(["rate", "--bootstrap", "0"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("(left out: 1 unfinished)"), "{err}");
 }
