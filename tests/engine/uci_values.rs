@@ -59,3 +59,19 @@ fn a_random_seed_too_large_is_out_of_range() {
         ]
     );
 }
+
+#[test]
+fn movestogo_0_is_read_as_none_and_said() {
+    let mut uci = Uci::capturing(Options::default());
+    uci.respond("position startpos");
+    let out = says(&mut uci, "go wtime 1000 btime 1000 movestogo 0 depth 1");
+    assert!(
+        out.contains(&"info string go movestogo: 0 read as no movestogo (the time is for the rest of the game)".to_string()),
+        "{out:?}"
+    );
+    assert!(
+        !says(&mut uci, "go wtime 1000 btime 1000 movestogo 1 depth 1")
+            .iter()
+            .any(|l| l.contains("movestogo"))
+    );
+}
