@@ -1,6 +1,8 @@
 //! Option and `go` values the engine cannot take are named with the reason and what happens
 //! instead (audit cases 21, 23, 32, 477, 484, 486, 487).
 
+use std::process::Command;
+
 use skillcal::engine::uci::{Options, Uci};
 
 /// The `info string` lines one input line gets.
@@ -74,4 +76,50 @@ fn movestogo_0_is_read_as_none_and_said() {
             .iter()
             .any(|l| l.contains("movestogo"))
     );
+}
+
+fn bench(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .arg("bench")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bench_set_twice_is_an_error() {
+    let (ok, err) = bench(&[
+        "1",
+        "--set",
+        "ScoreInaccuracy=5",
+        "--set",
+        "scoreinaccuracy=10",
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains(
+            "bench --set 'scoreinaccuracy=10': scoreinaccuracy is already set by --set 'ScoreInaccuracy=5'"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn bench_uci_elo_without_limit_strength_is_noted() {
+    let note =
+        "note: bench --set 'UCI_Elo=1500' has no effect without --set UCI_LimitStrength=true";
+    let (ok, err) = bench(&["1", "--set", "UCI_Elo=1500"]);
+    assert!(ok && err.contains(note), "{err}");
+    let (ok, err) = bench(&[
+        "1",
+        "--set",
+        "UCI_Elo=1500",
+        "--set",
+        "UCI_LimitStrength=true",
+    ]);
+    assert!(ok && !err.contains("note:"), "{err}");
 }
