@@ -161,13 +161,20 @@ struct Movetext {
     pos: Chess,
     root_fen: String,
     moves: Vec<String>,
-    error: Option<String>,
+    /// The first unplayable move: its index in the main line, and why.
+    error: Option<(usize, String)>,
+}
+
+/// What in a book game is wrong, for the line of the message.
+enum Flaw {
+    Fen,
+    Move(usize),
 }
 
 impl Visitor for BookVisitor {
     type Tags = Option<String>;
     type Movetext = Movetext;
-    type Output = Result<(String, Vec<String>), String>;
+    type Output = Result<(String, Vec<String>), (Flaw, String)>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
         ControlFlow::Continue(None)
@@ -191,9 +198,9 @@ impl Visitor for BookVisitor {
             Some(f) => match f.parse::<Fen>() {
                 Ok(fen) => match fen.into_position(CastlingMode::Standard) {
                     Ok(p) => p,
-                    Err(e) => return ControlFlow::Break(Err(format!("FEN tag: {e}"))),
+                    Err(e) => return ControlFlow::Break(Err((Flaw::Fen, format!("FEN tag: {e}")))),
                 },
-                Err(e) => return ControlFlow::Break(Err(format!("FEN tag: {e}"))),
+                Err(e) => return ControlFlow::Break(Err((Flaw::Fen, format!("FEN tag: {e}")))),
             },
         };
         let root_fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
@@ -214,15 +221,22 @@ impl Visitor for BookVisitor {
                 mt.moves.push(UciMove::from_standard(m).to_string());
                 mt.pos.play_unchecked(m);
             }
-            Err(e) => mt.error = Some(format!("move {}: {e}", san_plus)),
+            Err(e) => mt.error = Some((mt.moves.len(), format!("move {}: {e}", san_plus))),
         }
         ControlFlow::Continue(())
     }
 
     fn end_game(&mut self, mt: Self::Movetext) -> Self::Output {
         match mt.error {
-            Some(e) => Err(e),
-            None if mt.pos.is_game_over() => Err("the opening ends the game".into()),
+            Some((ply, e)) => Err((Flaw::Move(ply), e)),
+            None if mt.pos.is_game_over() => {
+                // named at the move that ends it, or at the FEN of a position already over
+                let flaw = match mt.moves.len() {
+                    0 => Flaw::Fen,
+                    n => Flaw::Move(n - 1),
+                };
+                Err((flaw, "the opening ends the game".into()))
+            }
             None => Ok((mt.root_fen, mt.moves)),
         }
     }
@@ -244,15 +258,24 @@ fn parse_pgn(text: &[u8], path: &Path, max_plies: Option<u32>) -> Result<Vec<Ope
                 format!("game {n} (line {at}): {what}"),
             ));
         }
-        let (root_fen, moves) =
-            game.map_err(|e| ArenaError::file(path, format!("game {n}: {e}")))?;
+        let (root_fen, moves) = game.map_err(|(flaw, e)| {
+            let at = match flaw {
+                Flaw::Fen => scanned.tag_line("FEN"),
+                Flaw::Move(ply) => scanned.moves.get(ply).copied(),
+            };
+            let at = at.unwrap_or(scanned.first_line).max(scanned.first_line);
+            ArenaError::file(path, format!("game {n} (line {at}): {e}"))
+        })?;
         // a game that names neither a move nor a position opens nothing: most likely the file
         // is not PGN at all (an error page saved as .pgn reads as one such game), and every game
         // would start from the initial position
         if moves.is_empty() && root_fen == STANDARD_START {
             return Err(ArenaError::file(
                 path,
-                format!("game {n}: neither a move nor a FEN tag (is the file PGN?)"),
+                format!(
+                    "game {n} (line {}): neither a move nor a FEN tag (is the file PGN?)",
+                    scanned.first_line
+                ),
             ));
         }
         out.push(Opening {
@@ -320,7 +343,7 @@ mod tests {
                 &b"<html><body>Not found</body></html>\n"[..],
                 "game 1 (line 1): `<html><body>Not` is not a move",
             ),
-            (b"[Event \"?\"]\n\n*\n", "game 1: neither a move"),
+            (b"[Event \"?\"]\n\n*\n", "game 1 (line 1): neither a move"),
         ] {
             let err = parse_pgn(text, Path::new("x.pgn"), None)
                 .unwrap_err()

@@ -218,6 +218,23 @@ pub fn run(args: &RateArgs) -> Result<()> {
             }
         );
     }
+    // An empty or header-only file gives no games: name the files, and what was left out.
+    if report.games.is_empty() {
+        let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+        let mut left_out = Vec::new();
+        if !report.unfinished.is_empty() {
+            left_out.push(format!("{} unfinished", report.unfinished.len()));
+        }
+        if !report.skipped.is_empty() {
+            left_out.push(format!("{} skipped", report.skipped.len()));
+        }
+        let why = if left_out.is_empty() {
+            String::new()
+        } else {
+            format!(" (left out: {})", left_out.join(", "))
+        };
+        bail!("no games to rate in {}{why}", files.join(", "));
+    }
     // Check the head-to-head players before the (possibly long) bootstrap.
     if let Some(v) = &args.head_to_head {
         if v[0] == v[1] {

@@ -100,13 +100,32 @@ pub fn run(args: &BenchOptions) -> Result<(), EngineError> {
         ));
     }
     let mut settings = Settings::default();
+    // an option set twice: which value was meant cannot be told
+    let mut seen: Vec<(String, &str)> = Vec::new();
     for s in &args.set {
         let (name, value) = s.split_once('=').ok_or_else(|| {
             EngineError::Argument(format!("bench --set '{s}': expected NAME=VALUE"))
         })?;
+        let key = name.trim().to_ascii_lowercase();
+        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+            return Err(EngineError::Argument(format!(
+                "bench --set '{s}': {} is already set by --set '{first}'",
+                name.trim()
+            )));
+        }
+        seen.push((key, s));
         settings
             .set_option(name, value)
             .map_err(|e| EngineError::Argument(format!("bench --set '{s}': {e}")))?;
+    }
+    if !settings.limit_strength {
+        for (key, s) in &seen {
+            if matches!(key.as_str(), "uci_elo" | "style" | "strengthtable") {
+                eprintln!(
+                    "note: bench --set '{s}' has no effect without --set UCI_LimitStrength=true"
+                );
+            }
+        }
     }
     let start = Instant::now();
     let total = bench_nodes(depth, &settings, |i, fen, nodes| {

@@ -351,11 +351,17 @@ fn go(rest: &[(usize, &str)], notes: &mut Vec<String>) -> Go {
                     "movetime" => {
                         g.movetime = field(key, tok, MAX_TIME_MS, true, notes).or(g.movetime)
                     }
-                    "movestogo" => {
-                        g.movestogo = field(key, tok, u32_max, false, notes)
-                            .map(|v| v as u32)
-                            .or(g.movestogo)
-                    }
+                    "movestogo" => match field(key, tok, u32_max, false, notes) {
+                        // UCI sends movestogo only above 0: 0 is no movestogo, not one move
+                        Some(0) => {
+                            notes.push(
+                                "go movestogo: 0 read as no movestogo (the time is for the rest of the game)"
+                                    .to_string(),
+                            );
+                            g.movestogo = None;
+                        }
+                        v => g.movestogo = v.map(|v| v as u32).or(g.movestogo),
+                    },
                     "depth" => {
                         g.depth = field(key, tok, u32_max, false, notes)
                             .map(|v| v as u32)

@@ -22,6 +22,7 @@ use super::position::{parse_uci_move, uci_string, Game};
 use super::score::{Bound, UciScore};
 use super::search::{Control, Engine, Info, SearchParams, SearchResult};
 use super::weaken::Weakening;
+use crate::strength::knob::parse_int;
 use crate::strength::{clock_seed, Settings};
 
 const NAME: &str = concat!("skillcal ", env!("CARGO_PKG_VERSION"));
@@ -347,16 +348,18 @@ impl Uci {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let key = name.trim().to_ascii_lowercase();
         let value = value.map(str::trim).unwrap_or("");
+        // As the weakening options: a value outside the range, however large, is ignored (the
+        // previous value kept), and the message names the range.
+        let bad = |reason: String| {
+            self.say(&format!(
+                "info string option {name}: bad value '{value}': {reason}; ignored"
+            ));
+        };
         let num = |min: u64, max: u64| -> Option<u64> {
-            match value.parse::<u64>() {
-                Ok(v) if v >= min && v <= max => Some(v),
-                _ => {
-                    self.say(&format!(
-                        "info string option {name}: invalid value {value:?}, ignored"
-                    ));
-                    None
-                }
-            }
+            parse_int(value, min as i64, max as i64)
+                .map_err(&bad)
+                .ok()
+                .map(|v| v as u64)
         };
         match key.as_str() {
             "hash" => {
@@ -376,7 +379,11 @@ impl Uci {
                     self.opts.move_overhead_ms = v;
                 }
             }
-            "ponder" => self.opts.ponder = value.eq_ignore_ascii_case("true"),
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.opts.ponder = true,
+                "false" => self.opts.ponder = false,
+                _ => bad(format!("'{value}' is not true or false")),
+            },
             _ => self.set_weakening(name, value),
         }
     }

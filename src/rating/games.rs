@@ -131,6 +131,11 @@ impl Sink<'_> {
     }
 }
 
+/// The csv crate reads a quoted field that is never closed to the end of the file, as if the
+/// file closed it.
+const UNCLOSED: &str =
+    "a quoted field opens here and is never closed (it runs to the end of the file)";
+
 pub(super) fn read_csv(bytes: &[u8], sink: &mut Sink) -> Result<()> {
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
@@ -141,6 +146,12 @@ pub(super) fn read_csv(bytes: &[u8], sink: &mut Sink) -> Result<()> {
         .headers()
         .map_err(|e| sink.error(1, format!("cannot read the CSV header: {e}")))?
         .clone();
+    let open_quote = unclosed_quote(bytes);
+    if let Some((quote_line, quote_at)) = open_quote {
+        if quote_at < rdr.position().byte() as usize {
+            return Err(sink.error(quote_line, UNCLOSED.into()));
+        }
+    }
     let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
     let (white, black, result) = match (col("white"), col("black"), col("result")) {
         (Some(w), Some(b), Some(r)) => (w, b, r),
@@ -154,6 +165,27 @@ pub(super) fn read_csv(bytes: &[u8], sink: &mut Sink) -> Result<()> {
             ))
         }
     };
+    // A column named twice: which of the two is meant cannot be told.
+    for name in [
+        "white",
+        "black",
+        "result",
+        "pair_id",
+        "plies",
+        "termination",
+    ] {
+        let mut at = headers
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.eq_ignore_ascii_case(name))
+            .map(|(i, _)| i + 1);
+        if let (Some(a), Some(b)) = (at.next(), at.next()) {
+            return Err(sink.error(
+                1,
+                format!("the CSV header names the column {name} twice (columns {a} and {b})"),
+            ));
+        }
+    }
     let pair_col = col("pair_id");
     let (plies_col, term_col) = (col("plies"), col("termination"));
     let mut record = csv::StringRecord::new();
@@ -169,6 +201,13 @@ pub(super) fn read_csv(bytes: &[u8], sink: &mut Sink) -> Result<()> {
             }
         }
         let line = record.position().map_or(line_hint, |p| p.line());
+        if let Some((quote_line, quote_at)) = open_quote {
+            let start = record.position().map_or(0, |p| p.byte()) as usize;
+            if (start..rdr.position().byte() as usize).contains(&quote_at) {
+                sink.problem(quote_line, UNCLOSED)?;
+                continue;
+            }
+        }
         if record.len() == 1 && record[0].is_empty() {
             continue;
         }
@@ -217,4 +256,31 @@ pub(super) fn read_csv(bytes: &[u8], sink: &mut Sink) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// The line and byte offset of a quote that opens a field and is never closed, read as the csv
+/// crate reads (RFC 4180: a quote opens a field only at its start, `""` inside is one quote).
+fn unclosed_quote(bytes: &[u8]) -> Option<(u64, usize)> {
+    let start = if bytes.starts_with(b"\xef\xbb\xbf") {
+        3
+    } else {
+        0
+    };
+    let (mut line, mut field_start, mut open) = (1u64, true, None);
+    let mut i = start;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match open {
+            Some(_) if b == b'"' && bytes.get(i + 1) == Some(&b'"') => i += 1,
+            Some(_) if b == b'"' => open = None,
+            None if b == b'"' && field_start => open = Some((line, i)),
+            _ => {}
+        }
+        field_start = open.is_none() && matches!(b, b',' | b'\n' | b'\r');
+        if b == b'\n' {
+            line += 1;
+        }
+        i += 1;
+    }
+    open
 }

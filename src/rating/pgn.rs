@@ -7,6 +7,11 @@
 //! `-games 2`) write them, in order or, with concurrency, nearly so. Games that do not pair up
 //! still count for the ratings.
 //!
+//! A game is an error naming file, line and game when its text is not what pgn-reader took it
+//! for (a tag line without `]`, a token that is no move in SAN syntax: checked, not replayed,
+//! so games of any variant read), when it repeats a tag read here, or when its Result tag and
+//! its movetext's result differ.
+//!
 //! Names are UTF-8, or else Latin-1 (ISO 8859-1, the PGN standard's own character set, in which
 //! older databases write): a byte that is not UTF-8 never merges two players into one name.
 
@@ -16,6 +21,7 @@ use std::ops::ControlFlow;
 use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, Skip, Visitor};
 
 use super::games::{Game, GameResult, LoadError, Sink};
+use super::pgn_text::{self, GameText};
 
 #[derive(Default)]
 struct Tags {
@@ -88,6 +94,41 @@ fn decode_text(bytes: &[u8]) -> String {
     }
 }
 
+/// Tags read here: a second one would silently replace the first.
+const READ_TAGS: [&str; 7] = [
+    "White",
+    "Black",
+    "Result",
+    "FEN",
+    "PairId",
+    "PlyCount",
+    "Termination",
+];
+
+/// The first read tag the game repeats: its name, the first one's line and the repeat's.
+fn repeated_tag(text: &GameText) -> Option<(&str, u64, u64)> {
+    text.tags.iter().enumerate().find_map(|(i, (name, at))| {
+        let first = text.tags[..i].iter().find(|(n, _)| n == name)?;
+        READ_TAGS
+            .contains(&name.as_str())
+            .then_some((name.as_str(), first.1, *at))
+    })
+}
+
+fn outcome_text(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Known(KnownOutcome::Draw) => "1/2-1/2",
+        Outcome::Known(KnownOutcome::Decisive { winner }) => {
+            if winner == pgn_reader::shakmaty::Color::White {
+                "1-0"
+            } else {
+                "0-1"
+            }
+        }
+        Outcome::Unknown => "*",
+    }
+}
+
 /// A game waiting for its partner: index into the games vector, and its FEN.
 struct Pending {
     index: usize,
@@ -101,7 +142,7 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
     // unpaired games without a PairId, the latest last
     let mut pending: Vec<Pending> = Vec::new();
     let mut pair_count = 0u64;
-    loop {
+    for n in 1.. {
         let more = reader
             .has_more()
             .map_err(|e| sink.error(line, format!("cannot read PGN: {e}")))?;
@@ -122,6 +163,26 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
         else {
             break;
         };
+        // pgn-reader reads a tag line without its `]` and skips a token that is no move without
+        // a word: the game's text, scanned, says so (a cheap syntax check, no replay of moves).
+        let end =
+            (reader.stream_position().unwrap_or(offset as u64) as usize).clamp(offset, bytes.len());
+        let text = pgn_text::scan(&bytes[offset..end], line);
+        let game_name = match (&tags.white, &tags.black) {
+            (Some(w), Some(b)) => format!("game {n} ({w} - {b})"),
+            _ => format!("game {n}"),
+        };
+        if let Some((at, what)) = &text.problem {
+            sink.problem(*at, &format!("{game_name}: {what}"))?;
+            continue;
+        }
+        if let Some((tag, first, at)) = repeated_tag(&text) {
+            sink.problem(
+                at,
+                &format!("{game_name}: a second {tag} tag (the first on line {first})"),
+            )?;
+            continue;
+        }
         let (white, black) = match (&tags.white, &tags.black) {
             (Some(w), Some(b)) if !w.is_empty() && !b.is_empty() && w != "?" && b != "?" => {
                 (w.clone(), b.clone())
@@ -135,7 +196,24 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
             sink.problem(line, &format!("player '{white}' plays against itself"))?;
             continue;
         }
-        // The Result tag is authoritative; the movetext terminator is the fallback.
+        let ended = tags.outcome.map(outcome_text);
+        // The Result tag is authoritative; the movetext terminator is the fallback. Both
+        // written and different: which one holds cannot be told.
+        if let (Some(tag), Some(ended)) = (&tags.result, ended) {
+            let tag_says = GameResult::parse(tag)
+                .map(GameResult::as_str)
+                .or((tag == "*").then_some("*"));
+            if tag_says.is_some_and(|t| t != ended) {
+                let at = text.tag_line("Result").unwrap_or(line);
+                sink.problem(
+                    text.last_line.max(line),
+                    &format!(
+                        "{game_name}: the Result tag (line {at}) says {tag} but the moves end {ended}"
+                    ),
+                )?;
+                continue;
+            }
+        }
         let result = match (&tags.result, tags.outcome) {
             (Some(r), _) => GameResult::parse(r).ok_or_else(|| r.clone()),
             (None, Some(Outcome::Known(KnownOutcome::Draw))) => Ok(GameResult::Draw),

@@ -198,13 +198,7 @@ impl Knob {
     pub fn parse_value(self, text: &str) -> Result<Value, String> {
         let t = text.trim();
         match self.kind() {
-            Kind::Int { min, max, .. } => {
-                let v: i64 = t.parse().map_err(|_| format!("'{t}' is not an integer"))?;
-                if v < min || v > max {
-                    return Err(format!("{v} is outside {min}..={max}"));
-                }
-                Ok(Value::Num(v as f64))
-            }
+            Kind::Int { min, max, .. } => parse_int(t, min, max).map(|v| Value::Num(v as f64)),
             Kind::Float { min, max, .. } => {
                 let v: f64 = t.parse().map_err(|_| format!("'{t}' is not a number"))?;
                 if !v.is_finite() || v < min || v > max {
@@ -216,5 +210,19 @@ impl Knob {
                 .map(Value::Model)
                 .ok_or_else(|| format!("'{t}' is not one of none, uniform, gaussian, gbm")),
         }
+    }
+}
+
+/// An integer in `min..=max`; the error says whether the text is no integer or one outside the
+/// range (one too large for any integer type included: it is out of range, not malformed).
+pub fn parse_int(text: &str, min: i64, max: i64) -> Result<i64, String> {
+    let t = text.trim();
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("'{t}' is not an integer"));
+    }
+    match t.parse::<i64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(format!("{t} is outside {min}..={max}")),
     }
 }

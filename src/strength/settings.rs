@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::family::Family;
-use super::knob::{Kind, Knob, NoiseModel, Value};
+use super::knob::{parse_int, Kind, Knob, NoiseModel, Value};
 use super::noise::Noise;
 use super::table::{EloTable, Row, TableError, EMBEDDED_NAME};
 
@@ -234,25 +234,13 @@ impl Settings {
         let n = name.trim();
         let v = value.trim();
         if n.eq_ignore_ascii_case(RANDOM_SEED) {
-            let seed: u64 = v
-                .parse()
-                .map_err(|_| bad(format!("'{v}' is not an integer")))?;
-            if seed > MAX_RANDOM_SEED {
-                return Err(bad(format!("{seed} is outside 0..={MAX_RANDOM_SEED}")));
-            }
-            self.random_seed = seed;
+            self.random_seed = parse_int(v, 0, MAX_RANDOM_SEED as i64).map_err(bad)? as u64;
         } else if n.eq_ignore_ascii_case(UCI_LIMIT_STRENGTH) {
             self.limit_strength =
                 parse_bool(v).ok_or_else(|| bad(format!("'{v}' is not true or false")))?;
         } else if n.eq_ignore_ascii_case(UCI_ELO) {
-            let elo: i64 = v
-                .parse()
-                .map_err(|_| bad(format!("'{v}' is not an integer")))?;
             let (lo, hi) = ELO_ACCEPTED;
-            if elo < lo || elo > hi {
-                return Err(bad(format!("{elo} is outside {lo}..={hi}")));
-            }
-            self.elo = elo;
+            self.elo = parse_int(v, lo, hi).map_err(bad)?;
         } else if n.eq_ignore_ascii_case(STRENGTH_TABLE) {
             if v.is_empty() || v == EMBEDDED_NAME {
                 self.strength_table = TableSource::Embedded;

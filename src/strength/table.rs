@@ -133,7 +133,8 @@ impl EloTable {
         };
         let mut provisional = false;
         let mut beyond = Vec::new();
-        let mut header: Option<(Vec<Option<Knob>>, usize)> = None;
+        // the columns' knobs (None: `elo` and interval columns) and names
+        let mut header: Option<(Vec<Option<Knob>>, Vec<String>)> = None;
         let mut rows: Vec<Row> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line_no = i + 1;
@@ -156,14 +157,23 @@ impl EloTable {
             if cells.is_empty() {
                 return Err(err(line_no, "malformed CSV line".into()));
             }
-            let Some((columns, width)) = &header else {
-                header = Some((
-                    parse_header(&cells).map_err(|m| err(line_no, m))?,
-                    cells.len(),
-                ));
+            let Some((columns, names)) = &header else {
+                let columns = parse_header(&cells).map_err(|m| err(line_no, m))?;
+                // a table without knob columns would set nothing: full strength at every Elo
+                if columns.iter().all(Option::is_none) {
+                    return Err(err(
+                        line_no,
+                        format!(
+                            "no knob column: the table sets nothing (knob columns: {})",
+                            knob_names()
+                        ),
+                    ));
+                }
+                header = Some((columns, cells));
                 continue;
             };
-            if cells.len() != *width {
+            let width = names.len();
+            if cells.len() != width {
                 return Err(err(
                     line_no,
                     format!("{} fields, the header has {width}", cells.len()),
@@ -183,12 +193,19 @@ impl EloTable {
                 }
             }
             let mut values = Vec::new();
-            for (cell, column) in cells.iter().zip(columns).skip(1) {
+            for ((cell, column), name) in cells.iter().zip(columns).zip(names).skip(1) {
                 if let Some(knob) = column {
                     let v = knob
                         .parse_value(cell)
                         .map_err(|m| err(line_no, format!("column {}: {m}", knob.name())))?;
                     values.push((*knob, v));
+                } else if !cell.is_empty() && cell.parse::<f64>().is_err() {
+                    // unused here (empty: no interval), but a value that is no number says the
+                    // file is not what the calibration wrote
+                    return Err(err(
+                        line_no,
+                        format!("column {name}: '{cell}' is not a number"),
+                    ));
                 }
             }
             rows.push(Row { elo, values });
@@ -311,6 +328,11 @@ fn interpolate(knob: Knob, a: Value, b: Value, t: f64) -> Value {
     }
 }
 
+fn knob_names() -> String {
+    let names: Vec<&str> = Knob::ALL.iter().map(|k| k.name()).collect();
+    names.join(", ")
+}
+
 /// Maps header cells to knobs (`None` for `elo` and interval columns).
 fn parse_header(cells: &[String]) -> Result<Vec<Option<Knob>>, String> {
     if !cells[0].eq_ignore_ascii_case("elo") {
@@ -331,10 +353,9 @@ fn parse_header(cells: &[String]) -> Result<Vec<Option<Knob>>, String> {
         } else if cell.ends_with("_lower") || cell.ends_with("_upper") {
             columns.push(None);
         } else {
-            let names: Vec<&str> = Knob::ALL.iter().map(|k| k.name()).collect();
             return Err(format!(
                 "unknown column '{cell}' (knob columns: {}; interval columns end in _lower/_upper)",
-                names.join(", ")
+                knob_names()
             ));
         }
     }

@@ -4,6 +4,7 @@
 mod support;
 
 mod batch;
+mod books;
 mod builtin;
 mod failures;
 mod hardening;

@@ -12,3 +12,4 @@ mod search_bounds;
 mod uci;
 mod uci_fuzz_regressions;
 mod uci_robust;
+mod uci_values;

@@ -5,6 +5,7 @@ mod support;
 
 mod basic;
 mod cli;
+mod malformed;
 mod report;
 mod simulation;
 mod sprt;

@@ -81,6 +81,33 @@ fn err(name: &str, value: &str) -> String {
         .to_string()
 }
 
+/// A number too large for any integer type is out of range, not "not an integer" (audit case
+/// 484); its sign and digits are read as written.
+#[test]
+fn an_overflowing_integer_is_out_of_range() {
+    let huge = "99999999999999999999";
+    assert_eq!(
+        err("RandomSeed", huge),
+        format!("option RandomSeed: bad value '{huge}': {huge} is outside 0..=2147483647")
+    );
+    assert_eq!(
+        err("LimitNodes", huge),
+        format!("option LimitNodes: bad value '{huge}': {huge} is outside 0..=2000000000")
+    );
+    assert_eq!(
+        err("UCI_Elo", &format!("-{huge}")),
+        format!("option UCI_Elo: bad value '-{huge}': -{huge} is outside 0..=5000")
+    );
+    assert_eq!(
+        err("RandomSeed", "-5"),
+        "option RandomSeed: bad value '-5': -5 is outside 0..=2147483647"
+    );
+    assert_eq!(
+        err("LimitDepth", "1e3"),
+        "option LimitDepth: bad value '1e3': '1e3' is not an integer"
+    );
+}
+
 #[test]
 fn bad_values_name_the_option_and_the_value() {
     assert_eq!(

@@ -131,6 +131,17 @@ fn malformed_tables_name_file_and_line() {
             "elo,NoiseModel\n900,brownian\n".to_string(),
             "bad.csv:2: column NoiseModel: 'brownian' is not one of",
         ),
+        // a table that sets no knob played full strength at every Elo
+        (
+            "# c\nelo,elo_lower,elo_upper\n1000,900,1100\n2000,1900,2100\n".to_string(),
+            "bad.csv:2: no knob column: the table sets nothing (knob columns: ScoreInaccuracy,",
+        ),
+        ("elo\n1000\n2000\n".to_string(), "bad.csv:1: no knob column"),
+        // interval columns are not used, but must hold what the calibration writes: numbers
+        (
+            "elo,LimitNodes,elo_lower\n1000,100,900\n2000,300,xyz\n".to_string(),
+            "bad.csv:3: column elo_lower: 'xyz' is not a number",
+        ),
     ];
     for (text, want) in cases {
         let got = error_of(&text);
