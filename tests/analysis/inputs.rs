@@ -47,6 +47,22 @@ fn bad_analyse_arguments_are_named() {
     )
     .unwrap();
     let out = dir.join("out");
+    // `skillcal analyse PGN --out OUT --quiet ARGS`: (success, stderr)
+    let analyse = |args: &[&str]| {
+        let run = std::process::Command::new(crate::support::arena::skillcal_under_test())
+            .arg("analyse")
+            .arg(&pgn)
+            .arg("--out")
+            .arg(&out)
+            .arg("--quiet")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            run.status.success(),
+            String::from_utf8_lossy(&run.stderr).into_owned(),
+        )
+    };
     for (args, expect) in [
         // as few as rate and report take: 5 resamples give no 2.5% tail to read
         (
@@ -70,17 +86,8 @@ fn bad_analyse_arguments_are_named() {
             "option Style = 'odd' is not accepted: allowed: one of",
         ),
     ] {
-        let run = std::process::Command::new(crate::support::arena::skillcal_under_test())
-            .arg("analyse")
-            .arg(&pgn)
-            .arg("--out")
-            .arg(&out)
-            .arg("--quiet")
-            .args(args)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert!(!run.status.success(), "{args:?} succeeded");
+        let (ok, stderr) = analyse(args);
+        assert!(!ok, "{args:?} succeeded");
         assert!(stderr.contains(expect), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
@@ -110,20 +117,8 @@ fn bad_analyse_arguments_are_named() {
             "--match-limit: limit 'xyz'",
         ),
     ] {
-        let run = std::process::Command::new(crate::support::arena::skillcal_under_test())
-            .arg("analyse")
-            .arg(&pgn)
-            .arg("--out")
-            .arg(&out)
-            .arg("--quiet")
-            .args(args)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert!(
-            !run.status.success() && stderr.contains(expect),
-            "{args:?}: {stderr}"
-        );
+        let (ok, stderr) = analyse(args);
+        assert!(!ok && stderr.contains(expect), "{args:?}: {stderr}");
         assert!(!out.exists(), "{args:?}: the output folder was made");
     }
     // a folder without games is named, and the output folder is not made for it
