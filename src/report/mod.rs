@@ -51,6 +51,8 @@ use crate::results::ResultsError;
 pub enum ReportError {
     #[error("{0} does not exist")]
     NotFound(PathBuf),
+    #[error("{0}: no games to report (the header only)")]
+    NoGames(PathBuf),
     #[error("{0} is not a results directory")]
     NotADirectory(PathBuf),
     #[error(transparent)]

@@ -215,7 +215,11 @@ fn write_pair_csvs(out: &Path, d: &RatingData, confidence: f64) -> Result<(), Re
 
 /// The rating report of a match folder: its games.csv, rated with `o.rate`, written into `dir`.
 pub fn match_report(dir: &Path, o: &RatingReportOptions) -> Result<PathBuf, ReportError> {
-    let games = load_games(&[dir.join("games.csv")], &LoadOptions::default())?;
+    let path = dir.join("games.csv");
+    let games = load_games(std::slice::from_ref(&path), &LoadOptions::default())?;
+    if games.is_empty() {
+        return Err(ReportError::NoGames(path));
+    }
     let ratings = rate(&games, &o.rate)?;
     rating_report(dir, &games, &ratings, o)
 }

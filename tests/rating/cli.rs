@@ -218,6 +218,20 @@ fn bad_arguments_are_readable() {
     let (ok, _, stderr) = skillcal(&["report", empty.to_str().unwrap()]);
     assert!(!ok && stderr.contains("no results to report"), "{stderr}");
     assert!(!empty.join("report.html").exists());
+    // a match folder whose games.csv has the header only: named, not "rating: no games"
+    let header = std::fs::read_to_string(&csv).unwrap();
+    let header = header.lines().next().unwrap();
+    std::fs::write(empty.join("games.csv"), format!("{header}\n")).unwrap();
+    let (ok, _, stderr) = skillcal(&["report", empty.to_str().unwrap()]);
+    assert!(!ok, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}: no games to report",
+            empty.join("games.csv").display()
+        )),
+        "{stderr}"
+    );
+    assert!(!empty.join("report.html").exists());
     let _ = std::fs::remove_dir_all(&empty);
     // a verification folder holds games.csv too, but its report is the verification's, not a
     // match's rating report written over it
