@@ -167,17 +167,32 @@ impl EngineConfig {
         is_builtin_command(&self.command)
     }
 
-    /// Options from `builtin:K=V,...` in `command` followed by the `options` table.
+    /// Options from `builtin:K=V,...` in `command` followed by the `options` table, in the
+    /// order written: the order `setoption` sends them.
     pub fn all_options(&self) -> Result<Vec<(String, String)>> {
-        let mut out = Vec::new();
-        if let Some(rest) = self.command.strip_prefix("builtin:") {
-            out.extend(
+        let mut out = self.spec_options()?;
+        out.extend(self.options.0.iter().cloned());
+        Ok(out)
+    }
+
+    /// The options of `builtin:K=V,...` in `command`, as written.
+    fn spec_options(&self) -> Result<Vec<(String, String)>> {
+        Ok(match self.command.strip_prefix("builtin:") {
+            Some(rest) => {
                 EngineConfig::from_spec(&format!("builtin:{rest}"))?
                     .options
-                    .0,
-            );
-        }
-        out.extend(self.options.0.iter().cloned());
+                    .0
+            }
+            None => Vec::new(),
+        })
+    }
+
+    /// The options that name the engine: the command's as written, then the table's sorted by
+    /// name (a TOML table's order is no part of an engine's identity; before the table kept
+    /// its order, every name and games.csv row had it sorted).
+    fn identity_options(&self) -> Result<Vec<(String, String)>> {
+        let mut out = self.spec_options()?;
+        out.extend(self.options.sorted());
         Ok(out)
     }
 
@@ -195,7 +210,7 @@ impl EngineConfig {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| self.command.clone())
         };
-        let opts = self.all_options()?;
+        let opts = self.identity_options()?;
         if opts.is_empty() {
             Ok(base)
         } else {
@@ -206,7 +221,7 @@ impl EngineConfig {
 
     /// `Key=Value;Key=Value` as written to games.csv.
     pub fn settings_string(&self) -> Result<String> {
-        let opts = self.all_options()?;
+        let opts = self.identity_options()?;
         let list: Vec<String> = opts.iter().map(|(k, v)| format!("{k}={v}")).collect();
         Ok(list.join(";"))
     }

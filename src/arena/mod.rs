@@ -82,7 +82,8 @@
 //!   unparseable `bestmove`), crash (process exited / closed its output / failed to start),
 //!   stall (no `bestmove` within `stall_ms` under node/depth limits, or no `readyok`).
 //!   In the last four the offender loses and its process is restarted for the next game.
-//! - `white_settings` / `black_settings`: the engine's options as `Key=Value;Key=Value`.
+//! - `white_settings` / `black_settings`: the engine's options as `Key=Value;Key=Value` (the
+//!   table's sorted by name; `setoption` sends them in the order written).
 //!
 //! # Modules (after fastchess's layout)
 //!

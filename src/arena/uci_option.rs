@@ -2,7 +2,6 @@
 //! check of a value against one, so a match never plays with a value the engine would
 //! reject or ignore.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -145,19 +144,31 @@ fn parse_bool(s: &str) -> Option<bool> {
     }
 }
 
-/// UCI options in a stable order. In TOML a table `{ "Skill Level" = 2, Hash = 16 }`; values
-/// may be strings, integers, floats or booleans.
+/// UCI options in the order written, which is the order `setoption` sends them (as cutechess
+/// and fastchess do: an engine may need one before another, e.g. Fairy-Stockfish's
+/// `VariantPath` before a `UCI_Variant` it defines). In TOML a table
+/// `{ "Skill Level" = 2, Hash = 16 }`; values may be strings, integers, floats or booleans.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct UciOptions(pub Vec<(String, String)>);
 
+impl UciOptions {
+    /// The options sorted by name: an engine's identity (its name and games.csv settings) does
+    /// not depend on the order they are written in.
+    pub fn sorted(&self) -> Vec<(String, String)> {
+        let mut v = self.0.clone();
+        v.sort();
+        v
+    }
+}
+
 impl Serialize for UciOptions {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let map: BTreeMap<&str, &str> = self
-            .0
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
-        map.serialize(s)
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
     }
 }
 
@@ -166,15 +177,21 @@ impl<'de> Deserialize<'de> for UciOptions {
         use serde::de::{DeserializeSeed, MapAccess, Visitor};
         struct Table;
         impl<'de> Visitor<'de> for Table {
-            type Value = BTreeMap<String, String>;
+            type Value = Vec<(String, String)>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a table of UCI options, such as { Hash = 16, Threads = 1 }")
             }
+            // in the order written (the toml crate's `preserve_order`)
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut out = BTreeMap::new();
+                let mut out: Vec<(String, String)> = Vec::new();
                 while let Some(name) = map.next_key::<String>()? {
                     let value = map.next_value_seed(Scalar(&name))?;
-                    out.insert(name, value);
+                    if out.iter().any(|(n, _)| *n == name) {
+                        return Err(serde::de::Error::custom(format!(
+                            "option `{name}` is given twice"
+                        )));
+                    }
+                    out.push((name, value));
                 }
                 Ok(out)
             }
@@ -213,7 +230,7 @@ impl<'de> Deserialize<'de> for UciOptions {
                 Ok(v.to_string())
             }
         }
-        Ok(UciOptions(d.deserialize_map(Table)?.into_iter().collect()))
+        Ok(UciOptions(d.deserialize_map(Table)?))
     }
 }
 

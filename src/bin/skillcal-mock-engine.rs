@@ -16,7 +16,8 @@
 //! `MOCK_AFTER`, `MOCK_DELAY_MS`, or UCI options `Fail`, `FailAfter`, `DelayMs`
 //! (`DelayMs` also slows every normal move by that many milliseconds).
 //! `--seed-log FILE` appends every value received for its `Seed` option (spin 0..1000);
-//! `--go-log FILE` (or `MOCK_GO_LOG`) appends every `go` command; `--busy-log FILE` (or
+//! `--go-log FILE` (or `MOCK_GO_LOG`) appends every `go` command, `--option-log FILE` every
+//! `setoption` command; `--busy-log FILE` (or
 //! `MOCK_BUSY_LOG`) appends `START END` (nanoseconds since the Unix epoch) of every search, from
 //! its `go` to its `bestmove`, so a test can see how many searches ran at once.
 
@@ -38,6 +39,7 @@ struct Mock {
     pos: Chess,
     seed_log: Option<String>,
     go_log: Option<String>,
+    option_log: Option<String>,
     busy_log: Option<String>,
 }
 
@@ -54,6 +56,7 @@ fn main() {
         pos: Chess::default(),
         seed_log: None,
         go_log: std::env::var("MOCK_GO_LOG").ok(),
+        option_log: None,
         busy_log: std::env::var("MOCK_BUSY_LOG").ok(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -65,6 +68,7 @@ fn main() {
             "--after" => m.after = val.parse().unwrap_or(1),
             "--seed-log" => m.seed_log = Some(val),
             "--go-log" => m.go_log = Some(val),
+            "--option-log" => m.option_log = Some(val),
             "--busy-log" => m.busy_log = Some(val),
             "--delay-ms" => {
                 m.delay_ms = val.parse().unwrap_or(0);
@@ -126,7 +130,12 @@ fn main() {
             Some("isready") => {
                 let _ = writeln!(o, "readyok");
             }
-            Some("setoption") => set_option(&mut m, &line),
+            Some("setoption") => {
+                if let Some(path) = &m.option_log {
+                    append_line(path, &line);
+                }
+                set_option(&mut m, &line)
+            }
             Some("position") => match parse_position(&toks) {
                 Some(p) => m.pos = p,
                 None => {

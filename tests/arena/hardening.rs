@@ -681,3 +681,95 @@ fn bad_values_name_the_flag_or_the_file_that_gave_them() {
     );
     assert!(!out.exists());
 }
+
+/// Options go out in the order a config writes them, as cutechess and fastchess send them (an
+/// engine may need one before another: Fairy-Stockfish's `VariantPath` before a `UCI_Variant`
+/// it defines); they went out sorted by name. The engine's name and games.csv settings stay
+/// sorted, so the same options in another order are the same engine, and a folder resumes.
+#[test]
+fn options_are_sent_in_the_order_written() {
+    let dir = temp_dir("option-order");
+    let log = dir.join("options.log");
+    let config = |order: &str| {
+        format!(
+            "rounds = 1\n[limits]\nnodes = 300\n[adjudication]\nmax_plies = 20\n\
+             [[engines]]\ncommand = \"{MOCK}\"\nargs = [\"--option-log\", \"{}\"]\n\
+             options = {{ {order} }}\n\
+             [[engines]]\nname = \"other\"\ncommand = \"{MOCK}\"\n",
+            log.display()
+        )
+    };
+    std::fs::write(
+        dir.join("m.toml"),
+        config("Hash = 4, FailAfter = 90, DelayMs = 0"),
+    )
+    .unwrap();
+    let o = skillcal(
+        &dir,
+        &[
+            "match",
+            "--no-progress",
+            "--config",
+            "m.toml",
+            "--out",
+            "m",
+            "--games",
+            "1",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let sent: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            l.split(" value ")
+                .next()
+                .unwrap()
+                .replace("setoption name ", "")
+        })
+        .filter(|n| n != "Seed")
+        .collect();
+    // once in the preflight, once for the game
+    assert!(sent.len() >= 6, "{sent:?}");
+    for three in sent.chunks(3) {
+        assert_eq!(three, ["Hash", "FailAfter", "DelayMs"], "{sent:?}");
+    }
+    let games = read_games_csv(&dir.join("m/games.csv")).unwrap();
+    let ours = &games[0];
+    let (name, settings) = if ours.white == "other" {
+        (&ours.black, &ours.black_settings)
+    } else {
+        (&ours.white, &ours.white_settings)
+    };
+    assert_eq!(settings, "DelayMs=0;FailAfter=90;Hash=4");
+    assert!(name.ends_with("[DelayMs=0,FailAfter=90,Hash=4]"), "{name}");
+    // the same options written in another order: the same engine, the folder resumes
+    std::fs::write(
+        dir.join("m.toml"),
+        config("DelayMs = 0, Hash = 4, FailAfter = 90"),
+    )
+    .unwrap();
+    let o = skillcal(
+        &dir,
+        &[
+            "match",
+            "--no-progress",
+            "--config",
+            "m.toml",
+            "--out",
+            "m",
+            "--games",
+            "2",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let games = read_games_csv(&dir.join("m/games.csv")).unwrap();
+    assert_eq!(games.len(), 2);
+    let names = |g: &skillcal::arena::GameRecord| [g.white.clone(), g.black.clone()];
+    let mut a = names(&games[0]);
+    let mut b = names(&games[1]);
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    let _ = std::fs::remove_dir_all(&dir);
+}
