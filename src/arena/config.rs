@@ -157,7 +157,7 @@ impl EngineConfig {
         }
         Ok(EngineConfig {
             command: command.to_string(),
-            options: UciOptions(options),
+            options: UciOptions::from(options),
             ..Default::default()
         })
     }
@@ -187,12 +187,11 @@ impl EngineConfig {
         })
     }
 
-    /// The options that name the engine: the command's as written, then the table's sorted by
-    /// name (a TOML table's order is no part of an engine's identity; before the table kept
-    /// its order, every name and games.csv row had it sorted).
+    /// The options that name the engine: the command's as written, then the table's (sorted
+    /// when read from TOML: see [`UciOptions::for_name`]).
     fn identity_options(&self) -> Result<Vec<(String, String)>> {
         let mut out = self.spec_options()?;
-        out.extend(self.options.sorted());
+        out.extend(self.options.for_name());
         Ok(out)
     }
 

@@ -148,15 +148,37 @@ fn parse_bool(s: &str) -> Option<bool> {
 /// and fastchess do: an engine may need one before another, e.g. Fairy-Stockfish's
 /// `VariantPath` before a `UCI_Variant` it defines). In TOML a table
 /// `{ "Skill Level" = 2, Hash = 16 }`; values may be strings, integers, floats or booleans.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct UciOptions(pub Vec<(String, String)>);
+/// Build one with `UciOptions::from(vec)`.
+#[derive(Clone, Debug, Default)]
+pub struct UciOptions(pub Vec<(String, String)>, FromTable);
+
+/// Whether the options were read from a TOML table: such an engine's name lists them sorted,
+/// as it always did (the table was read sorted before it kept its order), so names and
+/// games.csv rows stay as they were; options given any other way are named as written.
+#[derive(Clone, Copy, Debug, Default)]
+struct FromTable(bool);
+
+impl From<Vec<(String, String)>> for UciOptions {
+    fn from(options: Vec<(String, String)>) -> UciOptions {
+        UciOptions(options, FromTable(false))
+    }
+}
+
+/// The same options in the same order, however they were given.
+impl PartialEq for UciOptions {
+    fn eq(&self, other: &UciOptions) -> bool {
+        self.0 == other.0
+    }
+}
 
 impl UciOptions {
-    /// The options sorted by name: an engine's identity (its name and games.csv settings) does
-    /// not depend on the order they are written in.
-    pub fn sorted(&self) -> Vec<(String, String)> {
+    /// The options as they name the engine: sorted by name when read from a TOML table, else
+    /// as written.
+    pub fn for_name(&self) -> Vec<(String, String)> {
         let mut v = self.0.clone();
-        v.sort();
+        if self.1 .0 {
+            v.sort();
+        }
         v
     }
 }
@@ -230,7 +252,7 @@ impl<'de> Deserialize<'de> for UciOptions {
                 Ok(v.to_string())
             }
         }
-        Ok(UciOptions(d.deserialize_map(Table)?))
+        Ok(UciOptions(d.deserialize_map(Table)?, FromTable(true)))
     }
 }
 

@@ -29,7 +29,7 @@ fn engine(e: &EngineSpec) -> EngineConfig {
         name: Some(e.name.clone()),
         command: e.command.clone(),
         args: e.args.clone(),
-        options: UciOptions(e.options.clone()),
+        options: UciOptions::from(e.options.clone()),
         limits: e.limits.clone(),
         ..Default::default()
     }

@@ -11,11 +11,11 @@ fn mock(name: &str, options: &[(&str, &str)]) -> EngineConfig {
     EngineConfig {
         name: Some(name.into()),
         command: MOCK.into(),
-        options: UciOptions(
+        options: UciOptions::from(
             options
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
+                .collect::<Vec<_>>(),
         ),
         ..Default::default()
     }
@@ -107,7 +107,7 @@ fn a_crash_names_the_engines_last_words() {
     let sf = EngineConfig {
         name: Some("sf".into()),
         command: STOCKFISH.into(),
-        options: UciOptions(vec![("EvalFile".into(), "/nonexistent.nnue".into())]),
+        options: UciOptions::from(vec![("EvalFile".into(), "/nonexistent.nnue".into())]),
         ..Default::default()
     };
     let mut cfg = config(sf, nodes());

@@ -15,7 +15,7 @@ fn unsorted_options_resume() {
         name: Some(name.into()),
         command: MOCK.into(),
         // not in sorted order
-        options: UciOptions(vec![
+        options: UciOptions::from(vec![
             ("Hash".into(), "2".into()),
             ("DelayMs".into(), "0".into()),
         ]),
