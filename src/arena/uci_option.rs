@@ -150,17 +150,17 @@ fn parse_bool(s: &str) -> Option<bool> {
 /// `{ "Skill Level" = 2, Hash = 16 }`; values may be strings, integers, floats or booleans.
 /// Build one with `UciOptions::from(vec)`.
 #[derive(Clone, Debug, Default)]
-pub struct UciOptions(pub Vec<(String, String)>, FromTable);
-
-/// Whether the options were read from a TOML table: such an engine's name lists them sorted,
-/// as it always did (the table was read sorted before it kept its order), so names and
-/// games.csv rows stay as they were; options given any other way are named as written.
-#[derive(Clone, Copy, Debug, Default)]
-struct FromTable(bool);
+pub struct UciOptions(
+    pub Vec<(String, String)>,
+    /// Read from a TOML table: such an engine's name lists its options sorted, as it always
+    /// did (the table was read sorted before it kept its order), so names and games.csv rows
+    /// stay as they were; options given any other way are named as written.
+    bool,
+);
 
 impl From<Vec<(String, String)>> for UciOptions {
     fn from(options: Vec<(String, String)>) -> UciOptions {
-        UciOptions(options, FromTable(false))
+        UciOptions(options, false)
     }
 }
 
@@ -176,7 +176,7 @@ impl UciOptions {
     /// as written.
     pub fn for_name(&self) -> Vec<(String, String)> {
         let mut v = self.0.clone();
-        if self.1 .0 {
+        if self.1 {
             v.sort();
         }
         v
@@ -203,16 +203,11 @@ impl<'de> Deserialize<'de> for UciOptions {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a table of UCI options, such as { Hash = 16, Threads = 1 }")
             }
-            // in the order written (the toml crate's `preserve_order`)
+            // in the order written (the toml crate's `preserve_order`; TOML refuses a key twice)
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut out: Vec<(String, String)> = Vec::new();
                 while let Some(name) = map.next_key::<String>()? {
                     let value = map.next_value_seed(Scalar(&name))?;
-                    if out.iter().any(|(n, _)| *n == name) {
-                        return Err(serde::de::Error::custom(format!(
-                            "option `{name}` is given twice"
-                        )));
-                    }
                     out.push((name, value));
                 }
                 Ok(out)
@@ -252,7 +247,7 @@ impl<'de> Deserialize<'de> for UciOptions {
                 Ok(v.to_string())
             }
         }
-        Ok(UciOptions(d.deserialize_map(Table)?, FromTable(true)))
+        Ok(UciOptions(d.deserialize_map(Table)?, true))
     }
 }
 

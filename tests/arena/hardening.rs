@@ -704,19 +704,11 @@ fn options_are_sent_in_the_order_written() {
         config("Hash = 4, FailAfter = 90, DelayMs = 0"),
     )
     .unwrap();
-    let o = skillcal(
-        &dir,
-        &[
-            "match",
-            "--no-progress",
-            "--config",
-            "m.toml",
-            "--out",
-            "m",
-            "--games",
-            "1",
-        ],
-    );
+    let play = |games: &str| {
+        let args = ["match", "--no-progress", "--config", "m.toml", "--out", "m"];
+        skillcal(&dir, &[&args[..], &["--games", games]].concat())
+    };
+    let o = play("1");
     assert!(o.status.success(), "{}", text(&o));
     let sent: Vec<String> = std::fs::read_to_string(&log)
         .unwrap()
@@ -749,19 +741,7 @@ fn options_are_sent_in_the_order_written() {
         config("DelayMs = 0, Hash = 4, FailAfter = 90"),
     )
     .unwrap();
-    let o = skillcal(
-        &dir,
-        &[
-            "match",
-            "--no-progress",
-            "--config",
-            "m.toml",
-            "--out",
-            "m",
-            "--games",
-            "2",
-        ],
-    );
+    let o = play("2");
     assert!(o.status.success(), "{}", text(&o));
     let games = read_games_csv(&dir.join("m/games.csv")).unwrap();
     assert_eq!(games.len(), 2);
