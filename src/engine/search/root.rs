@@ -54,6 +54,24 @@ struct RootMove {
     pv: Vec<Move>,
 }
 
+impl RootMove {
+    /// Keeps one iteration's result: the Error becomes part of the score before any bound test
+    /// (seed 002, step 6), then the bound and the line (the child's PV when its window was wide
+    /// enough to give one). Returns the score.
+    fn record(&mut self, raw: i32, guard: i32, exact: bool, child_pv: Option<&Vec<Move>>) -> i32 {
+        let score = perturb_root_score(raw, self.error, guard);
+        self.applied = score - raw;
+        self.score = score;
+        self.bound = if exact { Bound::Exact } else { Bound::Upper };
+        self.pv.clear();
+        self.pv.push(self.mv);
+        if let Some(pv) = child_pv {
+            self.pv.extend_from_slice(pv);
+        }
+        score
+    }
+}
+
 impl Searcher<'_> {
     pub(super) fn iterate(
         &mut self,
@@ -262,19 +280,9 @@ impl Searcher<'_> {
             if self.stopped {
                 return false;
             }
-            // Step 6: the Error is part of the score before the bound test.
-            let score = perturb_root_score(raw, error, guard);
-            let rm = &mut rms[i];
-            rm.applied = score - raw;
-            rm.score = score;
-            rm.bound = if exact { Bound::Exact } else { Bound::Upper };
-            rm.pv.clear();
-            rm.pv.push(m);
-            if full_window {
-                rm.pv.extend_from_slice(&self.pv[1]);
-            }
-            if rm.score > best {
-                best = rm.score;
+            let score = rms[i].record(raw, guard, exact, full_window.then_some(&self.pv[1]));
+            if score > best {
+                best = score;
             }
         }
         true
@@ -318,16 +326,9 @@ impl Searcher<'_> {
             if self.stopped {
                 return false;
             }
-            let score = perturb_root_score(raw, error, guard);
-            let rm = &mut rms[i];
-            rm.applied = score - raw;
-            rm.score = score;
-            rm.bound = if exact { Bound::Exact } else { Bound::Upper };
-            rm.pv.clear();
-            rm.pv.push(m);
+            let score = rms[i].record(raw, guard, exact, exact.then_some(&self.pv[1]));
             if exact {
-                rm.pv.extend_from_slice(&self.pv[1]);
-                top.push(rm.score);
+                top.push(score);
             }
         }
         true
