@@ -58,7 +58,7 @@ impl RootMove {
     /// Keeps one iteration's result: the Error becomes part of the score before any bound test
     /// (seed 002, step 6), then the bound and the line (the child's PV when its window was wide
     /// enough to give one). Returns the score.
-    fn record(&mut self, raw: i32, guard: i32, exact: bool, child_pv: Option<&Vec<Move>>) -> i32 {
+    fn record(&mut self, raw: i32, guard: i32, exact: bool, child_pv: Option<&[Move]>) -> i32 {
         let score = perturb_root_score(raw, self.error, guard);
         self.applied = score - raw;
         self.score = score;
@@ -280,7 +280,8 @@ impl Searcher<'_> {
             if self.stopped {
                 return false;
             }
-            let score = rms[i].record(raw, guard, exact, full_window.then_some(&self.pv[1]));
+            let pv = full_window.then_some(self.pv[1].as_slice());
+            let score = rms[i].record(raw, guard, exact, pv);
             if score > best {
                 best = score;
             }
@@ -326,7 +327,7 @@ impl Searcher<'_> {
             if self.stopped {
                 return false;
             }
-            let score = rms[i].record(raw, guard, exact, exact.then_some(&self.pv[1]));
+            let score = rms[i].record(raw, guard, exact, exact.then_some(self.pv[1].as_slice()));
             if exact {
                 top.push(score);
             }
