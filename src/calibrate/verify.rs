@@ -360,18 +360,20 @@ fn play_against(
     super::games_in(dir)
 }
 
-/// Where a pool member plays, for choosing a level's opponents: its anchor value, else (a
-/// member chained below the anchors) its rating in the measured pool file, else its guess.
-/// Without the chained members a level below the lowest anchor would meet only anchored ones,
-/// hundreds of Elo above it, and its rating would rest on a few lucky games.
+/// Where a pool member plays, for choosing a level's opponents: its rating in the measured pool
+/// file (the scale the level is rated on), else its anchor value, else its guess. The anchors
+/// are soft: measured at fixed nodes, Stockfish Skill 9 plays 2793 against its anchor's 2703
+/// (results/pool, 2026-11-27), so by anchor values a level at 2400 met Skill 5 (measured
+/// 2135) rather than Skill 8 (2656). Without the chained members a level below the lowest anchor
+/// would meet only anchored ones, hundreds of Elo above it, and its rating would rest on a few
+/// lucky games.
 fn member_place(cfg: &CalibrationConfig, m: &super::config::PoolMember) -> Option<f64> {
-    m.elo.or_else(|| {
-        cfg.pool_measured
-            .iter()
-            .find(|r| r.name == m.name && r.games > 0)
-            .and_then(|r| r.elo)
-            .or(m.guess)
-    })
+    cfg.pool_measured
+        .iter()
+        .find(|r| r.name == m.name && r.games > 0)
+        .and_then(|r| r.elo)
+        .or(m.elo)
+        .or(m.guess)
 }
 
 /// The level's `StrengthTable` is the table's absolute path, but the games rest on its contents,

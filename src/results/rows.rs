@@ -280,7 +280,7 @@ impl CsvRow for LengthRow {}
 
 /// One member of a measured pool (`pool.csv` of a `skillcal pool` run; a calibration's
 /// `pool.csv` is [`PoolRow`]).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct PoolMemberRow {
     pub name: String,
     /// The member's fitted rating on the anchors' scale.

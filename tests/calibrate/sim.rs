@@ -472,6 +472,61 @@ fn verify_below_the_anchors_meets_the_chained_members() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// With a measured pool, a level meets the members nearest it by their measured ratings, not
+/// their anchor values (the anchors are soft: results/pool measures Stockfish Skill 8 at 2656
+/// against its anchor's 2596): here sf8, anchored at 2596 but measured and playing at 2000, is
+/// the nearest member to a level at 2000, where by anchors sf4 and sf5 would be.
+#[test]
+fn verify_places_anchored_members_by_their_measured_rating() {
+    use skillcal::calibrate::runner::EngineSpec;
+    use skillcal::calibrate::sim::SimRunner;
+    let text = crate::support::calibrate::config_text(100, 50.0, "linear");
+    let mut cfg = CalibrationConfig::parse(&text, "test.toml").unwrap();
+    cfg.pool_measured.push(skillcal::results::PoolMemberRow {
+        name: "sf8".into(),
+        elo: Some(2000.0),
+        games: 500,
+        ..Default::default()
+    });
+    let dir = tmpdir("verify-measured-place");
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("table.csv");
+    std::fs::write(&table, "elo,LimitNodes\n600,40\n2500,60000\n").unwrap();
+    let runner = SimRunner {
+        truth: Box::new(|e: &EngineSpec| {
+            if let Some(l) = e.option("UCI_Elo") {
+                return l.parse::<f64>().unwrap();
+            }
+            let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
+            if i == 8 {
+                2000.0
+            } else {
+                crate::support::calibrate::ANCHORS[i]
+            }
+        }),
+        draw_rate: 0.3,
+        seconds: None,
+    };
+    calibrate::verify::verify(&cfg, &table, &dir, &[2000.0], 100, &runner).unwrap();
+    let games: Vec<skillcal::results::GameRow> =
+        skillcal::results::read_csv(&dir.join("matches/v01-2000/games.csv")).unwrap();
+    let opponents: std::collections::BTreeSet<&str> = games
+        .iter()
+        .map(|g| {
+            if g.white.starts_with("skillcal") {
+                g.black.as_str()
+            } else {
+                g.white.as_str()
+            }
+        })
+        .collect();
+    assert_eq!(
+        opponents.into_iter().collect::<Vec<_>>(),
+        vec!["sf4", "sf8"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A level playing far above its nearest members (the table 600 Elo off, as results/range's 600
 /// scored 97% against Fairy-Stockfish Skill -12/-20) plays a second match against the members
 /// nearest where it played, and its rating comes from both: within its interval of the truth.
