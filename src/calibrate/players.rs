@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::config::{self, option_string, CalibrationConfig};
+use super::config::{self, option_string, CalibrationConfig, Limits};
 use super::fit::Role;
 use super::runner::{EngineSpec, MatchSpec};
 use crate::rating::problem::Cell;
@@ -135,16 +135,33 @@ pub fn subject_engine(cfg: &CalibrationConfig, t: f64) -> EngineSpec {
             None => knobs.push((k.knob.clone(), k.value(t))),
         }
     }
+    let names: Vec<String> = knobs.iter().map(|(k, _)| k.clone()).collect();
+    let set = knobs
+        .into_iter()
+        .map(|(k, v)| (k, config::fmt_num(v)))
+        .collect();
+    subject_spec(cfg, subject_name(t), &names, set, limits)
+}
+
+/// The subject's engine as `name`: its fixed options but those named in `drop`, then `set`
+/// (sent after the fixed ones), at `limits`.
+pub fn subject_spec(
+    cfg: &CalibrationConfig,
+    name: String,
+    drop: &[String],
+    set: Vec<(String, String)>,
+    limits: Limits,
+) -> EngineSpec {
     let mut options: Vec<(String, String)> = cfg
         .subject
         .options
         .iter()
-        .filter(|(k, _)| !knobs.iter().any(|(n, _)| n == *k))
+        .filter(|(k, _)| !drop.contains(k))
         .map(|(k, v)| (k.clone(), option_string(v)))
         .collect();
-    options.extend(knobs.iter().map(|(k, v)| (k.clone(), config::fmt_num(*v))));
+    options.extend(set);
     EngineSpec {
-        name: subject_name(t),
+        name,
         command: cfg
             .subject
             .command

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::config::{option_string, CalibrationConfig};
+use super::config::CalibrationConfig;
 use super::error::{CalibrateError, Result};
 use super::fit::{self, Role};
 use super::runner::{EngineSpec, GameRunner};
@@ -92,29 +92,21 @@ pub fn level_name(level: f64) -> String {
 
 /// The engine at UCI_Elo `level`, reading its settings from `table`.
 pub fn level_engine(cfg: &CalibrationConfig, table: &Path, level: f64) -> EngineSpec {
+    // the table sets the path's knobs
     let knobs: Vec<String> = cfg.path.iter().map(|k| k.name()).collect();
-    let mut options: Vec<(String, String)> = cfg
-        .subject
-        .options
-        .iter()
-        .filter(|(k, _)| !knobs.contains(k))
-        .map(|(k, v)| (k.clone(), option_string(v)))
-        .collect();
     let table = std::fs::canonicalize(table).unwrap_or_else(|_| table.to_path_buf());
-    options.push(("StrengthTable".into(), table.display().to_string()));
-    options.push(("UCI_LimitStrength".into(), "true".into()));
-    options.push(("UCI_Elo".into(), format!("{level:.0}")));
-    EngineSpec {
-        name: level_name(level),
-        command: cfg
-            .subject
-            .command
-            .clone()
-            .unwrap_or_else(|| "builtin".into()),
-        args: cfg.subject.args.clone(),
-        options,
-        limits: cfg.subject.limits.clone(),
-    }
+    let set = vec![
+        ("StrengthTable".into(), table.display().to_string()),
+        ("UCI_LimitStrength".into(), "true".into()),
+        ("UCI_Elo".into(), format!("{level:.0}")),
+    ];
+    super::players::subject_spec(
+        cfg,
+        level_name(level),
+        &knobs,
+        set,
+        cfg.subject.limits.clone(),
+    )
 }
 
 /// Plays every level against the pool members nearest to it and rates each level.
