@@ -177,6 +177,6 @@ pub fn tc_check(
         }
     }
     data::write_csv(&out.join("tc_check.csv"), &rows)?;
-    verify::merge_games(out)?;
+    super::rundir::merge_games(out)?;
     Ok(rows)
 }

@@ -1,7 +1,7 @@
 //! `skillcal verify TABLE`: fresh games of the engine with UCI_LimitStrength at several UCI_Elo
 //! values against the pool; each level rated on its own (pool soft-anchored as in calibration).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::config::CalibrationConfig;
 use super::error::{CalibrateError, Result};
@@ -203,7 +203,7 @@ pub fn verify(
     }
     data::write_csv(&out.join("verify.csv"), &rows)?;
     data::write_csv(&out.join(OPPONENTS_FILE), &by_opponent)?;
-    merge_games(out)?;
+    super::rundir::merge_games(out)?;
     Ok(rows)
 }
 
@@ -464,19 +464,6 @@ fn conditional_sds(f: &fit::CurveFit) -> Vec<Option<f64>> {
             _ => None,
         })
         .collect()
-}
-
-/// Merges every match's games into `out/games.csv`.
-pub(super) fn merge_games(out: &Path) -> Result<()> {
-    let matches = out.join("matches");
-    let mut parts: Vec<PathBuf> = std::fs::read_dir(&matches)
-        .map_err(|e| CalibrateError::io("list", &matches, e))?
-        .filter_map(|e| e.ok().map(|e| e.path().join("games.csv")))
-        .collect();
-    parts.sort();
-    let parts: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
-    data::merge_games_csv(&parts, &out.join("games.csv"))?;
-    Ok(())
 }
 
 /// When the table lies in a calibration run's directory: the pool members at the run's own

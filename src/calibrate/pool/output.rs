@@ -2,14 +2,14 @@
 //! `report.md`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::config::{member_engine, PoolRunConfig};
 use super::fit::PoolFit;
 use super::plan::Forecast;
 use super::Z95;
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::list_matches;
+use crate::calibrate::rundir::merge_games;
 use crate::rating::Game;
 use crate::results::{self, PoolMemberRow, PoolPairRow};
 
@@ -151,16 +151,6 @@ pub(super) fn write_results(
 /// Reads a `skillcal pool` run's `pool.csv`.
 pub fn read_pool_csv(path: &Path) -> Result<Vec<PoolMemberRow>, results::ResultsError> {
     results::read_csv(path)
-}
-
-/// `games.csv` of the run: every match's rows under one header.
-fn merge_games(dir: &Path) -> Result<()> {
-    let parts: Vec<PathBuf> = list_matches(dir)?
-        .into_iter()
-        .map(|(d, _)| d.join("games.csv"))
-        .collect();
-    let parts: Vec<&Path> = parts.iter().map(PathBuf::as_path).collect();
-    Ok(results::merge_games_csv(&parts, &dir.join("games.csv"))?)
 }
 
 fn fmt_opt(v: Option<f64>) -> String {
