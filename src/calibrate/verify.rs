@@ -58,32 +58,12 @@ pub fn check_levels_from(table: &Path, levels: &[f64], source: &str) -> Result<(
     Ok(())
 }
 
-/// The `elo` column of a UCI_Elo table.
+/// The `elo` column of a UCI_Elo table, read as the engine reads the table (its errors name the
+/// file and line).
 pub fn table_elos(table: &Path) -> Result<Vec<f64>> {
-    let mut r = csv::ReaderBuilder::new()
-        .comment(Some(b'#'))
-        .from_path(table)
-        .map_err(|e| CalibrateError::file(table, format!("cannot read the table: {e}")))?;
-    let headers = r
-        .headers()
-        .map_err(|e| CalibrateError::file(table, format!("cannot read the header: {e}")))?
-        .clone();
-    let col = headers
-        .iter()
-        .position(|h| h.trim() == "elo")
-        .ok_or_else(|| CalibrateError::file(table, "no `elo` column"))?;
-    let mut out = Vec::new();
-    for (i, rec) in r.records().enumerate() {
-        let rec = rec.map_err(|e| CalibrateError::file(table, format!("row {}: {e}", i + 1)))?;
-        let v: f64 = rec
-            .get(col)
-            .unwrap_or("")
-            .trim()
-            .parse()
-            .map_err(|e| CalibrateError::file(table, format!("row {}: bad elo: {e}", i + 1)))?;
-        out.push(v);
-    }
-    Ok(out)
+    let t = crate::strength::table::EloTable::load(table)
+        .map_err(|e| CalibrateError::Other(e.to_string()))?;
+    Ok(t.rows().iter().map(|r| r.elo).collect())
 }
 
 pub fn level_name(level: f64) -> String {
