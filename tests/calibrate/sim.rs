@@ -450,26 +450,31 @@ fn verify_below_the_anchors_meets_the_chained_members() {
         seconds: None,
     };
     let rows = calibrate::verify::verify(&cfg, &table, &dir, &[700.0], 200, &runner).unwrap();
-    let games: Vec<skillcal::results::GameRow> =
-        skillcal::results::read_csv(&dir.join("matches/v01-700/games.csv")).unwrap();
-    let opponents: std::collections::BTreeSet<&str> = games
-        .iter()
-        .map(|g| {
-            if g.white.starts_with("skillcal") {
-                g.black.as_str()
-            } else {
-                g.white.as_str()
-            }
-        })
-        .collect();
     // its nearest: the chained member at 700 and the lowest anchor, not Skill 0 and 1 alone
     assert_eq!(
-        opponents.into_iter().collect::<Vec<_>>(),
+        level_opponents(&dir.join("matches/v01-700")),
         vec!["sf0", "weak"]
     );
     let r = &rows[0];
     assert!(r.lower < 700.0 && 700.0 < r.upper, "{r:?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The pool members a verified level met in match folder `dir`, by name.
+fn level_opponents(dir: &std::path::Path) -> Vec<String> {
+    let games: Vec<skillcal::results::GameRow> =
+        skillcal::results::read_csv(&dir.join("games.csv")).unwrap();
+    let opponents: std::collections::BTreeSet<String> = games
+        .into_iter()
+        .map(|g| {
+            if g.white.starts_with("skillcal") {
+                g.black
+            } else {
+                g.white
+            }
+        })
+        .collect();
+    opponents.into_iter().collect()
 }
 
 /// With a measured pool, a level meets the members nearest it by their measured ratings, not
@@ -508,20 +513,8 @@ fn verify_places_anchored_members_by_their_measured_rating() {
         seconds: None,
     };
     calibrate::verify::verify(&cfg, &table, &dir, &[2000.0], 100, &runner).unwrap();
-    let games: Vec<skillcal::results::GameRow> =
-        skillcal::results::read_csv(&dir.join("matches/v01-2000/games.csv")).unwrap();
-    let opponents: std::collections::BTreeSet<&str> = games
-        .iter()
-        .map(|g| {
-            if g.white.starts_with("skillcal") {
-                g.black.as_str()
-            } else {
-                g.white.as_str()
-            }
-        })
-        .collect();
     assert_eq!(
-        opponents.into_iter().collect::<Vec<_>>(),
+        level_opponents(&dir.join("matches/v01-2000")),
         vec!["sf4", "sf8"]
     );
     let _ = std::fs::remove_dir_all(&dir);
