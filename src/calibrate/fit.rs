@@ -208,7 +208,7 @@ pub struct CurveFit {
     /// With the pool held ([`super::held`]): what foreseeing more games needs.
     pub held: Option<Box<super::two_step::HeldParts>>,
     /// The curve needed the weak prior at its tested settings to stay finite
-    /// ([`solve_curve`]: a setting scored 100% or 0%).
+    /// (`solve_curve`: a setting scored 100% or 0%).
     pub weak_prior: bool,
 }
 

@@ -5,7 +5,7 @@
 //! its files' formats in [`crate::results`].
 //!
 //! - [`driver`]: the loop (resume, plan, play, repeat) and [`Options`];
-//! - [`players`]: subject settings' names, the players and their engines;
+//! - [`mod@players`]: subject settings' names, the players and their engines;
 //! - [`analysis`]: the fits of all games so far;
 //! - [`fit`]: the curve as a rating problem; [`inversion`]: a table row from it;
 //! - [`plan`]: what to play next; [`table`]: the UCI_Elo table; [`outputs`]: the result files and the [`Outcome`];

@@ -10,7 +10,7 @@
 //! (1/phi) sum_cells [s ln E(x) + (n - s) ln(1 - E(x))],   x = r_a - r_b + adv,
 //! ```
 //!
-//! as Ordo does (a draw is half a point), with `E` from [`model::expected_score`], `adv` an
+//! as Ordo does (a draw is half a point), with `E` from [`super::model::expected_score`], `adv` an
 //! optional white advantage (a [`Linear`] too) and `phi` a quasi-likelihood dispersion (1 for
 //! plain maximum likelihood). Gaussian penalties keep it concave and identified:
 //! - [`Prior`]: a soft anchor on any linear combination (a player's value, or the difference of

@@ -6,7 +6,7 @@
 //! statistics from DIR/games.csv. `report.html` is self-contained (the SVGs are inlined);
 //! `report.md` links the SVG files.
 //!
-//! [`load`] reads the files, [`stats`] computes what no file holds, [`figures`] draws the
+//! [`mod@load`] reads the files, [`stats`] computes what no file holds, [`figures`] draws the
 //! [`plots`], [`sections`] builds the one [`document::Document`], which renders itself to
 //! Markdown and to HTML.
 

@@ -54,7 +54,7 @@ struct LosRow {
 /// Checkpoints of the rating history.
 const HISTORY_STEPS: usize = 20;
 
-/// Ratings of the first k games at up to [`HISTORY_STEPS`] checkpoints, the last being all games
+/// Ratings of the first k games at up to `HISTORY_STEPS` (20) checkpoints, the last being all games
 /// (so its numbers are the rating list's). Anchors not yet playing are left out; a checkpoint
 /// with anchors given and none playing yet is skipped.
 pub fn history(games: &[Game], opts: &RateOptions) -> Result<Vec<HistoryRow>, ReportError> {
