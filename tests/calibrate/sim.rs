@@ -425,30 +425,12 @@ fn settings_below_the_anchors_chain_upward_past_weak_unanchored_members() {
 
 #[test]
 fn verify_below_the_anchors_meets_the_chained_members() {
-    use skillcal::calibrate::runner::EngineSpec;
-    use skillcal::calibrate::sim::SimRunner;
     // a member chained below the anchors (no anchor value, placed by its guess)
     let text = crate::support::calibrate::config_text(100, 50.0, "linear")
         + "\n[[pool.member]]\nname = \"weak\"\nguess = 700\noptions = { Hash = 1 }\n";
     let cfg = CalibrationConfig::parse(&text, "test.toml").unwrap();
-    let dir = tmpdir("verify-chain");
-    std::fs::create_dir_all(&dir).unwrap();
-    let table = dir.join("table.csv");
-    std::fs::write(&table, "elo,LimitNodes\n600,40\n2500,60000\n").unwrap();
-    let runner = SimRunner {
-        truth: Box::new(|e: &EngineSpec| {
-            if let Some(l) = e.option("UCI_Elo") {
-                return l.parse::<f64>().unwrap();
-            }
-            if e.name == "weak" {
-                return 700.0;
-            }
-            let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
-            crate::support::calibrate::ANCHORS[i]
-        }),
-        draw_rate: 0.3,
-        seconds: None,
-    };
+    let (dir, table, runner) =
+        verify_setup("verify-chain", |e| (e.name == "weak").then_some(700.0));
     let rows = calibrate::verify::verify(&cfg, &table, &dir, &[700.0], 200, &runner).unwrap();
     // its nearest: the chained member at 700 and the lowest anchor, not Skill 0 and 1 alone
     assert_eq!(
@@ -458,6 +440,37 @@ fn verify_below_the_anchors_meets_the_chained_members() {
     let r = &rows[0];
     assert!(r.lower < 700.0 && 700.0 < r.upper, "{r:?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A verification's folder `name`, a two-row LimitNodes table in it, and a simulated runner in
+/// which a level plays at its UCI_Elo, a member `special` places plays there, and every other
+/// member at its anchor.
+fn verify_setup(
+    name: &str,
+    special: impl Fn(&skillcal::calibrate::runner::EngineSpec) -> Option<f64> + Send + Sync + 'static,
+) -> (
+    std::path::PathBuf,
+    std::path::PathBuf,
+    skillcal::calibrate::sim::SimRunner,
+) {
+    let dir = tmpdir(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("table.csv");
+    std::fs::write(&table, "elo,LimitNodes\n600,40\n2500,60000\n").unwrap();
+    let runner = skillcal::calibrate::sim::SimRunner {
+        truth: Box::new(move |e| {
+            if let Some(l) = e.option("UCI_Elo") {
+                return l.parse::<f64>().unwrap();
+            }
+            special(e).unwrap_or_else(|| {
+                let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
+                crate::support::calibrate::ANCHORS[i]
+            })
+        }),
+        draw_rate: 0.3,
+        seconds: None,
+    };
+    (dir, table, runner)
 }
 
 /// The pool members a verified level met in match folder `dir`, by name.
@@ -483,8 +496,6 @@ fn level_opponents(dir: &std::path::Path) -> Vec<String> {
 /// the nearest member to a level at 2000, where by anchors sf4 and sf5 would be.
 #[test]
 fn verify_places_anchored_members_by_their_measured_rating() {
-    use skillcal::calibrate::runner::EngineSpec;
-    use skillcal::calibrate::sim::SimRunner;
     let text = crate::support::calibrate::config_text(100, 50.0, "linear");
     let mut cfg = CalibrationConfig::parse(&text, "test.toml").unwrap();
     cfg.pool_measured.push(skillcal::results::PoolMemberRow {
@@ -493,25 +504,9 @@ fn verify_places_anchored_members_by_their_measured_rating() {
         games: 500,
         ..Default::default()
     });
-    let dir = tmpdir("verify-measured-place");
-    std::fs::create_dir_all(&dir).unwrap();
-    let table = dir.join("table.csv");
-    std::fs::write(&table, "elo,LimitNodes\n600,40\n2500,60000\n").unwrap();
-    let runner = SimRunner {
-        truth: Box::new(|e: &EngineSpec| {
-            if let Some(l) = e.option("UCI_Elo") {
-                return l.parse::<f64>().unwrap();
-            }
-            let i: usize = e.option("Skill Level").unwrap().parse().unwrap();
-            if i == 8 {
-                2000.0
-            } else {
-                crate::support::calibrate::ANCHORS[i]
-            }
-        }),
-        draw_rate: 0.3,
-        seconds: None,
-    };
+    let (dir, table, runner) = verify_setup("verify-measured-place", |e| {
+        (e.option("Skill Level") == Some("8")).then_some(2000.0)
+    });
     calibrate::verify::verify(&cfg, &table, &dir, &[2000.0], 100, &runner).unwrap();
     assert_eq!(
         level_opponents(&dir.join("matches/v01-2000")),
