@@ -14,6 +14,11 @@ use crate::rating::{EloScale, RatingSection};
 /// Where the default opening book lives, relative to the repository root.
 pub const DEFAULT_BOOK: &str = "configs/books/2moves_v1.epd";
 
+/// The most games one match plays: its schedule is built whole when it starts (a 10-million-game
+/// one took 2 GB before its first game), and the u32 product of rounds and games per opening
+/// wrapped to a match of 0 games. An SPRT stops long before; a longer run splits into folders.
+pub const MAX_MATCH_GAMES: u64 = 1_000_000;
+
 /// One match: engines, limits, openings, pairing, adjudication, seed.
 ///
 /// Deserialized from TOML (see the module documentation of [`crate::arena`] for an example)
@@ -343,8 +348,16 @@ impl MatchConfig {
     /// Paths inside the file (the book, `skillcal_bin`, engine commands with a slash, engine
     /// `dir`, `StrengthTable` values) are relative to the file's folder.
     pub fn from_file(path: &Path) -> Result<MatchConfig> {
+        let cfg = MatchConfig::read_file(path)?;
+        cfg.validate().map_err(|e| ArenaError::file(path, e))?;
+        Ok(cfg)
+    }
+
+    /// Reads a TOML match config without validating it: for a caller that first lays flags
+    /// over it (`skillcal match --config F --engine ...`), then validates what will be played.
+    pub fn read_file(path: &Path) -> Result<MatchConfig> {
         let text = std::fs::read_to_string(path).at("read match config", path)?;
-        let mut cfg = MatchConfig::from_toml_str(&text).map_err(|e| ArenaError::file(path, e))?;
+        let mut cfg: MatchConfig = toml::from_str(&text).map_err(|e| ArenaError::file(path, e))?;
         cfg.resolve_paths(path.parent().unwrap_or(Path::new("")));
         Ok(cfg)
     }
@@ -436,6 +449,43 @@ impl MatchConfig {
             let name = e
                 .display_name()
                 .map_err(|e| e.context(format!("{key}.command")))?;
+            // the name is a PGN tag value and a games.csv field, read back by `rate`/`report`
+            if name.trim().is_empty()
+                || name.trim() != name
+                || name
+                    .chars()
+                    .any(|c| c.is_control() || c == '"' || c == '\\')
+            {
+                config_bail!(
+                    "{key}.name: {name:?} cannot name a player (empty, surrounding spaces, a \
+                     control character, '\"' or '\\' would break the PGN tags and games.csv)"
+                );
+            }
+            let options = e
+                .all_options()
+                .map_err(|err| err.context(format!("{key}.command")))?;
+            for (n, (k, _)) in options.iter().enumerate() {
+                if options[..n].iter().any(|(j, _)| j.eq_ignore_ascii_case(k)) {
+                    config_bail!("{key}: option {k} is given twice (in the command or options)");
+                }
+            }
+            // the built-in engine, as Stockfish, ignores UCI_Elo unless UCI_LimitStrength is on:
+            // the games would be played at full strength under a label saying otherwise
+            let set = |name: &str| {
+                options
+                    .iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                    .map(|(_, v)| v.trim().to_ascii_lowercase())
+            };
+            if e.is_builtin()
+                && set(crate::strength::settings::UCI_ELO).is_some()
+                && set(crate::strength::settings::UCI_LIMIT_STRENGTH).as_deref() != Some("true")
+            {
+                config_bail!(
+                    "{key}: UCI_Elo has no effect without UCI_LimitStrength=true (the engine \
+                     would play at full strength); add UCI_LimitStrength=true"
+                );
+            }
             if let Some(j) = names.insert(name.clone(), i) {
                 config_bail!("{key}.name: '{name}' is also the name of engines[{j}]; engine names must be unique (set `name`)");
             }
@@ -453,6 +503,20 @@ impl MatchConfig {
         }
         if self.games == Some(0) {
             config_bail!("games: must be at least 1");
+        }
+        let per_pairing = u64::from(self.rounds) * u64::from(self.games_per_opening);
+        let per_pairing = self
+            .games
+            .map_or(per_pairing, |g| per_pairing.min(u64::from(g)));
+        let pairings = super::schedule::pairings(self).len() as u64;
+        if per_pairing * pairings > MAX_MATCH_GAMES {
+            config_bail!(
+                "rounds: {} round(s) of {} game(s) for each of {pairings} pairing(s) make {} games; \
+                 one match plays at most {MAX_MATCH_GAMES} (split a longer run into several --out folders)",
+                self.rounds,
+                self.games_per_opening,
+                per_pairing * pairings
+            );
         }
         if self.concurrency == 0 {
             config_bail!("concurrency: must be at least 1");
@@ -506,7 +570,7 @@ impl MatchConfig {
 
     /// Games per pairing.
     pub fn games_per_pairing(&self) -> u32 {
-        let full = self.rounds * self.games_per_opening;
+        let full = self.rounds.saturating_mul(self.games_per_opening);
         self.games.map_or(full, |g| g.min(full))
     }
 }
@@ -568,6 +632,64 @@ mod tests {
         let typo = "roundz = 3\n";
         let err = format!("{:#}", MatchConfig::from_toml_str(typo).unwrap_err());
         assert!(err.contains("roundz"), "{err}");
+    }
+
+    /// A u32 product of rounds and games per opening wrapped to 0 games (a match "done" at
+    /// once); 10 million rounds took 2 GB before the first game.
+    #[test]
+    fn a_match_of_too_many_games_is_refused() {
+        let text = |rounds: u64| {
+            format!(
+                "rounds = {rounds}\n[limits]\nnodes = 10\n[[engines]]\ncommand = \"builtin\"\n\
+                 [[engines]]\nname = \"b\"\ncommand = \"builtin\"\n"
+            )
+        };
+        for rounds in [2_147_483_648, 10_000_000, 500_001] {
+            let err = format!(
+                "{:#}",
+                MatchConfig::from_toml_str(&text(rounds)).unwrap_err()
+            );
+            assert!(
+                err.starts_with("rounds:") && err.contains("at most 1000000"),
+                "{err}"
+            );
+        }
+        let cfg = MatchConfig::from_toml_str(&text(500_000)).unwrap();
+        assert_eq!(cfg.games_per_pairing(), 1_000_000);
+    }
+
+    /// Names that break the PGN tags or games.csv (`rate` and `report` then refused the match's
+    /// own files), options given twice, and a built-in engine labelled with a UCI_Elo it would
+    /// not play.
+    #[test]
+    fn names_and_options_that_mislead_are_refused() {
+        let base = "[limits]\nnodes = 10\n[[engines]]\nname = \"a\"\ncommand = \"builtin\"\n";
+        let second = |name: &str, command: &str| {
+            format!("{base}[[engines]]\nname = {name:?}\ncommand = {command:?}\n")
+        };
+        for name in ["", "  ", " b", "a\nb", "say \"hi\"", "back\\slash"] {
+            let err = format!(
+                "{:#}",
+                MatchConfig::from_toml_str(&second(name, "builtin")).unwrap_err()
+            );
+            assert!(
+                err.contains("engines[1].name") && err.contains("cannot name"),
+                "{err}"
+            );
+        }
+        assert!(MatchConfig::from_toml_str(&second("Skill 3 (SF 15.1)", "builtin")).is_ok());
+        let err = format!(
+            "{:#}",
+            MatchConfig::from_toml_str(&second("b", "builtin:Hash=16,hash=32")).unwrap_err()
+        );
+        assert!(err.contains("option hash is given twice"), "{err}");
+        let err = format!(
+            "{:#}",
+            MatchConfig::from_toml_str(&second("b", "builtin:UCI_Elo=1500")).unwrap_err()
+        );
+        assert!(err.contains("without UCI_LimitStrength=true"), "{err}");
+        let limited = second("b", "builtin:UCI_LimitStrength=true,UCI_Elo=1500");
+        assert!(MatchConfig::from_toml_str(&limited).is_ok());
     }
 
     #[test]

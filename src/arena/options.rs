@@ -56,7 +56,8 @@ impl MatchOptions {
     /// The config file (if any) with the flags applied.
     pub fn to_config(&self) -> Result<MatchConfig> {
         let mut cfg = match &self.config {
-            Some(p) => MatchConfig::from_file(p)?,
+            // validated below, with the flags laid over it (they replace the file's values)
+            Some(p) => MatchConfig::read_file(p)?,
             None => MatchConfig::default(),
         };
         if !self.engines.is_empty() {

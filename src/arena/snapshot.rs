@@ -35,6 +35,17 @@ pub fn check_snapshot(dir: &Path, cfg: &MatchConfig) -> Result<()> {
         }
         c
     };
+    if !path.exists() && holds_games(dir) {
+        // games without the config they were played with: another tool's, a merged file or
+        // another skillcal command's folder; resuming would adopt them as this match's, and
+        // the repair would drop what it cannot place
+        return Err(ArenaError::Other(format!(
+            "{} holds games but no {SNAPSHOT_FILE}: not a folder of `skillcal match` (games of \
+             another tool, a merged file, or a calibration's, pool's or verification's folder); \
+             its games would be adopted or dropped: use a new --out directory",
+            dir.display()
+        )));
+    }
     if let Ok(text) = std::fs::read_to_string(&path) {
         let old: MatchConfig = toml::from_str(&text).map_err(|e| ArenaError::file(&path, e))?;
         let (a, b) = (canon(&old), canon(cfg));

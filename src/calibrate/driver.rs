@@ -30,6 +30,7 @@ pub fn calibrate(
     runner: &dyn GameRunner,
     opts: &Options,
 ) -> Result<Outcome> {
+    super::rundir::claim_folder(dir, "calibrate.toml", "calibrate")?;
     let matches = dir.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     check_config(cfg, dir)?;

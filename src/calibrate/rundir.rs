@@ -12,6 +12,60 @@ use super::players::parse_subject;
 use super::runner::MatchSpec;
 use crate::results::{self, GameRow, PlanRow};
 
+/// The file that marks each kind of run folder, and what it is.
+const FOLDER_MARKERS: [(&str, &str, &str); 4] = [
+    ("calibrate.toml", "a calibration run", "calibrate"),
+    ("pool.toml", "a pool measurement", "pool"),
+    (
+        "verified-table.csv",
+        "a verification or time-control check",
+        "verify` or `tc-check",
+    ),
+    ("match.toml", "a match", "match"),
+];
+
+/// Refuses `dir` as the output of `command` unless it is new, empty of games, or already this
+/// kind of run (it holds `own`): each run rebuilds its games.csv from its own matches, so
+/// another command's folder, or games from another tool, would be replaced.
+pub fn claim_folder(dir: &Path, own: &str, command: &str) -> Result<()> {
+    if !dir.exists() || dir.join(own).exists() {
+        return Ok(());
+    }
+    if let Some((marker, what, by)) = FOLDER_MARKERS
+        .iter()
+        .find(|(m, _, _)| *m != own && dir.join(m).exists())
+    {
+        return Err(CalibrateError::file(
+            dir,
+            format!(
+                "holds {what} ({marker}, from `skillcal {by}`), not a `skillcal {command}` \
+                 folder: its games would be replaced; use a new --out directory"
+            ),
+        ));
+    }
+    let nonempty = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.len() > 0);
+    let subdirs = |p: &Path| std::fs::read_dir(p).is_ok_and(|mut d| d.next().is_some());
+    let held: Vec<&str> = [
+        ("games.csv", nonempty(&dir.join("games.csv"))),
+        ("games.pgn", nonempty(&dir.join("games.pgn"))),
+        ("matches/", subdirs(&dir.join("matches"))),
+    ]
+    .into_iter()
+    .filter_map(|(f, held)| held.then_some(f))
+    .collect();
+    if !held.is_empty() {
+        return Err(CalibrateError::file(
+            dir,
+            format!(
+                "holds {} but no {own}: games from elsewhere, which `skillcal {command}` would \
+                 replace; use a new --out directory",
+                held.join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Writes a match's plan, `d/calibration-match.toml` (creating `d`).
 pub fn write_match_spec(d: &Path, spec: &MatchSpec) -> Result<()> {
     std::fs::create_dir_all(d).map_err(|e| CalibrateError::io("create", d, e))?;

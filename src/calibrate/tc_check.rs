@@ -104,6 +104,7 @@ pub fn tc_check(
         return Err(CalibrateError::Config("--levels: no level to check".into()));
     }
     super::verify::check_levels(table, levels)?;
+    super::rundir::claim_folder(out, "verified-table.csv", "tc-check")?;
     let matches = out.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     verify::guard_table(table, out)?;

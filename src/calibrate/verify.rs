@@ -102,6 +102,7 @@ pub fn verify(
         return Err(CalibrateError::file(table, "the table does not exist"));
     }
     check_levels(table, levels)?;
+    super::rundir::claim_folder(out, "verified-table.csv", "verify")?;
     let matches = out.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     guard_table(table, out)?;

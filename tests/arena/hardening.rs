@@ -753,3 +753,112 @@ fn options_are_sent_in_the_order_written() {
     assert_eq!(a, b);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A folder holding games but no match.toml is not this match's: a cutechess PGN there was
+/// erased by the repair (it keeps only games with a skillcal `GameId`), a merged games.csv lost
+/// its rows with repeated ids, and another match's games were adopted as this one's. Refused now,
+/// the files untouched.
+#[test]
+fn a_folder_of_foreign_games_is_refused_untouched() {
+    let dir = temp_dir("hardening-foreign");
+    let run = || {
+        skillcal(
+            &dir,
+            &[
+                "match",
+                "--out",
+                "m",
+                "--engine",
+                MOCK,
+                "--engine",
+                MOCK,
+                "--games",
+                "2",
+                "--nodes",
+                "300",
+                "--max-plies",
+                "20",
+            ],
+        )
+    };
+    std::fs::create_dir_all(dir.join("m")).unwrap();
+    let pgn = "[Event \"t\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    std::fs::write(dir.join("m/games.pgn"), pgn).unwrap();
+    let o = run();
+    assert!(
+        !o.status.success() && text(&o).contains("holds games but no match.toml"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("m/games.pgn")).unwrap(),
+        pgn
+    );
+    assert!(!dir.join("m/match.toml").exists());
+    // a match's games.csv copied into a new folder without its match.toml: refused too
+    std::fs::remove_dir_all(dir.join("m")).unwrap();
+    assert!(run().status.success());
+    std::fs::remove_file(dir.join("m/match.toml")).unwrap();
+    let csv = std::fs::read_to_string(dir.join("m/games.csv")).unwrap();
+    let o = run();
+    assert!(!o.status.success(), "{}", text(&o));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("m/games.csv")).unwrap(),
+        csv
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The flags replace the config file's values, so the file is checked with them laid over it:
+/// a file of adjudication rules alone, given engines and a limit by flags, was refused for having
+/// no engines; one with engines but no limit, given --nodes, for having no limit; `games = 4`
+/// with --rounds 2 for more games than the file's rounds.
+#[test]
+fn a_config_is_checked_with_the_flags_laid_over_it() {
+    let dir = temp_dir("hard-merged");
+    let rules = dir.join("rules.toml");
+    std::fs::write(&rules, "[adjudication]\nmax_plies = 12\n").unwrap();
+    let engines = dir.join("engines.toml");
+    std::fs::write(
+        &engines,
+        "rounds = 1\ngames = 4\n[[engines]]\ncommand = \"builtin\"\nname = \"a\"\n\
+         [[engines]]\ncommand = \"builtin\"\nname = \"b\"\n",
+    )
+    .unwrap();
+    for (cfg, flags, out) in [
+        (
+            &rules,
+            &[
+                "--engine",
+                "builtin",
+                "--engine",
+                "builtin:Hash=8",
+                "--nodes",
+                "50",
+            ][..],
+            "r",
+        ),
+        (&engines, &["--nodes", "50", "--rounds", "2"][..], "e"),
+    ] {
+        let o = dir.join(out);
+        let mut args = vec!["match", "--no-progress", "--config", cfg.to_str().unwrap()];
+        args.extend(flags);
+        args.extend(["--max-plies", "12", "--out", o.to_str().unwrap()]);
+        let (ok, stderr) = skillcal_stderr(&args);
+        assert!(ok, "{args:?}: {stderr}");
+        assert!(rows(&o) >= 2, "{args:?}");
+    }
+    // what the flags leave wrong is still blamed on the file
+    let (ok, stderr) = skillcal_stderr(&[
+        "match",
+        "--config",
+        engines.to_str().unwrap(),
+        "--out",
+        dir.join("x").to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && stderr.contains(&format!("{}: games: 4 is more than", engines.display())),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

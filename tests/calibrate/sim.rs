@@ -581,3 +581,58 @@ fn verify_follows_a_level_that_outscores_its_opponents() {
     assert!(r.upper - r.lower < 150.0, "{r:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Each run rebuilds its games.csv from its own matches, so a folder of another command's run,
+/// or of games from elsewhere, was silently replaced (a match's 136 rows became a calibration's;
+/// a pool's folder emptied). Each command now claims only a new folder or its own.
+#[test]
+fn a_run_refuses_a_folder_that_is_not_its_own() {
+    let cfg = crate::support::calibrate::config(100, 50.0, "linear");
+    let runner = crate::support::calibrate::sim_runner([0.0; 9]);
+    let quiet = Options {
+        fit_only: false,
+        quiet: true,
+    };
+    let dir = tmpdir("claim");
+    calibrate::calibrate(&cfg, &dir.join("cal"), &runner, &quiet).unwrap();
+    let cal_games = std::fs::read_to_string(dir.join("cal/games.csv")).unwrap();
+    let table = dir.join("table.csv");
+    std::fs::write(&table, "elo,LimitNodes\n1000,100\n2500,60000\n").unwrap();
+    // a verification into the calibration's folder
+    let err = calibrate::verify::verify(&cfg, &table, &dir.join("cal"), &[1500.0], 20, &runner)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("holds a calibration run (calibrate.toml,"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("cal/games.csv")).unwrap(),
+        cal_games
+    );
+    // a calibration into a match's folder, and into a folder of games from elsewhere
+    std::fs::create_dir_all(dir.join("m")).unwrap();
+    std::fs::write(dir.join("m/match.toml"), "rounds = 1\n").unwrap();
+    let err = calibrate::calibrate(&cfg, &dir.join("m"), &runner, &quiet)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("holds a match (match.toml"), "{err}");
+    std::fs::create_dir_all(dir.join("other")).unwrap();
+    std::fs::write(dir.join("other/games.csv"), &cal_games).unwrap();
+    let err = calibrate::calibrate(&cfg, &dir.join("other"), &runner, &quiet)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("holds games.csv but no calibrate.toml"),
+        "{err}"
+    );
+    assert!(!dir.join("other/calibrate.toml").exists());
+    // its own folder resumes; a new one beside files that are not games is taken
+    calibrate::calibrate(&cfg, &dir.join("cal"), &runner, &quiet).unwrap();
+    std::fs::create_dir_all(dir.join("notes")).unwrap();
+    std::fs::write(dir.join("notes/README"), "mine\n").unwrap();
+    let (vdir, _, levels) = verify_setup("claim-levels", |_| None);
+    calibrate::verify::verify(&cfg, &table, &dir.join("notes"), &[1500.0], 20, &levels).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&vdir);
+}

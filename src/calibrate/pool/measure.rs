@@ -8,7 +8,7 @@ use super::output::write_results;
 use super::plan::{first_ladder, forecast, next_batch, Forecast, PlannedMatch};
 use crate::calibrate::cost::{CostSample, GameCost};
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::rundir::{all_games, write_match_spec};
+use crate::calibrate::rundir::{all_games, claim_folder, write_match_spec};
 use crate::calibrate::runner::{GameRunner, MatchSpec};
 use crate::calibrate::{list_matches, match_seed};
 use crate::rating::{self, Game};
@@ -118,6 +118,7 @@ pub fn measure(
     runner: &dyn GameRunner,
     opts: &PoolOptions,
 ) -> Result<PoolOutcome> {
+    claim_folder(dir, "pool.toml", "pool")?;
     let matches = dir.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     check_run_config(cfg, dir)?;
