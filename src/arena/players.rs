@@ -163,13 +163,20 @@ pub async fn preflight(cfg: &MatchConfig, players: &[Player]) -> Result<()> {
 
 async fn preflight_keyed(cfg: &MatchConfig, players: &[Player], keys: &[String]) -> Result<()> {
     let handshake = Duration::from_millis(cfg.timeouts.handshake_ms);
+    let fault = |key: &str, f| ArenaError::Engine(format!("{key}: {f}"));
     for (p, key) in players.iter().zip(keys) {
-        let eng = UciEngine::start(&p.spec, handshake)
+        let mut eng = UciEngine::launch(&p.spec, handshake)
             .await
-            .map_err(|f| ArenaError::Engine(format!("{key}: {f}")))?;
-        let declared = eng.declared.clone();
+            .map_err(|f| fault(key, f))?;
+        // checked before any is sent: an engine may die on a value it refuses (Stockfish 15.1
+        // aborts on `Hash` = `abc`), and its crash would not name the option
+        if let Err(e) = check_options(key, p, &eng.declared) {
+            eng.quit().await;
+            return Err(e);
+        }
+        // then sent, as a game sends them: an engine may die on a value it declares valid
+        eng.configure(handshake).await.map_err(|f| fault(key, f))?;
         eng.quit().await;
-        check_options(key, p, &declared)?;
     }
     Ok(())
 }

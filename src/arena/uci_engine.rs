@@ -92,6 +92,15 @@ pub struct UciEngine {
 impl UciEngine {
     /// Starts the engine and runs `uci`/`uciok`, the options and `isready`/`readyok`.
     pub async fn start(spec: &LaunchSpec, handshake: Duration) -> Result<Self, EngineFault> {
+        let mut eng = Self::launch(spec, handshake).await?;
+        eng.configure(handshake).await?;
+        Ok(eng)
+    }
+
+    /// Starts the engine and runs `uci`/`uciok` only: its declarations are read and nothing is
+    /// set yet, so a caller can check the options before any is sent ([`UciEngine::configure`]
+    /// sends them).
+    pub async fn launch(spec: &LaunchSpec, handshake: Duration) -> Result<Self, EngineFault> {
         let mut cmd = Command::new(&spec.program);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -133,14 +142,21 @@ impl UciEngine {
                 eng.declared.push(decl);
             }
         }
+        Ok(eng)
+    }
+
+    /// After [`UciEngine::launch`]: sends the spec's options, settles the seed option and
+    /// runs `isready`/`readyok`.
+    pub async fn configure(&mut self, handshake: Duration) -> Result<(), EngineFault> {
+        let spec = &self.spec;
         let mut cmds = String::new();
         for (k, v) in &spec.options {
             cmds.push_str(&format!("setoption name {k} value {v}\n"));
         }
-        eng.seed_option = match &spec.seed_option {
+        self.seed_option = match &spec.seed_option {
             Some(s) if s.is_empty() => None,
             Some(s) => Some(s.clone()),
-            None => eng
+            None => self
                 .declared
                 .iter()
                 .map(|d| &d.name)
@@ -149,9 +165,8 @@ impl UciEngine {
                 .cloned(),
         };
         cmds.push_str("isready\n");
-        eng.send(&cmds).await?;
-        eng.wait_ready(Instant::now() + handshake).await?;
-        Ok(eng)
+        self.send(&cmds).await?;
+        self.wait_ready(Instant::now() + handshake).await
     }
 
     /// The declaration of option `name` (case-insensitive, as UCI says).

@@ -259,3 +259,51 @@ fn shipped_match_configs_parse() {
         }
     }
 }
+
+/// Options are checked against the engine's declarations before any is sent: Stockfish 15.1
+/// aborts on `Hash` = `abc`, and its crash named no option.
+#[test]
+fn options_are_checked_before_any_is_sent() {
+    let dir = temp_dir("fail-option-first");
+    for (k, v, allowed) in [
+        ("Hash", "abc", "an integer from 1 to 33554432"),
+        ("Threads", "1.5", "an integer from 1 to 1024"),
+    ] {
+        let sf = EngineConfig {
+            name: Some("sf".into()),
+            command: STOCKFISH.into(),
+            options: UciOptions::from(vec![(k.to_string(), v.to_string())]),
+            ..Default::default()
+        };
+        let err = format!(
+            "{:#}",
+            run_match(&config(sf, nodes()), &dir.join(k), &RunOptions::default()).unwrap_err()
+        );
+        assert!(
+            err.contains(&format!(
+                "engines[0] (sf): option {k} = '{v}' is not accepted: allowed: {allowed}"
+            )),
+            "{err}"
+        );
+    }
+    // the engine was sent no option at all
+    let log = dir.join("options.txt");
+    let mut bad = mock("bad", &[("Hash", "abc")]);
+    bad.args = vec!["--option-log".into(), log.to_string_lossy().into_owned()];
+    let err = format!(
+        "{:#}",
+        run_match(
+            &config(bad, nodes()),
+            &dir.join("mock"),
+            &RunOptions::default()
+        )
+        .unwrap_err()
+    );
+    assert!(err.contains("option Hash = 'abc' is not accepted"), "{err}");
+    assert!(
+        !log.exists(),
+        "sent before the check: {}",
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
