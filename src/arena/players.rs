@@ -11,7 +11,7 @@ use super::run_options::RunOptions;
 use super::substitute;
 use super::time_control::SideLimits;
 use super::uci_engine::{LaunchSpec, UciEngine};
-use super::uci_option::OptionDecl;
+use super::uci_option::{OptionDecl, OptionKind};
 use crate::strength::{OptionError, Settings};
 
 /// An engine as a game needs it: how to start it and its limits.
@@ -176,6 +176,9 @@ async fn preflight_keyed(cfg: &MatchConfig, players: &[Player], keys: &[String])
         }
         // then sent, as a game sends them: an engine may die on a value it declares valid
         eng.configure(handshake).await.map_err(|f| fault(key, f))?;
+        eng.try_seed_option(handshake)
+            .await
+            .map_err(|f| fault(&format!("{key}.seed_option"), f))?;
         eng.quit().await;
     }
     Ok(())
@@ -221,6 +224,9 @@ pub fn check_options(key: &str, p: &Player, declared: &[OptionDecl]) -> Result<(
         decl.check(v)
             .map_err(|allowed| bad(&format!("allowed: {allowed}")))?;
     }
+    if let Some(opt) = p.spec.seed_option.as_deref().filter(|o| !o.is_empty()) {
+        check_seed_option(key, name, opt, declared)?;
+    }
     if let Some(s) = &settings {
         // `UCI_Elo` beyond the table's range would be clamped: the games would not be
         // played at the level their label says.
@@ -242,4 +248,25 @@ pub fn check_options(key: &str, p: &Player, declared: &[OptionDecl]) -> Result<(
         }
     }
     Ok(())
+}
+
+/// A named `seed_option` must be an option the engine declares, of a type that takes a number
+/// (spin or string): else every game would send it something it does not have or cannot take.
+fn check_seed_option(key: &str, name: &str, opt: &str, declared: &[OptionDecl]) -> Result<()> {
+    let Some(decl) = declared.iter().find(|d| d.name.eq_ignore_ascii_case(opt)) else {
+        let offered: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
+        return Err(ArenaError::Engine(format!(
+            "{key}.seed_option ({name}): unknown UCI option '{opt}'; the engine offers: {}",
+            offered.join(", ")
+        )));
+    };
+    match decl.kind {
+        OptionKind::Spin { .. } | OptionKind::String { .. } => Ok(()),
+        ref kind => Err(ArenaError::Engine(format!(
+            "{key}.seed_option ({name}): option '{}' is of type {}; a seed option must be of \
+             type spin or string (\"\" for none)",
+            decl.name,
+            kind.type_name()
+        ))),
+    }
 }

@@ -169,6 +169,34 @@ impl UciEngine {
         self.wait_ready(Instant::now() + handshake).await
     }
 
+    /// Sends the seed option (if any) the least and the greatest value a game's seed can give
+    /// it, each followed by `isready`: an engine that dies on them (Stockfish's `Hash` named
+    /// as the seed option cannot allocate its maximum) fails here, not in every game.
+    pub async fn try_seed_option(&mut self, timeout: Duration) -> Result<(), EngineFault> {
+        let Some(opt) = self.seed_option.clone() else {
+            return Ok(());
+        };
+        let values = match self.seed_span(&opt) {
+            Some((lo, hi)) => [lo, hi],
+            None => [0, u64::MAX],
+        };
+        for (v, end) in values.into_iter().zip(["least", "greatest"]) {
+            let sent = format!("setoption name {opt} value {v}");
+            let r = match self.send(&format!("{sent}\nisready\n")).await {
+                Ok(()) => self.wait_ready(Instant::now() + timeout).await,
+                Err(f) => Err(f),
+            };
+            r.map_err(|f| {
+                let m = format!("after `{sent}` (the {end} value a game's seed gives it): {f}");
+                match f {
+                    EngineFault::Crash(_) => EngineFault::Crash(m),
+                    EngineFault::Timeout(_) => EngineFault::Timeout(m),
+                }
+            })?;
+        }
+        Ok(())
+    }
+
     /// The declaration of option `name` (case-insensitive, as UCI says).
     pub fn declaration(&self, name: &str) -> Option<&OptionDecl> {
         self.declared
@@ -188,18 +216,28 @@ impl UciEngine {
         self.wait_ready(Instant::now() + timeout).await
     }
 
-    /// The seed mapped into the option's spin range, avoiding 0 (often "seed from the clock").
-    fn fit_seed(&self, opt: &str, seed: u64) -> u64 {
+    /// The values a game's seed is mapped onto for option `opt`: its spin range from 1 up (0
+    /// is often "seed from the clock"); `None` when the seed goes as it is (a string option).
+    fn seed_span(&self, opt: &str) -> Option<(u64, u64)> {
         match self.declaration(opt).and_then(OptionDecl::spin_range) {
             Some((min, max)) if max > min => {
                 let lo = min.max(1) as u64;
                 let hi = max as u64;
-                if hi < lo {
-                    return min as u64;
-                }
-                lo + seed % (hi - lo).saturating_add(1).max(1)
+                Some(if hi < lo {
+                    (min as u64, min as u64)
+                } else {
+                    (lo, hi)
+                })
             }
-            _ => seed,
+            _ => None,
+        }
+    }
+
+    /// The seed mapped into the option's spin range, avoiding 0 (often "seed from the clock").
+    fn fit_seed(&self, opt: &str, seed: u64) -> u64 {
+        match self.seed_span(opt) {
+            Some((lo, hi)) => lo + seed % (hi - lo).saturating_add(1).max(1),
+            None => seed,
         }
     }
 
