@@ -132,23 +132,45 @@ pub fn skillcal_bin(cfg: &MatchConfig, opts: &RunOptions) -> Result<PathBuf> {
 pub fn find_program(cmd: &str) -> std::result::Result<PathBuf, String> {
     let p = Path::new(cmd);
     if cmd.contains('/') {
-        if p.is_file() {
-            return Ok(p.to_path_buf());
-        }
-        return Err(format!("'{cmd}' does not exist"));
+        return runnable(p).map(|()| p.to_path_buf());
     }
     let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
         .map(|v| std::env::split_paths(&v).collect())
         .unwrap_or_default();
     dirs.push("/usr/games".into());
     dirs.push("/usr/local/games".into());
+    // as a shell does, a match that cannot run is passed over, and named if nothing else runs
+    let mut unrunnable = None;
     for d in dirs {
         let c = d.join(cmd);
-        if c.is_file() {
-            return Ok(c);
+        match runnable(&c) {
+            Ok(()) => return Ok(c),
+            Err(why) if c.exists() && unrunnable.is_none() => unrunnable = Some(why),
+            Err(_) => {}
         }
     }
-    Err(format!("'{cmd}' not found on PATH or in /usr/games"))
+    Err(match unrunnable {
+        Some(why) => format!("'{cmd}' not found on PATH or in /usr/games as a program: {why}"),
+        None => format!("'{cmd}' not found on PATH or in /usr/games"),
+    })
+}
+
+/// Ok for an executable file; else why not, naming the path.
+fn runnable(p: &Path) -> std::result::Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let shown = p.display();
+    match std::fs::metadata(p) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(format!("'{shown}' does not exist"))
+        }
+        Err(e) => Err(format!("'{shown}' cannot be read: {e}")),
+        Ok(m) if m.is_dir() => Err(format!("'{shown}' is a directory, not a program")),
+        Ok(m) if !m.is_file() => Err(format!("'{shown}' is not a regular file")),
+        Ok(m) if m.permissions().mode() & 0o111 == 0 => Err(format!(
+            "'{shown}' is not executable (no execute permission)"
+        )),
+        Ok(_) => Ok(()),
+    }
 }
 
 /// Starts every engine once before the run: a wrong path, a dead engine, an unknown option
@@ -268,5 +290,40 @@ fn check_seed_option(key: &str, name: &str, opt: &str, declared: &[OptionDecl]) 
             decl.name,
             kind.type_name()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A directory or a file without execute permission is named as such: both were said
+    /// not to exist, or failed only at the start with "Permission denied".
+    #[test]
+    fn a_program_that_cannot_run_says_why() {
+        let dir = std::env::temp_dir().join(format!("skillcal-find-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let d = dir.to_string_lossy().into_owned();
+        assert_eq!(
+            find_program(&d).unwrap_err(),
+            format!("'{d}' is a directory, not a program")
+        );
+        let file = dir.join("engine");
+        std::fs::write(&file, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let f = file.to_string_lossy().into_owned();
+        assert_eq!(
+            find_program(&f).unwrap_err(),
+            format!("'{f}' is not executable (no execute permission)")
+        );
+        let gone = dir.join("gone").to_string_lossy().into_owned();
+        assert_eq!(
+            find_program(&gone).unwrap_err(),
+            format!("'{gone}' does not exist")
+        );
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(find_program(&f).unwrap(), file);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

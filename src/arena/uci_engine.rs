@@ -276,12 +276,40 @@ impl UciEngine {
     }
 
     pub async fn send(&mut self, text: &str) -> Result<(), EngineFault> {
-        let r = async {
-            self.stdin.write_all(text.as_bytes()).await?;
-            self.stdin.flush().await
+        let Err(e) = self.write(text).await else {
+            return Ok(());
+        };
+        // a broken pipe mostly means the engine has exited: its status says why, the pipe not
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            if let Ok(Ok(status)) =
+                tokio::time::timeout(Duration::from_secs(1), self.child.wait()).await
+            {
+                let first = text.lines().next().unwrap_or_default().trim();
+                return Err(EngineFault::Crash(format!(
+                    "engine {}: exited ({status}) before it was sent '{first}'{}",
+                    self.spec.name,
+                    self.said()
+                )));
+            }
         }
-        .await;
-        r.map_err(|e| EngineFault::Crash(format!("engine {}: write failed: {e}", self.spec.name)))
+        Err(EngineFault::Crash(format!(
+            "engine {}: write failed: {e}",
+            self.spec.name
+        )))
+    }
+
+    async fn write(&mut self, text: &str) -> std::io::Result<()> {
+        self.stdin.write_all(text.as_bytes()).await?;
+        self.stdin.flush().await
+    }
+
+    /// The engine's last words for a crash message ("" when it said none).
+    fn said(&self) -> String {
+        if self.last_words.is_empty() {
+            return String::new();
+        }
+        let words: Vec<&str> = self.last_words.iter().map(String::as_str).collect();
+        format!("; it said last: {}", words.join(" / "))
     }
 
     /// Reads one line (lossy UTF-8: garbage bytes must not stop the match).
@@ -308,15 +336,10 @@ impl UciEngine {
                         Ok(Ok(s)) => format!(" ({s})"),
                         _ => String::new(),
                     };
-                let said = if self.last_words.is_empty() {
-                    String::new()
-                } else {
-                    let words: Vec<&str> = self.last_words.iter().map(String::as_str).collect();
-                    format!("; it said last: {}", words.join(" / "))
-                };
                 Err(EngineFault::Crash(format!(
-                    "engine {}: disconnected while waiting for '{waiting_for}'{status}{said}",
-                    self.spec.name
+                    "engine {}: disconnected while waiting for '{waiting_for}'{status}{}",
+                    self.spec.name,
+                    self.said()
                 )))
             }
             Ok(Ok(_)) => {
@@ -358,7 +381,7 @@ impl UciEngine {
 
     /// Polite shutdown: `quit`, a short wait, then kill.
     pub async fn quit(mut self) {
-        let _ = self.send("quit\n").await;
+        let _ = self.write("quit\n").await;
         if tokio::time::timeout(Duration::from_millis(300), self.child.wait())
             .await
             .is_err()

@@ -374,3 +374,35 @@ fn an_engine_dying_on_a_seed_value_fails_the_preflight() {
     assert!(!out.exists(), "a folder was made");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An engine gone before a write is named with its exit status, not only a broken pipe. This
+/// one closes its input before it answers `uciok`, so the next write surely fails.
+#[test]
+fn an_engine_that_exits_is_named_with_its_status() {
+    let dir = temp_dir("fail-exit-status");
+    let script = dir.join("closes-input.sh");
+    std::fs::write(&script, "read line\nexec 0<&-\necho uciok\nexit 3\n").unwrap();
+    // run by /bin/sh: a file just written may be busy for exec while another test forks
+    let gone = EngineConfig {
+        name: Some("gone".into()),
+        command: "/bin/sh".into(),
+        args: vec![script.to_string_lossy().into_owned()],
+        ..Default::default()
+    };
+    let err = format!(
+        "{:#}",
+        run_match(
+            &config(gone, nodes()),
+            &dir.join("out"),
+            &RunOptions::default()
+        )
+        .unwrap_err()
+    );
+    assert!(
+        err.contains(
+            "engines[0]: engine gone: exited (exit status: 3) before it was sent 'isready'"
+        ),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
