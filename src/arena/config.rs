@@ -140,6 +140,10 @@ pub struct EngineConfig {
     pub limits: GoLimits,
     /// UCI option that receives each game's seed before the game. Default: `Seed` or
     /// `RandomSeed` when the engine offers it (and the config does not set it); "" = never.
+    /// A named option must be one the engine declares, of type spin (the seed is mapped into
+    /// its range from 1 up) or string (the seed as it is); anything else fails the preflight,
+    /// as does an engine that does not answer `isready` after the least or the greatest value
+    /// a seed can give the option.
     pub seed_option: Option<String>,
 }
 

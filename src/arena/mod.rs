@@ -46,7 +46,7 @@
 //! # dir = "/tmp"
 //! options = { "Skill Level" = 2, Hash = 16 }
 //! # limits = { nodes = 50000 }   # per-engine override, field by field
-//! # seed_option = "Seed"      # default: `Seed` or `RandomSeed` when offered; "" = never
+//! # seed_option = "Seed"      # spin/string option; default: `Seed` or `RandomSeed` when offered; "" = never
 //!
 //! [[engines]]
 //! command = "builtin:ScoreInaccuracy=50,LimitNodes=20000"  # the skillcal engine (`skillcal uci`)

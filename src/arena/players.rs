@@ -11,7 +11,7 @@ use super::run_options::RunOptions;
 use super::substitute;
 use super::time_control::SideLimits;
 use super::uci_engine::{LaunchSpec, UciEngine};
-use super::uci_option::OptionDecl;
+use super::uci_option::{OptionDecl, OptionKind};
 use crate::strength::{OptionError, Settings};
 
 /// An engine as a game needs it: how to start it and its limits.
@@ -132,23 +132,45 @@ pub fn skillcal_bin(cfg: &MatchConfig, opts: &RunOptions) -> Result<PathBuf> {
 pub fn find_program(cmd: &str) -> std::result::Result<PathBuf, String> {
     let p = Path::new(cmd);
     if cmd.contains('/') {
-        if p.is_file() {
-            return Ok(p.to_path_buf());
-        }
-        return Err(format!("'{cmd}' does not exist"));
+        return runnable(p).map(|()| p.to_path_buf());
     }
     let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
         .map(|v| std::env::split_paths(&v).collect())
         .unwrap_or_default();
     dirs.push("/usr/games".into());
     dirs.push("/usr/local/games".into());
+    // as a shell does, a match that cannot run is passed over, and named if nothing else runs
+    let mut unrunnable = None;
     for d in dirs {
         let c = d.join(cmd);
-        if c.is_file() {
-            return Ok(c);
+        match runnable(&c) {
+            Ok(()) => return Ok(c),
+            Err(why) if c.exists() && unrunnable.is_none() => unrunnable = Some(why),
+            Err(_) => {}
         }
     }
-    Err(format!("'{cmd}' not found on PATH or in /usr/games"))
+    Err(match unrunnable {
+        Some(why) => format!("'{cmd}' not found on PATH or in /usr/games as a program: {why}"),
+        None => format!("'{cmd}' not found on PATH or in /usr/games"),
+    })
+}
+
+/// Ok for an executable file; else why not, naming the path.
+fn runnable(p: &Path) -> std::result::Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let shown = p.display();
+    match std::fs::metadata(p) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(format!("'{shown}' does not exist"))
+        }
+        Err(e) => Err(format!("'{shown}' cannot be read: {e}")),
+        Ok(m) if m.is_dir() => Err(format!("'{shown}' is a directory, not a program")),
+        Ok(m) if !m.is_file() => Err(format!("'{shown}' is not a regular file")),
+        Ok(m) if m.permissions().mode() & 0o111 == 0 => Err(format!(
+            "'{shown}' is not executable (no execute permission)"
+        )),
+        Ok(_) => Ok(()),
+    }
 }
 
 /// Starts every engine once before the run: a wrong path, a dead engine, an unknown option
@@ -163,13 +185,23 @@ pub async fn preflight(cfg: &MatchConfig, players: &[Player]) -> Result<()> {
 
 async fn preflight_keyed(cfg: &MatchConfig, players: &[Player], keys: &[String]) -> Result<()> {
     let handshake = Duration::from_millis(cfg.timeouts.handshake_ms);
+    let fault = |key: &str, f| ArenaError::Engine(format!("{key}: {f}"));
     for (p, key) in players.iter().zip(keys) {
-        let eng = UciEngine::start(&p.spec, handshake)
+        let mut eng = UciEngine::launch(&p.spec, handshake)
             .await
-            .map_err(|f| ArenaError::Engine(format!("{key}: {f}")))?;
-        let declared = eng.declared.clone();
+            .map_err(|f| fault(key, f))?;
+        // checked before any is sent: an engine may die on a value it refuses (Stockfish 15.1
+        // aborts on `Hash` = `abc`), and its crash would not name the option
+        if let Err(e) = check_options(key, p, &eng.declared) {
+            eng.quit().await;
+            return Err(e);
+        }
+        // then sent, as a game sends them: an engine may die on a value it declares valid
+        eng.configure(handshake).await.map_err(|f| fault(key, f))?;
+        eng.try_seed_option(handshake)
+            .await
+            .map_err(|f| fault(&format!("{key}.seed_option"), f))?;
         eng.quit().await;
-        check_options(key, p, &declared)?;
     }
     Ok(())
 }
@@ -214,6 +246,9 @@ pub fn check_options(key: &str, p: &Player, declared: &[OptionDecl]) -> Result<(
         decl.check(v)
             .map_err(|allowed| bad(&format!("allowed: {allowed}")))?;
     }
+    if let Some(opt) = p.spec.seed_option.as_deref().filter(|o| !o.is_empty()) {
+        check_seed_option(key, name, opt, declared)?;
+    }
     if let Some(s) = &settings {
         // `UCI_Elo` beyond the table's range would be clamped: the games would not be
         // played at the level their label says.
@@ -235,4 +270,60 @@ pub fn check_options(key: &str, p: &Player, declared: &[OptionDecl]) -> Result<(
         }
     }
     Ok(())
+}
+
+/// A named `seed_option` must be an option the engine declares, of a type that takes a number
+/// (spin or string): else every game would send it something it does not have or cannot take.
+fn check_seed_option(key: &str, name: &str, opt: &str, declared: &[OptionDecl]) -> Result<()> {
+    let Some(decl) = declared.iter().find(|d| d.name.eq_ignore_ascii_case(opt)) else {
+        let offered: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
+        return Err(ArenaError::Engine(format!(
+            "{key}.seed_option ({name}): unknown UCI option '{opt}'; the engine offers: {}",
+            offered.join(", ")
+        )));
+    };
+    match decl.kind {
+        OptionKind::Spin { .. } | OptionKind::String { .. } => Ok(()),
+        ref kind => Err(ArenaError::Engine(format!(
+            "{key}.seed_option ({name}): option '{}' is of type {}; a seed option must be of \
+             type spin or string (\"\" for none)",
+            decl.name,
+            kind.type_name()
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A directory or a file without execute permission is named as such: both were said
+    /// not to exist, or failed only at the start with "Permission denied".
+    #[test]
+    fn a_program_that_cannot_run_says_why() {
+        let dir = std::env::temp_dir().join(format!("skillcal-find-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let d = dir.to_string_lossy().into_owned();
+        assert_eq!(
+            find_program(&d).unwrap_err(),
+            format!("'{d}' is a directory, not a program")
+        );
+        let file = dir.join("engine");
+        std::fs::write(&file, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let f = file.to_string_lossy().into_owned();
+        assert_eq!(
+            find_program(&f).unwrap_err(),
+            format!("'{f}' is not executable (no execute permission)")
+        );
+        let gone = dir.join("gone").to_string_lossy().into_owned();
+        assert_eq!(
+            find_program(&gone).unwrap_err(),
+            format!("'{gone}' does not exist")
+        );
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(find_program(&f).unwrap(), file);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -92,6 +92,15 @@ pub struct UciEngine {
 impl UciEngine {
     /// Starts the engine and runs `uci`/`uciok`, the options and `isready`/`readyok`.
     pub async fn start(spec: &LaunchSpec, handshake: Duration) -> Result<Self, EngineFault> {
+        let mut eng = Self::launch(spec, handshake).await?;
+        eng.configure(handshake).await?;
+        Ok(eng)
+    }
+
+    /// Starts the engine and runs `uci`/`uciok` only: its declarations are read and nothing is
+    /// set yet, so a caller can check the options before any is sent ([`UciEngine::configure`]
+    /// sends them).
+    pub async fn launch(spec: &LaunchSpec, handshake: Duration) -> Result<Self, EngineFault> {
         let mut cmd = Command::new(&spec.program);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -133,14 +142,21 @@ impl UciEngine {
                 eng.declared.push(decl);
             }
         }
+        Ok(eng)
+    }
+
+    /// After [`UciEngine::launch`]: sends the spec's options, settles the seed option and
+    /// runs `isready`/`readyok`.
+    pub async fn configure(&mut self, handshake: Duration) -> Result<(), EngineFault> {
+        let spec = &self.spec;
         let mut cmds = String::new();
         for (k, v) in &spec.options {
             cmds.push_str(&format!("setoption name {k} value {v}\n"));
         }
-        eng.seed_option = match &spec.seed_option {
+        self.seed_option = match &spec.seed_option {
             Some(s) if s.is_empty() => None,
             Some(s) => Some(s.clone()),
-            None => eng
+            None => self
                 .declared
                 .iter()
                 .map(|d| &d.name)
@@ -149,9 +165,36 @@ impl UciEngine {
                 .cloned(),
         };
         cmds.push_str("isready\n");
-        eng.send(&cmds).await?;
-        eng.wait_ready(Instant::now() + handshake).await?;
-        Ok(eng)
+        self.send(&cmds).await?;
+        self.wait_ready(Instant::now() + handshake).await
+    }
+
+    /// Sends the seed option (if any) the least and the greatest value a game's seed can give
+    /// it, each followed by `isready`: an engine that dies on them (Stockfish's `Hash` named
+    /// as the seed option cannot allocate its maximum) fails here, not in every game.
+    pub async fn try_seed_option(&mut self, timeout: Duration) -> Result<(), EngineFault> {
+        let Some(opt) = self.seed_option.clone() else {
+            return Ok(());
+        };
+        let values = match self.seed_span(&opt) {
+            Some((lo, hi)) => [lo, hi],
+            None => [0, u64::MAX],
+        };
+        for (v, end) in values.into_iter().zip(["least", "greatest"]) {
+            let sent = format!("setoption name {opt} value {v}");
+            let r = match self.send(&format!("{sent}\nisready\n")).await {
+                Ok(()) => self.wait_ready(Instant::now() + timeout).await,
+                Err(f) => Err(f),
+            };
+            r.map_err(|f| {
+                let m = format!("after `{sent}` (the {end} value a game's seed gives it): {f}");
+                match f {
+                    EngineFault::Crash(_) => EngineFault::Crash(m),
+                    EngineFault::Timeout(_) => EngineFault::Timeout(m),
+                }
+            })?;
+        }
+        Ok(())
     }
 
     /// The declaration of option `name` (case-insensitive, as UCI says).
@@ -173,18 +216,28 @@ impl UciEngine {
         self.wait_ready(Instant::now() + timeout).await
     }
 
-    /// The seed mapped into the option's spin range, avoiding 0 (often "seed from the clock").
-    fn fit_seed(&self, opt: &str, seed: u64) -> u64 {
+    /// The values a game's seed is mapped onto for option `opt`: its spin range from 1 up (0
+    /// is often "seed from the clock"); `None` when the seed goes as it is (a string option).
+    fn seed_span(&self, opt: &str) -> Option<(u64, u64)> {
         match self.declaration(opt).and_then(OptionDecl::spin_range) {
             Some((min, max)) if max > min => {
                 let lo = min.max(1) as u64;
                 let hi = max as u64;
-                if hi < lo {
-                    return min as u64;
-                }
-                lo + seed % (hi - lo).saturating_add(1).max(1)
+                Some(if hi < lo {
+                    (min as u64, min as u64)
+                } else {
+                    (lo, hi)
+                })
             }
-            _ => seed,
+            _ => None,
+        }
+    }
+
+    /// The seed mapped into the option's spin range, avoiding 0 (often "seed from the clock").
+    fn fit_seed(&self, opt: &str, seed: u64) -> u64 {
+        match self.seed_span(opt) {
+            Some((lo, hi)) => lo + seed % (hi - lo).saturating_add(1).max(1),
+            None => seed,
         }
     }
 
@@ -223,12 +276,40 @@ impl UciEngine {
     }
 
     pub async fn send(&mut self, text: &str) -> Result<(), EngineFault> {
-        let r = async {
-            self.stdin.write_all(text.as_bytes()).await?;
-            self.stdin.flush().await
+        let Err(e) = self.write(text).await else {
+            return Ok(());
+        };
+        // a broken pipe mostly means the engine has exited: its status says why, the pipe not
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            if let Ok(Ok(status)) =
+                tokio::time::timeout(Duration::from_secs(1), self.child.wait()).await
+            {
+                let first = text.lines().next().unwrap_or_default().trim();
+                return Err(EngineFault::Crash(format!(
+                    "engine {}: exited ({status}) before it was sent '{first}'{}",
+                    self.spec.name,
+                    self.said()
+                )));
+            }
         }
-        .await;
-        r.map_err(|e| EngineFault::Crash(format!("engine {}: write failed: {e}", self.spec.name)))
+        Err(EngineFault::Crash(format!(
+            "engine {}: write failed: {e}",
+            self.spec.name
+        )))
+    }
+
+    async fn write(&mut self, text: &str) -> std::io::Result<()> {
+        self.stdin.write_all(text.as_bytes()).await?;
+        self.stdin.flush().await
+    }
+
+    /// The engine's last words for a crash message ("" when it said none).
+    fn said(&self) -> String {
+        if self.last_words.is_empty() {
+            return String::new();
+        }
+        let words: Vec<&str> = self.last_words.iter().map(String::as_str).collect();
+        format!("; it said last: {}", words.join(" / "))
     }
 
     /// Reads one line (lossy UTF-8: garbage bytes must not stop the match).
@@ -255,15 +336,10 @@ impl UciEngine {
                         Ok(Ok(s)) => format!(" ({s})"),
                         _ => String::new(),
                     };
-                let said = if self.last_words.is_empty() {
-                    String::new()
-                } else {
-                    let words: Vec<&str> = self.last_words.iter().map(String::as_str).collect();
-                    format!("; it said last: {}", words.join(" / "))
-                };
                 Err(EngineFault::Crash(format!(
-                    "engine {}: disconnected while waiting for '{waiting_for}'{status}{said}",
-                    self.spec.name
+                    "engine {}: disconnected while waiting for '{waiting_for}'{status}{}",
+                    self.spec.name,
+                    self.said()
                 )))
             }
             Ok(Ok(_)) => {
@@ -305,7 +381,7 @@ impl UciEngine {
 
     /// Polite shutdown: `quit`, a short wait, then kill.
     pub async fn quit(mut self) {
-        let _ = self.send("quit\n").await;
+        let _ = self.write("quit\n").await;
         if tokio::time::timeout(Duration::from_millis(300), self.child.wait())
             .await
             .is_err()

@@ -27,6 +27,19 @@ pub enum OptionKind {
     },
 }
 
+impl OptionKind {
+    /// The UCI name of the type (`spin`, `check`, ...).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            OptionKind::Check { .. } => "check",
+            OptionKind::Spin { .. } => "spin",
+            OptionKind::Combo { .. } => "combo",
+            OptionKind::Button => "button",
+            OptionKind::String { .. } => "string",
+        }
+    }
+}
+
 /// One `option` line after `uci`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionDecl {

@@ -16,6 +16,8 @@
 //! `MOCK_AFTER`, `MOCK_DELAY_MS`, or UCI options `Fail`, `FailAfter`, `DelayMs`
 //! (`DelayMs` also slows every normal move by that many milliseconds).
 //! `--seed-log FILE` appends every value received for its `Seed` option (spin 0..1000);
+//! `--die-above-seed N` exits with status 3 on a `Seed` value above N (an engine that dies
+//! on a value it declares valid);
 //! `--go-log FILE` (or `MOCK_GO_LOG`) appends every `go` command, `--option-log FILE` every
 //! `setoption` command; `--busy-log FILE` (or
 //! `MOCK_BUSY_LOG`) appends `START END` (nanoseconds since the Unix epoch) of every search, from
@@ -38,6 +40,7 @@ struct Mock {
     gos: u32,
     pos: Chess,
     seed_log: Option<String>,
+    die_above_seed: Option<u64>,
     go_log: Option<String>,
     option_log: Option<String>,
     busy_log: Option<String>,
@@ -55,6 +58,7 @@ fn main() {
         gos: 0,
         pos: Chess::default(),
         seed_log: None,
+        die_above_seed: None,
         go_log: std::env::var("MOCK_GO_LOG").ok(),
         option_log: None,
         busy_log: std::env::var("MOCK_BUSY_LOG").ok(),
@@ -67,6 +71,7 @@ fn main() {
             "--fail" => m.fail = val,
             "--after" => m.after = val.parse().unwrap_or(1),
             "--seed-log" => m.seed_log = Some(val),
+            "--die-above-seed" => m.die_above_seed = val.parse().ok(),
             "--go-log" => m.go_log = Some(val),
             "--option-log" => m.option_log = Some(val),
             "--busy-log" => m.busy_log = Some(val),
@@ -244,6 +249,11 @@ fn set_option(m: &mut Mock, line: &str) {
         "fail" => m.fail = value.to_string(),
         "failafter" => m.after = value.parse().unwrap_or(1),
         "seed" => {
+            if m.die_above_seed
+                .is_some_and(|n| value.parse::<u64>().is_ok_and(|v| v > n))
+            {
+                std::process::exit(3);
+            }
             if let Some(path) = &m.seed_log {
                 if let Ok(mut f) = std::fs::OpenOptions::new()
                     .create(true)

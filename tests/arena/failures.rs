@@ -259,3 +259,150 @@ fn shipped_match_configs_parse() {
         }
     }
 }
+
+/// Options are checked against the engine's declarations before any is sent: Stockfish 15.1
+/// aborts on `Hash` = `abc`, and its crash named no option.
+#[test]
+fn options_are_checked_before_any_is_sent() {
+    let dir = temp_dir("fail-option-first");
+    for (k, v, allowed) in [
+        ("Hash", "abc", "an integer from 1 to 33554432"),
+        ("Threads", "1.5", "an integer from 1 to 1024"),
+    ] {
+        let sf = EngineConfig {
+            name: Some("sf".into()),
+            command: STOCKFISH.into(),
+            options: UciOptions::from(vec![(k.to_string(), v.to_string())]),
+            ..Default::default()
+        };
+        let err = format!(
+            "{:#}",
+            run_match(&config(sf, nodes()), &dir.join(k), &RunOptions::default()).unwrap_err()
+        );
+        assert!(
+            err.contains(&format!(
+                "engines[0] (sf): option {k} = '{v}' is not accepted: allowed: {allowed}"
+            )),
+            "{err}"
+        );
+    }
+    // the engine was sent no option at all
+    let log = dir.join("options.txt");
+    let mut bad = mock("bad", &[("Hash", "abc")]);
+    bad.args = vec!["--option-log".into(), log.to_string_lossy().into_owned()];
+    let err = format!(
+        "{:#}",
+        run_match(
+            &config(bad, nodes()),
+            &dir.join("mock"),
+            &RunOptions::default()
+        )
+        .unwrap_err()
+    );
+    assert!(err.contains("option Hash = 'abc' is not accepted"), "{err}");
+    assert!(
+        !log.exists(),
+        "sent before the check: {}",
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A named `seed_option` the engine lacks, or of a type a seed cannot go into, is an error
+/// before the match: the games sent it anyway, every one.
+#[test]
+fn seed_option_must_be_a_declared_spin_or_string_option() {
+    let dir = temp_dir("fail-seed-option");
+    let run = |e: EngineConfig| {
+        format!(
+            "{:#}",
+            run_match(&config(e, nodes()), &dir, &RunOptions::default()).unwrap_err()
+        )
+    };
+    let mut unknown = mock("typo", &[]);
+    unknown.seed_option = Some("NoSuchSeed".into());
+    let err = run(unknown);
+    assert!(
+        err.contains("engines[0].seed_option (typo): unknown UCI option 'NoSuchSeed'")
+            && err.contains("the engine offers: Fail, FailAfter, DelayMs, Hash, Seed"),
+        "{err}"
+    );
+    let mut check = EngineConfig::from_spec(STOCKFISH).unwrap();
+    check.name = Some("sf".into());
+    check.seed_option = Some("Ponder".into());
+    let err = run(check);
+    assert!(
+        err.contains("engines[0].seed_option (sf): option 'Ponder' is of type check")
+            && err.contains("spin or string"),
+        "{err}"
+    );
+    // "" is still "no seed option", and a string option takes the seed as it is
+    for opt in ["", "Fail"] {
+        let mut ok = mock("ok", &[]);
+        ok.seed_option = Some(opt.into());
+        let out = dir.join(format!("ok-{opt}"));
+        let cfg = MatchConfig {
+            rounds: 1,
+            ..config(ok, nodes())
+        };
+        // the mock takes a seed in `Fail` as an unknown failure mode: it plays normally
+        let s = run_match(&cfg, &out, &RunOptions::default()).unwrap();
+        assert_eq!(s.done, 2, "seed_option '{opt}'");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The preflight sends the seed option the values a game's seed can give it: an engine that
+/// dies on one it declares valid (the mock above 999 of its 0..1000) fails there, naming the
+/// option, not as a crash in every game.
+#[test]
+fn an_engine_dying_on_a_seed_value_fails_the_preflight() {
+    let dir = temp_dir("fail-seed-value");
+    let mut bad = mock("bad", &[]);
+    bad.args = vec!["--die-above-seed".into(), "999".into()];
+    bad.seed_option = Some("Seed".into());
+    let out = dir.join("out");
+    let err = format!(
+        "{:#}",
+        run_match(&config(bad, nodes()), &out, &RunOptions::default()).unwrap_err()
+    );
+    assert!(
+        err.contains("engines[0].seed_option: after `setoption name Seed value 1000`")
+            && err.contains("exit status: 3"),
+        "{err}"
+    );
+    assert!(!out.exists(), "a folder was made");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An engine gone before a write is named with its exit status, not only a broken pipe. This
+/// one closes its input before it answers `uciok`, so the next write surely fails.
+#[test]
+fn an_engine_that_exits_is_named_with_its_status() {
+    let dir = temp_dir("fail-exit-status");
+    let script = dir.join("closes-input.sh");
+    std::fs::write(&script, "read line\nexec 0<&-\necho uciok\nexit 3\n").unwrap();
+    // run by /bin/sh: a file just written may be busy for exec while another test forks
+    let gone = EngineConfig {
+        name: Some("gone".into()),
+        command: "/bin/sh".into(),
+        args: vec![script.to_string_lossy().into_owned()],
+        ..Default::default()
+    };
+    let err = format!(
+        "{:#}",
+        run_match(
+            &config(gone, nodes()),
+            &dir.join("out"),
+            &RunOptions::default()
+        )
+        .unwrap_err()
+    );
+    assert!(
+        err.contains(
+            "engines[0]: engine gone: exited (exit status: 3) before it was sent 'isready'"
+        ),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

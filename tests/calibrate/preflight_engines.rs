@@ -13,7 +13,7 @@ use crate::support::calibrate::{tiny_dir, TINY};
 fn an_engine_or_rule_that_cannot_play_fails_before_any_folder_naming_its_key() {
     assert!(Path::new(STOCKFISH).exists(), "{STOCKFISH} missing");
     let (dir, _) = tiny_dir("preflight-engines");
-    let cases: [(&str, &str, &[&str]); 10] = [
+    let cases: [(&str, &str, &[&str]); 11] = [
         (
             "tc = \"30+0.3\"",
             "tc = \"abc\"",
@@ -28,6 +28,15 @@ fn an_engine_or_rule_that_cannot_play_fails_before_any_folder_naming_its_key() {
             "\"Skill Level\" = 0",
             "\"Skill Levle\" = 0",
             &["key pool.member[0] (sf-skill0)", "Skill Levle"],
+        ),
+        // checked before it is sent: Stockfish 15.1 aborts on it, naming nothing
+        (
+            "\"Skill Level\" = 0",
+            "\"Skill Level\" = \"three\"",
+            &[
+                "key pool.member[0] (sf-skill0)",
+                "Skill Level = 'three' is not accepted: allowed: an integer from 0 to 20",
+            ],
         ),
         (
             "\"Skill Level\" = 1 }",
