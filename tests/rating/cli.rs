@@ -406,3 +406,60 @@ fn negative_sprt_bounds_and_white_advantage_are_values() {
         assert!(!ok && stderr.contains(needs), "{flag}: {stderr}");
     }
 }
+
+/// An anchor of 1e300 was blamed on the fit ("did not converge in 200 Newton steps"), a prior
+/// SD of 1e-300 on an unconnected player ("information matrix is singular"): both are refused,
+/// naming the flag, before any rating.
+#[test]
+fn rate_refuses_absurd_anchors_and_prior_sds_naming_the_flag() {
+    let pgn = data("rating_cutechess.pgn");
+    let pgn = pgn.to_str().unwrap();
+    let p = "Stockfish Skill 4";
+    let hard = format!("{p}=1e300");
+    let inf = format!("{p}=-inf");
+    let tiny_sd = format!("{p}=1500:1e-300");
+    for (args, expect) in [
+        (
+            vec!["--anchor", hard.as_str()],
+            format!("--anchor '{hard}': the rating must be within ±10000 Elo"),
+        ),
+        (
+            vec!["--anchor", inf.as_str()],
+            format!("--anchor '{inf}': the rating must be within ±10000 Elo"),
+        ),
+        (
+            vec!["--anchor", tiny_sd.as_str()],
+            format!("--anchor '{tiny_sd}': the SD must be from 1 to 100000 Elo"),
+        ),
+        (
+            vec!["--prior-sd", "1e-300"],
+            "--prior-sd 1e-300: the prior SD must be from 1 to 100000 Elo".to_string(),
+        ),
+        (
+            vec!["--prior-sd", "0.5"],
+            "--prior-sd 0.5: the prior SD must be from 1 to 100000 Elo".to_string(),
+        ),
+        (
+            vec!["--prior-sd", "1e300"],
+            "--prior-sd 1e300: the prior SD must be from 1 to 100000 Elo".to_string(),
+        ),
+    ] {
+        let mut all = vec!["rate", pgn, "--bootstrap", "0"];
+        all.extend(args.iter().copied());
+        let (ok, stderr) = crate::support::arena::skillcal_stderr(&all);
+        assert!(!ok && stderr.contains(&expect), "{args:?}: {stderr}");
+    }
+    // the bounds themselves are ratings
+    let edge = format!("{p}=-10000");
+    let (ok, stderr) = crate::support::arena::skillcal_stderr(&[
+        "rate",
+        pgn,
+        "--bootstrap",
+        "0",
+        "--prior-sd",
+        "1",
+        "--anchor",
+        &edge,
+    ]);
+    assert!(ok, "{stderr}");
+}
