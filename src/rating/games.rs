@@ -21,6 +21,9 @@ pub enum LoadError {
     },
     #[error("cannot write {path}: {message}")]
     Write { path: PathBuf, message: String },
+    /// One file named twice (spelt alike or not): its games would count twice.
+    #[error("{path} is given twice (also as {first}): its games would count twice")]
+    Repeated { path: PathBuf, first: PathBuf },
 }
 
 pub(super) type Result<T> = std::result::Result<T, LoadError>;

@@ -407,6 +407,29 @@ fn negative_sprt_bounds_and_white_advantage_are_values() {
     }
 }
 
+/// `rate F F` (one file twice, however spelt) counted its games twice without a word; it is
+/// refused, naming the file.
+#[test]
+fn rate_refuses_one_file_given_twice() {
+    let pgn = data("rating_cutechess.pgn");
+    let again = data("../data/rating_cutechess.pgn");
+    for second in [&pgn, &again] {
+        let (ok, stderr) = crate::support::arena::skillcal_stderr(&[
+            "rate",
+            pgn.to_str().unwrap(),
+            second.to_str().unwrap(),
+            "--bootstrap",
+            "0",
+        ]);
+        let want = format!(
+            "{} is given twice (also as {}): its games would count twice",
+            second.display(),
+            pgn.display()
+        );
+        assert!(!ok && stderr.contains(&want), "{stderr}");
+    }
+}
+
 /// An anchor of 1e300 was blamed on the fit ("did not converge in 200 Newton steps"), a prior
 /// SD of 1e-300 on an unconnected player ("information matrix is singular"): both are refused,
 /// naming the flag, before any rating.
