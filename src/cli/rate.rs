@@ -237,6 +237,9 @@ pub fn run(args: &RateArgs) -> Result<()> {
             }
         );
     }
+    for note in &report.pair_notes {
+        eprintln!("note: {note}");
+    }
     // An empty or header-only file gives no games: name the files, and what was left out.
     if report.games.is_empty() {
         let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();

@@ -44,6 +44,7 @@ pub fn load_games_report<P: AsRef<Path>>(paths: &[P], opts: &LoadOptions) -> Res
             read_csv(&bytes, &mut sink)?;
         }
     }
+    report.pair_notes = pairs.notes(&report.games);
     Ok(report)
 }
 

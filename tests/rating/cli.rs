@@ -486,3 +486,61 @@ fn rate_refuses_absurd_anchors_and_prior_sds_naming_the_flag() {
     ]);
     assert!(ok, "{stderr}");
 }
+
+/// Three games on one `pair_id` (or two that are not the same players with colours swapped)
+/// were left out of the opening pairs without a word; a note names the file, the id and the
+/// lines. The games are still rated.
+#[test]
+fn rate_notes_pair_ids_that_are_not_one_pair() {
+    let dir = std::env::temp_dir().join(format!("skillcal-pair-ids-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("games.csv");
+    std::fs::write(
+        &csv,
+        "white,black,result,pair_id\n\
+         A,B,1-0,1\nB,A,1/2-1/2,1\n\
+         B,C,1-0,3\nC,B,1-0,3\nB,C,0-1,3\n\
+         A,C,1-0,4\nA,C,0-1,4\n\
+         C,A,1-0,5\n",
+    )
+    .unwrap();
+    let r = load_games_report(&[&csv], &LoadOptions::default()).unwrap();
+    assert_eq!(r.games.len(), 8);
+    assert_eq!(
+        r.pair_notes,
+        vec![format!(
+            "{}: 2 pair ids are not one pair each (the first: pair_id '3' is on 3 games \
+             (lines 4, 5, 6)); their 5 games are rated, but left out of the opening pairs \
+             (a pair is two games of the same two players, colours swapped)",
+            csv.display()
+        )]
+    );
+    let (ok, stderr) = crate::support::arena::skillcal_stderr(&[
+        "rate",
+        csv.to_str().unwrap(),
+        "--bootstrap",
+        "0",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains(&format!("note: {}: 2 pair ids", csv.display())),
+        "{stderr}"
+    );
+    // one bad id alone; a lone game (a pair a stopped match left unfinished) is no note
+    std::fs::write(
+        &csv,
+        "white,black,result,pair_id\nA,B,1-0,1\nB,A,1-0,1\nA,B,0-1,2\nA,B,1-0,2\nB,A,1-0,7\n",
+    )
+    .unwrap();
+    let r = load_games_report(&[&csv], &LoadOptions::default()).unwrap();
+    assert_eq!(
+        r.pair_notes,
+        vec![format!(
+            "{}: pair_id '2' on lines 4 and 5 is not the same two players with colours \
+             swapped; these games are rated, but left out of the opening pairs (a pair is two \
+             games of the same two players, colours swapped)",
+            csv.display()
+        )]
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
