@@ -125,8 +125,16 @@ impl TimeControl {
             }
             None => ms(secs(base)?)?,
         };
+        // `0/10` is no period at all, not sudden death: a typo the games would not show
+        if moves == Some(0) {
+            return Err(ArenaError::Config(format!(
+                "time control '{s}': 0 moves per period; give at least 1, or leave out \
+                 `moves/` for one period for the whole game (`{}`)",
+                rest.trim()
+            )));
+        }
         let tc = TimeControl {
-            moves: moves.filter(|&m| m > 0),
+            moves,
             base_ms,
             inc_ms: ms(secs(inc)?)?,
         };
@@ -311,6 +319,26 @@ mod tests {
         for bad in ["1:60", "1:-1", "x:30", "1:30:00", ":30"] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    /// `0/10` was read as sudden death in 10 s: a period of no moves is refused, saying why.
+    #[test]
+    fn zero_moves_per_period_is_refused() {
+        for bad in ["0/10", "0/10+0.1", " 0 /1:30"] {
+            let e = TimeControl::parse(bad).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("time control '{bad}': 0 moves per period")),
+                "{bad}: {e}"
+            );
+        }
+        let e = GoLimits {
+            tc: Some("0/10".into()),
+            ..Default::default()
+        }
+        .check("engines[1].limits")
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("engines[1].limits.tc: "), "{e}");
     }
 
     fn side(tc: &str) -> SideLimits {

@@ -9,6 +9,20 @@ use crate::strength::knob::{Kind, Knob};
 /// Most targets a config may name: each is a table row and a line of every report.
 pub const MAX_TARGETS: usize = 1000;
 
+/// A target is a row of the table the engine loads: within the Elo a table may name (games
+/// were played and a table of 300-digit rows written for `from = 1e300`).
+fn check_target_elo(t: f64, origin: &str) -> Result<()> {
+    let (lo, hi) = crate::strength::table::ELO_BOUNDS;
+    if !(lo..=hi).contains(&t) {
+        config_err!(
+            "{origin}: key `targets`: {} is outside {lo}..={hi} Elo (the rows a UCI_Elo table \
+             may have)",
+            crate::rating::shown(t)
+        );
+    }
+    Ok(())
+}
+
 /// A game budget (`what` names the key or flag): games come in colour-swapped pairs, so a
 /// budget under 2 plays none and the run ends as if it had finished.
 pub fn check_budget(budget: usize, what: &str) -> Result<()> {
@@ -158,12 +172,17 @@ impl CalibrationConfig {
                 if *step <= 0.0 || to < from {
                     config_err!("{origin}: key `targets`: need from <= to and step > 0");
                 }
+                check_target_elo(*from, origin)?;
+                check_target_elo(*to, origin)?;
                 // counted before the list is made: a tiny step made 200,001 targets
                 ((to - from) / step).floor() + 1.0
             }
             Targets::List(v) => {
                 if v.iter().any(|t| !t.is_finite()) {
                     config_err!("{origin}: key `targets`: every target must be a number of Elo");
+                }
+                for t in v {
+                    check_target_elo(*t, origin)?;
                 }
                 // the table's rows: an engine refuses a table whose Elo does not increase,
                 // and that was found only at the first fit, after games were played

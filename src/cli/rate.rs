@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use crate::rating::{
     format_head_to_head, format_los_matrix, format_pairs, format_table, head_to_head,
     load_games_report, pairs_met, rate, write_csv, Anchor, EloScale, Intervals, LoadOptions,
-    RateOptions, Sprt, WhiteAdvantage,
+    RateOptions, Sprt, WhiteAdvantage, MAX_ANCHOR_ELO, PRIOR_SD_RANGE,
 };
 use crate::report::{rating_report, RatingReportOptions, SprtSpec};
 
@@ -23,7 +23,8 @@ pub struct RateArgs {
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Anchor a player: NAME=ELO holds it fixed; NAME=ELO:SD is a soft anchor (a Gaussian prior
-    /// with that SD, like Ordo's loose anchors). Repeatable.
+    /// with that SD, like Ordo's loose anchors). ELO within ±10000, SD from 1 to 100000.
+    /// Repeatable.
     #[arg(long = "anchor", value_name = "NAME=ELO[:SD]")]
     pub anchors: Vec<String>,
     /// Write the ratings as CSV (name,elo,lower,upper,sd,games,...).
@@ -52,7 +53,8 @@ pub struct RateArgs {
     /// Interval coverage, in (0, 1).
     #[arg(long, default_value_t = 0.95)]
     pub confidence: f64,
-    /// SD (Elo) of the weak prior on the difference of two opponents (keeps 100% finite).
+    /// SD (Elo) of the weak prior on the difference of two opponents (keeps 100% finite), from
+    /// 1 to 100000.
     #[arg(long, default_value_t = 2000.0, value_name = "ELO")]
     pub prior_sd: f64,
     /// Skip malformed lines / unfinished games (reported on stderr) instead of failing.
@@ -111,6 +113,10 @@ pub fn parse_anchor(s: &str) -> Result<Anchor> {
         .trim()
         .parse()
         .with_context(|| format!("--anchor '{s}': '{elo}' is not a number"))?;
+    // `1e300` parses, and left the fit to fail to converge
+    if !(-MAX_ANCHOR_ELO..=MAX_ANCHOR_ELO).contains(&elo) {
+        bail!("--anchor '{s}': the rating must be within ±{MAX_ANCHOR_ELO} Elo");
+    }
     match sd {
         None => Ok(Anchor::hard(name, elo)),
         Some(sd) => {
@@ -118,8 +124,13 @@ pub fn parse_anchor(s: &str) -> Result<Anchor> {
                 .trim()
                 .parse()
                 .with_context(|| format!("--anchor '{s}': SD '{sd}' is not a number"))?;
-            if sd.is_nan() || sd <= 0.0 {
-                bail!("--anchor '{s}': the SD must be positive");
+            // as the prior's: a tiny SD left the information matrix singular
+            let (lo, hi) = PRIOR_SD_RANGE;
+            if !(lo..=hi).contains(&sd) {
+                bail!(
+                    "--anchor '{s}': the SD must be from {lo} to {hi} Elo (NAME=ELO without \
+                     an SD holds the rating fixed)"
+                );
             }
             Ok(Anchor::soft(name, elo, sd))
         }
@@ -169,6 +180,14 @@ fn parse_sprt(s: &str, args: &RateArgs) -> Result<Sprt> {
 
 /// `skillcal rate`: prints the ratings table (and head-to-head statistics), writes the CSV.
 pub fn run(args: &RateArgs) -> Result<()> {
+    // a tiny SD made the information matrix singular, blamed on an unconnected player
+    let (lo, hi) = PRIOR_SD_RANGE;
+    if !(lo..=hi).contains(&args.prior_sd) {
+        bail!(
+            "--prior-sd {}: the prior SD must be from {lo} to {hi} Elo",
+            crate::rating::shown(args.prior_sd)
+        );
+    }
     let anchors = args
         .anchors
         .iter()
@@ -217,6 +236,9 @@ pub fn run(args: &RateArgs) -> Result<()> {
                 "s"
             }
         );
+    }
+    for note in &report.pair_notes {
+        eprintln!("note: {note}");
     }
     // An empty or header-only file gives no games: name the files, and what was left out.
     if report.games.is_empty() {

@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::position::Game;
 use super::search::{Control, Engine, SearchParams};
 use super::weaken::Weakening;
-use crate::strength::Settings;
+use crate::strength::{OptionError, Settings};
 
 pub const DEFAULT_DEPTH: u32 = 11;
 const BENCH_HASH_MB: usize = 16;
@@ -114,9 +114,31 @@ pub fn run(args: &BenchOptions) -> Result<(), EngineError> {
             )));
         }
         seen.push((key, s));
-        settings
-            .set_option(name, value)
-            .map_err(|e| EngineError::Argument(format!("bench --set '{s}': {e}")))?;
+        settings.set_option(name, value).map_err(|e| {
+            // bench searches with its own hash and one thread: only the weakening options apply
+            let more = match e {
+                OptionError::Unknown { .. } => {
+                    let names: Vec<&str> = settings.uci_options().iter().map(|d| d.name).collect();
+                    format!(
+                        "; bench --set takes the weakening options: {} (it searches with a \
+                         {BENCH_HASH_MB} MB hash and one thread of its own)",
+                        names.join(", ")
+                    )
+                }
+                _ => String::new(),
+            };
+            EngineError::Argument(format!("bench --set '{s}': {e}{more}"))
+        })?;
+    }
+    // checked once every option is set: a StrengthTable or Style after it sets the range
+    if let Some((_, s)) = seen.iter().find(|(k, _)| k == "uci_elo") {
+        if let Some(o) = settings.elo_outside() {
+            let written = s.split_once('=').map_or("", |(_, v)| v);
+            return Err(EngineError::Argument(format!(
+                "bench --set '{s}': {}",
+                o.message(written)
+            )));
+        }
     }
     if !settings.limit_strength {
         for (key, s) in &seen {

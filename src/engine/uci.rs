@@ -395,6 +395,18 @@ impl Uci {
             return;
         }
         let key = name.trim().to_ascii_lowercase();
+        // outside the declared range the table plays its nearer end: said here, when the value
+        // is given, not only at the next `go` (kept as given: a StrengthTable or Style set
+        // after it may cover it)
+        if key == "uci_elo" {
+            if let Some(o) = self.settings.elo_outside() {
+                self.say(&format!(
+                    "info string {}: {} is used",
+                    o.message(value),
+                    o.used
+                ));
+            }
+        }
         if key == "randomseed" {
             self.seed = match self.settings.random_seed {
                 0 => clock_seed(),

@@ -1,7 +1,7 @@
 //! Games as the rating code sees them, and loading them from `games.csv` or PGN files.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 
 pub use crate::results::GameResult;
 
@@ -21,6 +21,9 @@ pub enum LoadError {
     },
     #[error("cannot write {path}: {message}")]
     Write { path: PathBuf, message: String },
+    /// One file named twice (spelt alike or not): its games would count twice.
+    #[error("{path} is given twice (also as {first}): its games would count twice")]
+    Repeated { path: PathBuf, first: PathBuf },
 }
 
 pub(super) type Result<T> = std::result::Result<T, LoadError>;
@@ -77,12 +80,24 @@ pub struct LoadReport {
     /// One `file:line: White - Black` per PGN game without a result (`*`), always left out as
     /// Ordo and BayesElo do: cutechess and fastchess write one for a game a stopped match cut off.
     pub unfinished: Vec<String>,
+    /// One message per file whose pair ids are not all opening pairs (a third game under one
+    /// id, or two games that are not the same players with colours swapped): those games are
+    /// rated, but counted outside the pairs.
+    pub pair_notes: Vec<String>,
 }
 
-/// Gives pair keys (per file) unique numeric ids.
+/// Gives pair keys (per file) unique numeric ids, and keeps the games each written key names.
 #[derive(Default)]
 pub(crate) struct PairIds {
     ids: HashMap<(usize, String), u64>,
+    /// By id: the file, the key as the file writes it, and each game's (line, index).
+    members: BTreeMap<u64, PairMembers>,
+}
+
+struct PairMembers {
+    file: PathBuf,
+    label: String,
+    games: Vec<(u64, usize)>,
 }
 
 impl PairIds {
@@ -92,6 +107,75 @@ impl PairIds {
             .ids
             .entry((file_index, key.to_string()))
             .or_insert(next)
+    }
+
+    /// Records that the report's game `index`, at `line` of `file`, carries pair `id`, written
+    /// in the file as `label` (`pair_id '7'`): checked by [`PairIds::notes`].
+    pub(crate) fn member(&mut self, id: u64, file: &Path, label: String, line: u64, index: usize) {
+        self.members
+            .entry(id)
+            .or_insert_with(|| PairMembers {
+                file: file.to_path_buf(),
+                label,
+                games: Vec::new(),
+            })
+            .games
+            .push((line, index));
+    }
+
+    /// A note per file whose written pair ids do not each make one opening pair. One game
+    /// alone is not noted: a stopped match leaves its pair's second game unplayed.
+    pub(crate) fn notes(&self, games: &[Game]) -> Vec<String> {
+        // per file, in the order met: (pair ids, their games, the first one's description)
+        let mut by_file: Vec<(&Path, usize, usize, String)> = Vec::new();
+        for m in self.members.values() {
+            let lines = |gs: &[(u64, usize)]| {
+                let mut text: Vec<String> = gs.iter().take(5).map(|(l, _)| l.to_string()).collect();
+                if gs.len() > 5 {
+                    text.push(format!("... ({} more)", gs.len() - 5));
+                }
+                text.join(", ")
+            };
+            let why = match m.games.as_slice() {
+                [] | [_] => continue,
+                [(la, a), (lb, b)] => {
+                    let (a, b) = (&games[*a], &games[*b]);
+                    if a.white == b.black && a.black == b.white {
+                        continue;
+                    }
+                    format!(
+                        "{} on lines {la} and {lb} is not the same two players with colours swapped",
+                        m.label
+                    )
+                }
+                gs => format!("{} is on {} games (lines {})", m.label, gs.len(), lines(gs)),
+            };
+            match by_file.iter_mut().find(|f| f.0 == m.file.as_path()) {
+                Some(f) => {
+                    f.1 += 1;
+                    f.2 += m.games.len();
+                }
+                None => by_file.push((&m.file, 1, m.games.len(), why)),
+            }
+        }
+        by_file
+            .into_iter()
+            .map(|(file, ids, n, first)| {
+                let what = if ids == 1 {
+                    format!("{first}; these games are")
+                } else {
+                    format!(
+                        "{ids} pair ids are not one pair each (the first: {first}); their {n} \
+                         games are"
+                    )
+                };
+                format!(
+                    "{}: {what} rated, but left out of the opening pairs (a pair is two games \
+                     of the same two players, colours swapped)",
+                    file.display()
+                )
+            })
+            .collect()
     }
 }
 
@@ -244,7 +328,13 @@ pub(super) fn read_csv(bytes: &[u8], sink: &mut Sink) -> Result<()> {
         let pair = pair_col
             .map(|c| &record[c])
             .filter(|k| !k.is_empty())
-            .map(|k| sink.pairs.id(sink.file_index, k));
+            .map(|k| {
+                let id = sink.pairs.id(sink.file_index, k);
+                let index = sink.report.games.len();
+                sink.pairs
+                    .member(id, &sink.file, format!("pair_id '{k}'"), line, index);
+                id
+            });
         let text = |c: Option<usize>| c.map(|c| &record[c]).filter(|t| !t.is_empty());
         sink.report.games.push(Game {
             white: w.to_string(),

@@ -1,6 +1,6 @@
 //! Loading game files: `games.csv` (columns by name) or PGN, told apart by extension or content.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::games::{read_csv, Game, LoadError, LoadOptions, LoadReport, PairIds, Result, Sink};
 use super::pgn::read_pgn;
@@ -15,8 +15,18 @@ pub fn load_games<P: AsRef<Path>>(paths: &[P], opts: &LoadOptions) -> Result<Vec
 pub fn load_games_report<P: AsRef<Path>>(paths: &[P], opts: &LoadOptions) -> Result<LoadReport> {
     let mut report = LoadReport::default();
     let mut pairs = PairIds::default();
+    // by canonical path, so `games.csv` and `./games.csv` are one file
+    let mut seen: Vec<(PathBuf, &Path)> = Vec::new();
     for (file_index, path) in paths.iter().enumerate() {
         let path = path.as_ref();
+        let real = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        if let Some((_, first)) = seen.iter().find(|(r, _)| *r == real) {
+            return Err(LoadError::Repeated {
+                path: path.to_path_buf(),
+                first: first.to_path_buf(),
+            });
+        }
+        seen.push((real, path));
         let bytes = std::fs::read(path).map_err(|source| LoadError::Read {
             path: path.to_path_buf(),
             source,
@@ -34,6 +44,7 @@ pub fn load_games_report<P: AsRef<Path>>(paths: &[P], opts: &LoadOptions) -> Res
             read_csv(&bytes, &mut sink)?;
         }
     }
+    report.pair_notes = pairs.notes(&report.games);
     Ok(report)
 }
 

@@ -60,7 +60,8 @@ pub use output::{
 };
 pub use pairs::pairs_met;
 pub use pentanomial::{head_to_head, HeadToHead, Pentanomial, ScoreStats, NELO_PER_T};
-pub use rate::{rate, MAX_BOOTSTRAP, MIN_BOOTSTRAP};
+pub(crate) use rate::shown;
+pub use rate::{rate, MAX_ANCHOR_ELO, MAX_BOOTSTRAP, MIN_BOOTSTRAP, PRIOR_SD_RANGE};
 pub use rate_problem::RateError;
 pub use ratings::{
     Anchor, Intervals, PlayerRating, RateOptions, Ratings, Reference, WhiteAdvantage,

@@ -254,10 +254,12 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
             termination: tags.termination.clone(),
         };
         if let Some(tag) = &tags.pair_id {
-            game.pair = Some(
-                sink.pairs
-                    .id(sink.file_index, &format!("#pgn-pairid-{tag}")),
-            );
+            let id = sink
+                .pairs
+                .id(sink.file_index, &format!("#pgn-pairid-{tag}"));
+            let label = format!("PairId \"{tag}\"");
+            sink.pairs.member(id, &sink.file, label, line, index);
+            game.pair = Some(id);
         } else {
             let partner = pending.iter().rposition(|p| {
                 let prev = &sink.report.games[p.index];

@@ -28,6 +28,24 @@ use super::ratings::{
 /// SD (Elo) of the prior on an estimated white advantage.
 const ADV_PRIOR_SD: f64 = 1000.0;
 
+/// The weak prior's SD (Elo), lowest and highest: below 1 Elo it ties every two opponents
+/// together (a tiny one leaves the information matrix singular, blamed on the games); past
+/// 100,000 a 100% score's rating is beyond what the Newton steps resolve.
+pub const PRIOR_SD_RANGE: (f64, f64) = (1.0, 100_000.0);
+/// Largest anchor rating, in absolute value (Elo): past it the fit does not converge, and no
+/// scale puts a player there.
+pub const MAX_ANCHOR_ELO: f64 = 10_000.0;
+
+/// A number as a message shows it: as Rust writes it at ordinary sizes, in exponent form past
+/// them (Rust writes 1e300 out in 301 digits).
+pub(crate) fn shown(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
 /// Largest fixed white advantage accepted (Elo).
 const MAX_WHITE_ADVANTAGE: f64 = 1000.0;
 
@@ -46,10 +64,11 @@ fn check_options(opts: &RateOptions) -> Result<(), RateError> {
             opts.confidence
         )));
     }
-    if !(opts.prior_sd > 0.0 && opts.prior_sd.is_finite()) {
+    let (lo, hi) = PRIOR_SD_RANGE;
+    if !(lo..=hi).contains(&opts.prior_sd) {
         return Err(RateError::Options(format!(
-            "the prior SD must be a positive number, not {}",
-            opts.prior_sd
+            "the prior SD must be from {lo} to {hi} Elo, not {}",
+            shown(opts.prior_sd)
         )));
     }
     if let WhiteAdvantage::Fixed(v) = opts.white_advantage {
@@ -265,10 +284,13 @@ fn anchors(
                 });
             }
         }
-        if !a.elo.is_finite() {
+        if !(-MAX_ANCHOR_ELO..=MAX_ANCHOR_ELO).contains(&a.elo) {
             return Err(RateError::BadAnchor {
                 name: a.name.clone(),
-                problem: "the rating must be a number".into(),
+                problem: format!(
+                    "the rating must be a number within ±{MAX_ANCHOR_ELO}, not {}",
+                    shown(a.elo)
+                ),
             });
         }
         anchor_of[i] = Some(a.clone());

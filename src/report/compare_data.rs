@@ -167,7 +167,8 @@ fn read_config(
 
 /// Reads a family's run folder. A run folder without summary.toml or fit_curve.csv is a family
 /// with no fit yet; a folder without calibrate.toml or summary.toml is no run and an error; a
-/// file that exists but does not parse is an error naming it.
+/// file that exists but does not parse is an error naming it, as is a fit_curve.csv without rows
+/// beside a summary.toml whose fit has a curve.
 pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportError> {
     if !dir.exists() {
         return Err(ReportError::NotFound(dir.to_path_buf()));
@@ -216,6 +217,19 @@ pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportErro
         None => Vec::new(),
     };
     let fitted = summary.is_some() && dir.join("fit_curve.csv").exists();
+    let curve_path = dir.join("fit_curve.csv");
+    let curve: Vec<CurveRow> = data::read_csv_or_empty(&curve_path)?;
+    // a fit writes its curve's 101 rows beside a summary with the curve's parameters; without
+    // them the file is damaged, not a run that has not fitted yet (whose file is empty)
+    if fitted && curve.is_empty() && summary.as_ref().is_some_and(|s| !s.theta.is_empty()) {
+        return Err(invalid(
+            &curve_path,
+            format!(
+                "holds no rows (empty, or a header only), but {} has a fitted curve",
+                dir.join(data::SUMMARY_FILE).display()
+            ),
+        ));
+    }
     let missing = ["table_details.csv", "fit_points.csv", "uci_elo_table.csv"]
         .into_iter()
         .filter(|f| fitted && !dir.join(f).exists())
@@ -225,7 +239,7 @@ pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportErro
         missing,
         dir: dir.to_path_buf(),
         summary,
-        curve: data::read_csv_or_empty(&dir.join("fit_curve.csv"))?,
+        curve,
         points: data::read_csv_or_empty(&dir.join("fit_points.csv"))?,
         targets: super::load::read_targets(dir)?,
         table: data::read_csv_or_empty(&dir.join("uci_elo_table.csv"))?,

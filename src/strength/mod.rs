@@ -18,5 +18,5 @@ pub use noise::{
     apply_noise_allowed, choose, perturb_root_score, si_reference_choice, Choice, Noise,
 };
 pub use seed::{clock_seed, eval_noise, eval_noise_seed, move_seed, noise_rng, root_errors};
-pub use settings::{OptionDecl, OptionError, Settings, TableSource};
+pub use settings::{EloOutside, OptionDecl, OptionError, Settings, TableSource};
 pub use table::{EloTable, Row, TableError};

@@ -18,8 +18,6 @@ pub const STRENGTH_TABLE: &str = "StrengthTable";
 pub const STYLE: &str = "Style";
 
 pub use super::seed::MAX_RANDOM_SEED;
-/// `UCI_Elo` values accepted by `setoption` (the table clamps to its own range).
-pub const ELO_ACCEPTED: (i64, i64) = (0, 5000);
 
 /// A `setoption` that cannot be applied; the message names the option and the value.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -36,6 +34,29 @@ pub enum OptionError {
     Table { name: String, source: TableError },
     #[error("settings '{text}': '{part}' is not Name=value")]
     Spec { text: String, part: String },
+}
+
+/// A `UCI_Elo` outside the declared range (see [`Settings::elo_outside`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EloOutside {
+    /// The declared `min` and `max`.
+    pub bounds: (i64, i64),
+    /// The value played instead.
+    pub used: i64,
+    /// Which table sets the range, as messages name it.
+    pub table: String,
+}
+
+impl EloOutside {
+    /// What is wrong, naming the option, the value as `written` and the range.
+    pub fn message(&self, written: &str) -> String {
+        let (lo, hi) = self.bounds;
+        format!(
+            "{UCI_ELO} {} is outside {lo}..={hi}, the range of {}",
+            written.trim(),
+            self.table
+        )
+    }
 }
 
 /// Where the UCI_Elo table comes from.
@@ -106,7 +127,7 @@ impl Default for Settings {
             win_guard: 0,
             random_seed: 0,
             limit_strength: false,
-            elo: table.elo_range().0.round() as i64,
+            elo: elo_bounds(&table).0,
             style: Family::default(),
             strength_table: TableSource::Embedded,
             table: Arc::new(table),
@@ -147,6 +168,33 @@ impl fmt::Display for OptionDecl {
             }
             DeclKind::String { default } => write!(f, "string default {default}"),
         }
+    }
+}
+
+/// The `UCI_Elo` range declared for a table: its first and last rows' Elo, outward to whole
+/// numbers (the arena's check of a configured `UCI_Elo` uses the same). Rows lie within
+/// [`super::table::ELO_BOUNDS`], so the casts are exact.
+fn elo_bounds(table: &EloTable) -> (i64, i64) {
+    let (lo, hi) = table.elo_range();
+    (lo.floor() as i64, hi.ceil() as i64)
+}
+
+/// A `UCI_Elo` value: any integer, one too large for `i64` saturating (the table's range is
+/// not known until every option is set; [`Settings::elo_outside`] says what is played).
+fn parse_elo(text: &str) -> Result<i64, String> {
+    let t = text.trim();
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    match parse_int(t, i64::MIN, i64::MAX) {
+        Ok(v) => Ok(v),
+        // well formed, but past i64
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            Ok(if t.starts_with('-') {
+                i64::MIN
+            } else {
+                i64::MAX
+            })
+        }
+        Err(e) => Err(e),
     }
 }
 
@@ -239,8 +287,9 @@ impl Settings {
             self.limit_strength =
                 parse_bool(v).ok_or_else(|| bad(format!("'{v}' is not true or false")))?;
         } else if n.eq_ignore_ascii_case(UCI_ELO) {
-            let (lo, hi) = ELO_ACCEPTED;
-            self.elo = parse_int(v, lo, hi).map_err(bad)?;
+            // kept as given, whatever the table: a `StrengthTable` or `Style` set after it may
+            // cover it (the arena checks the range once every option is set)
+            self.elo = parse_elo(v).map_err(bad)?;
         } else if n.eq_ignore_ascii_case(STRENGTH_TABLE) {
             if v.is_empty() || v == EMBEDDED_NAME {
                 self.strength_table = TableSource::Embedded;
@@ -297,8 +346,7 @@ impl Settings {
                 }
             })
             .collect();
-        let (lo, hi) = self.table.elo_range();
-        let (lo, hi) = (lo.floor() as i64, hi.ceil() as i64);
+        let (lo, hi) = self.elo_bounds();
         decls.push(OptionDecl {
             name: RANDOM_SEED,
             kind: DeclKind::Spin {
@@ -380,6 +428,28 @@ impl Settings {
             s.set_option(name, value)?;
         }
         Ok(s)
+    }
+
+    /// The `UCI_Elo` range declared after `uci` (`min`, `max`): the loaded table's.
+    pub fn elo_bounds(&self) -> (i64, i64) {
+        elo_bounds(&self.table)
+    }
+
+    /// When `UCI_Elo` lies outside [`Settings::elo_bounds`]: the range, the table and the value
+    /// played instead (the nearer bound, as the table clamps it).
+    pub fn elo_outside(&self) -> Option<EloOutside> {
+        let (lo, hi) = self.elo_bounds();
+        if (lo..=hi).contains(&self.elo) {
+            return None;
+        }
+        Some(EloOutside {
+            bounds: (lo, hi),
+            used: self.elo.clamp(lo, hi),
+            table: match &self.strength_table {
+                TableSource::Embedded => format!("the Style {} table", self.style),
+                TableSource::Path(p) => format!("the table {}", p.display()),
+            },
+        })
     }
 
     /// The table row `UCI_LimitStrength` would apply (None when it is off).

@@ -16,6 +16,10 @@ use super::knob::{Kind, Knob, Value};
 pub const EMBEDDED_CSV: &str = include_str!("../../configs/uci_elo_table.csv");
 /// How the embedded table is named in messages and in the `StrengthTable` option.
 pub const EMBEDDED_NAME: &str = "<embedded>";
+/// The Elo a table row, and so a calibration target, may name: no scale this tool measures on
+/// puts a chess player below 0 or above 4000, so a row beyond is a damaged file (a 300-digit
+/// row was loaded and clamped to).
+pub const ELO_BOUNDS: (f64, f64) = (0.0, 4000.0);
 
 /// A table error naming the file and line (line 0: the file as a whole).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,6 +188,13 @@ impl EloTable {
                 .ok()
                 .filter(|e: &f64| e.is_finite())
                 .ok_or_else(|| err(line_no, format!("elo '{}' is not a number", cells[0])))?;
+            let (lo, hi) = ELO_BOUNDS;
+            if !(lo..=hi).contains(&elo) {
+                return Err(err(
+                    line_no,
+                    format!("elo '{}' is outside {lo}..={hi}", cells[0]),
+                ));
+            }
             if let Some(prev) = rows.last() {
                 if elo <= prev.elo {
                     return Err(err(

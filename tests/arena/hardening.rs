@@ -682,6 +682,45 @@ fn bad_values_name_the_flag_or_the_file_that_gave_them() {
     assert!(!out.exists());
 }
 
+/// `--tc 0/10` (0 moves per period) was played as sudden death in 10 s; it is refused, naming
+/// the flag or the config file and key. (The engines do not exist: the clock is checked first.)
+#[test]
+fn zero_moves_per_period_is_refused_naming_the_flag_or_key() {
+    let dir = temp_dir("hard-tc-zero");
+    let out = dir.join("out");
+    let o = out.to_str().unwrap();
+    let (ok, stderr) = skillcal_stderr(&[
+        "match",
+        "--engine",
+        "/nonexistent/a",
+        "--engine",
+        "/nonexistent/b",
+        "--tc",
+        "0/10",
+        "--out",
+        o,
+    ]);
+    assert!(
+        !ok && stderr.contains("--tc: time control '0/10': 0 moves per period"),
+        "{stderr}"
+    );
+    let cfg = dir.join("m.toml");
+    std::fs::write(
+        &cfg,
+        "[limits]\ntc = \"0/10+0.1\"\n[[engines]]\ncommand = \"/nonexistent/a\"\nname = \"a\"\n\
+         [[engines]]\ncommand = \"/nonexistent/b\"\nname = \"b\"\n",
+    )
+    .unwrap();
+    let (ok, stderr) = skillcal_stderr(&["match", "--config", cfg.to_str().unwrap(), "--out", o]);
+    let want = format!(
+        "{}: limits.tc: time control '0/10+0.1': 0 moves per period",
+        cfg.display()
+    );
+    assert!(!ok && stderr.contains(&want), "{stderr}");
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Options go out in the order a config writes them, as cutechess and fastchess send them (an
 /// engine may need one before another: Fairy-Stockfish's `VariantPath` before a `UCI_Variant`
 /// it defines); they went out sorted by name. The engine's name and games.csv settings stay

@@ -247,6 +247,57 @@ fn compare_names_a_malformed_file_and_a_label_given_twice() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A fitted run whose fit_curve.csv is empty (0 bytes, or a header only) read as "no fit yet";
+/// it is an error naming the file. A run whose fit gave no curve (summary.toml without its
+/// parameters, an empty fit_curve.csv as the calibration writes it) is still "no fit yet".
+#[test]
+fn compare_names_an_empty_curve_of_a_fitted_run() {
+    let dir = temp_dir("compare-empty-curve");
+    let run = dir.join("run");
+    copy_full(&run);
+    let out = dir.join("out");
+    for text in ["", "t,knobs,elo,lower,upper\n"] {
+        std::fs::write(run.join("fit_curve.csv"), text).unwrap();
+        let (ok, stderr) = skillcal(&[
+            "compare",
+            run.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let file = run.join("fit_curve.csv");
+        assert!(
+            !ok && stderr.contains(&format!("{}: holds no rows", file.display())),
+            "{text:?}: {stderr}"
+        );
+        assert!(!out.exists(), "nothing written on bad input");
+    }
+    // no curve: the fit failed or had no games, and the summary says so by its empty theta
+    std::fs::write(run.join("fit_curve.csv"), "").unwrap();
+    let summary = std::fs::read_to_string(run.join("summary.toml")).unwrap();
+    let summary: String = summary
+        .lines()
+        .map(|l| {
+            if l.starts_with("theta = ") {
+                "theta = []"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(run.join("summary.toml"), summary + "\n").unwrap();
+    let (ok, stderr) = skillcal(&[
+        "compare",
+        run.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let rows: Vec<CompareFamilyRow> = read_csv(&out.join("compare_families.csv")).unwrap();
+    assert_eq!(rows[0].status, "no fit yet");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 pub(crate) const ANALYSIS_HEAD: &str = "player,settings,games,moves,inaccuracies,acpl,acpl_lower,acpl_upper,accuracy,accuracy_lower,accuracy_upper,inaccuracy_rate,inaccuracy_rate_lower,inaccuracy_rate_upper,mistake_rate,mistake_rate_lower,mistake_rate_upper,blunder_rate,blunder_rate_lower,blunder_rate_upper,blunder_rate_equal,blunder_rate_equal_lower,blunder_rate_equal_upper,blunder_rate_losing,blunder_rate_losing_lower,blunder_rate_losing_upper,drop_rate_equal,drop_rate_equal_lower,drop_rate_equal_upper,drop_rate_losing,drop_rate_losing_lower,drop_rate_losing_upper,top1,top1_lower,top1_upper";
 
 /// A copy of results/full whose tested settings are replaced by hand-made ones at curve Elo

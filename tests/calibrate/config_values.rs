@@ -96,6 +96,47 @@ fn nonsense_numbers_are_named_by_their_key() {
     );
 }
 
+/// Targets of 1e300 Elo passed the checks: games were played and a table of 300-digit rows
+/// written, which the engine then loaded; negative targets passed too. A target outside the
+/// rows a table may have is refused at load, naming the file and the key.
+#[test]
+fn targets_beyond_a_tables_elo_are_refused_at_load() {
+    let base = config_text(400, 50.0, "linear");
+    let range = "targets = { from = 1000, to = 2500, step = 100 }";
+    for (targets, expect) in [
+        (
+            "{ from = 1e300, to = 1.1e300, step = 1e299 }",
+            "key `targets`: 1e300 is outside 0..=4000 Elo",
+        ),
+        (
+            "{ from = -200, to = 1000, step = 100 }",
+            "key `targets`: -200 is outside 0..=4000 Elo",
+        ),
+        (
+            "{ from = 3000, to = 4100, step = 100 }",
+            "key `targets`: 4100 is outside 0..=4000 Elo",
+        ),
+        (
+            "[1000, 1500, 9000]",
+            "key `targets`: 9000 is outside 0..=4000 Elo",
+        ),
+        ("[-1, 1000]", "key `targets`: -1 is outside 0..=4000 Elo"),
+        (
+            "{ from = 1000, to = 2000, step = -100 }",
+            "key `targets`: need from <= to and step > 0",
+        ),
+    ] {
+        assert_refused(&with(&base, range, &format!("targets = {targets}")), expect);
+    }
+    // the bounds are targets
+    let ok = with(
+        &base,
+        range,
+        "targets = { from = 0, to = 4000, step = 1000 }",
+    );
+    CalibrationConfig::parse(&ok, "x").unwrap();
+}
+
 /// The pool run shares the members' checks, and its budget is checked as the calibration's.
 #[test]
 fn the_pool_run_and_the_budget_flag_refuse_a_budget_that_plays_nothing() {

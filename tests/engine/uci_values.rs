@@ -123,3 +123,143 @@ fn bench_uci_elo_without_limit_strength_is_noted() {
     ]);
     assert!(ok && !err.contains("note:"), "{err}");
 }
+
+/// `info string` lines from the engine up to the `readyok` after `line`.
+fn answer(e: &mut crate::support::uci_pipe::Engine, line: &str) -> Vec<String> {
+    e.send(line);
+    e.send("isready");
+    let mut out = e.until("readyok", std::time::Duration::from_secs(20));
+    out.pop();
+    out.retain(|l| l.starts_with("info string"));
+    out
+}
+
+/// The `UCI_Elo` declaration after `uci`.
+fn declared_elo(e: &mut crate::support::uci_pipe::Engine) -> String {
+    e.send("uci");
+    let out = e.until("uciok", std::time::Duration::from_secs(20));
+    out.into_iter()
+        .find(|l| l.starts_with("option name UCI_Elo "))
+        .expect("UCI_Elo declared")
+}
+
+/// `UCI_Elo` is declared `min 600 max 2600` (the loaded table's range), but 100 was taken
+/// without a word, the only note at `go`, and out-of-range messages said `0..=5000`. Over a
+/// real pipe: a value outside the declared range is answered at `setoption`, naming the value,
+/// the range and its table, and what is played instead, and `go` plays that row; the range
+/// follows a `StrengthTable` file and the `Style`, as the declaration does.
+#[test]
+fn uci_elo_outside_the_declared_range_is_said_at_setoption() {
+    let mut e = crate::support::uci_pipe::Engine::start();
+    assert_eq!(
+        declared_elo(&mut e),
+        "option name UCI_Elo type spin default 600 min 600 max 2600"
+    );
+    assert_eq!(
+        answer(&mut e, "setoption name UCI_Elo value 100"),
+        ["info string UCI_Elo 100 is outside 600..=2600, the range of the Style blend table: 600 is used"]
+    );
+    assert_eq!(
+        answer(&mut e, "setoption name UCI_Elo value 99999999999999999999"),
+        ["info string UCI_Elo 99999999999999999999 is outside 600..=2600, the range of the Style blend table: 2600 is used"]
+    );
+    assert!(answer(&mut e, "setoption name UCI_Elo value 1500").is_empty());
+    assert!(answer(&mut e, "setoption name UCI_Elo value 2600").is_empty());
+
+    let dir = std::env::temp_dir().join(format!("skillcal-elo-range-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("t.csv");
+    std::fs::write(&table, "elo,LimitNodes\n1000,100\n2000,10000\n").unwrap();
+    assert!(answer(
+        &mut e,
+        &format!("setoption name StrengthTable value {}", table.display())
+    )
+    .is_empty());
+    assert_eq!(
+        declared_elo(&mut e),
+        "option name UCI_Elo type spin default 1000 min 1000 max 2000"
+    );
+    assert_eq!(
+        answer(&mut e, "setoption name UCI_Elo value 2500"),
+        [format!(
+            "info string UCI_Elo 2500 is outside 1000..=2000, the range of the table {}: 2000 is used",
+            table.display()
+        )]
+    );
+    // what the note says is used is what `go` plays
+    answer(&mut e, "setoption name UCI_LimitStrength value true");
+    e.send("position startpos");
+    e.send("go depth 1");
+    let out = e.until("bestmove", std::time::Duration::from_secs(20));
+    assert!(
+        out.iter().any(|l| l.starts_with("info string UCI_Elo 2500 (Style blend, table ")
+            && l.contains("LimitNodes=10000; 2500 is outside the table's 1000-2000: its 2000 row is played")),
+        "{out:#?}"
+    );
+
+    answer(&mut e, "setoption name StrengthTable value <embedded>");
+    answer(&mut e, "setoption name UCI_LimitStrength value false");
+    answer(&mut e, "setoption name Style value nodes");
+    assert_eq!(
+        declared_elo(&mut e),
+        "option name UCI_Elo type spin default 800 min 800 max 2400"
+    );
+    assert_eq!(
+        answer(&mut e, "setoption name UCI_Elo value 700"),
+        ["info string UCI_Elo 700 is outside 800..=2400, the range of the Style nodes table: 800 is used"]
+    );
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `bench --set UCI_Elo=100` played the 600 row without a note, and `--set Hash=16` said only
+/// `unknown option 'Hash'`. An out-of-range `UCI_Elo` is refused (against the table in use once
+/// every option is set), and an unknown option's error lists what bench takes.
+#[test]
+fn bench_refuses_uci_elo_outside_the_range_and_lists_its_options() {
+    let (ok, err) = bench(&[
+        "1",
+        "--set",
+        "UCI_LimitStrength=true",
+        "--set",
+        "UCI_Elo=100",
+    ]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains(
+            "bench --set 'UCI_Elo=100': UCI_Elo 100 is outside 600..=2600, the range of the Style blend table"
+        ),
+        "{err}"
+    );
+    let (ok, err) = bench(&["1", "--set", "Style=nodes", "--set", "UCI_Elo=2500"]);
+    assert!(
+        !ok && err
+            .contains("UCI_Elo 2500 is outside 800..=2400, the range of the Style nodes table"),
+        "{err}"
+    );
+    let (ok, err) = bench(&["1", "--set", "Hash=16"]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains(
+            "bench --set 'Hash=16': unknown option 'Hash'; bench --set takes the weakening options: ScoreInaccuracy, "
+        ) && err.contains(", UCI_Elo, Style, StrengthTable (it searches with a 16 MB hash and one thread of its own)"),
+        "{err}"
+    );
+    // the range is the table's once every option is set: UCI_Elo may come first
+    let dir = std::env::temp_dir().join(format!("skillcal-bench-elo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("wide.csv");
+    std::fs::write(&table, "elo,LimitNodes\n1000,100\n3000,2000\n").unwrap();
+    let set_table = format!("StrengthTable={}", table.display());
+    let (ok, err) = bench(&[
+        "1",
+        "--set",
+        "UCI_Elo=2800",
+        "--set",
+        &set_table,
+        "--set",
+        "UCI_LimitStrength=true",
+    ]);
+    assert!(ok, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

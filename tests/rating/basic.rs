@@ -476,6 +476,39 @@ fn all_draws_keep_an_honest_interval() {
     assert!((r.equal_draw_rate - 0.75).abs() < 1e-9);
 }
 
+/// A prior SD below 1 Elo (1e-300 left the information matrix singular, blamed on the games)
+/// and an anchor beyond ±10000 (1e300 did not converge) are option errors.
+#[test]
+fn tiny_prior_sds_and_absurd_anchors_are_option_errors() {
+    let g = games("A", "B", 5, 2, 3);
+    for (opts, word) in [
+        (
+            RateOptions {
+                prior_sd: 1e-300,
+                ..RateOptions::default()
+            },
+            "rating: the prior SD must be from 1 to 100000 Elo, not 1e-300",
+        ),
+        (
+            RateOptions {
+                prior_sd: 1e300,
+                ..RateOptions::default()
+            },
+            "rating: the prior SD must be from 1 to 100000 Elo",
+        ),
+        (
+            RateOptions {
+                anchors: vec![Anchor::hard("A", 1e300)],
+                ..RateOptions::default()
+            },
+            "anchor 'A': the rating must be a number within ±10000, not 1e300",
+        ),
+    ] {
+        let err = rate(&g, &opts).unwrap_err().to_string();
+        assert!(err.contains(word), "{word}: {err}");
+    }
+}
+
 #[test]
 fn bad_options_are_errors() {
     let g = games("A", "B", 5, 2, 3);

@@ -406,3 +406,141 @@ fn negative_sprt_bounds_and_white_advantage_are_values() {
         assert!(!ok && stderr.contains(needs), "{flag}: {stderr}");
     }
 }
+
+/// `rate F F` (one file twice, however spelt) counted its games twice without a word; it is
+/// refused, naming the file.
+#[test]
+fn rate_refuses_one_file_given_twice() {
+    let pgn = data("rating_cutechess.pgn");
+    let again = data("../data/rating_cutechess.pgn");
+    for second in [&pgn, &again] {
+        let (ok, stderr) = crate::support::arena::skillcal_stderr(&[
+            "rate",
+            pgn.to_str().unwrap(),
+            second.to_str().unwrap(),
+            "--bootstrap",
+            "0",
+        ]);
+        let want = format!(
+            "{} is given twice (also as {}): its games would count twice",
+            second.display(),
+            pgn.display()
+        );
+        assert!(!ok && stderr.contains(&want), "{stderr}");
+    }
+}
+
+/// An anchor of 1e300 was blamed on the fit ("did not converge in 200 Newton steps"), a prior
+/// SD of 1e-300 on an unconnected player ("information matrix is singular"): both are refused,
+/// naming the flag, before any rating.
+#[test]
+fn rate_refuses_absurd_anchors_and_prior_sds_naming_the_flag() {
+    let pgn = data("rating_cutechess.pgn");
+    let pgn = pgn.to_str().unwrap();
+    let p = "Stockfish Skill 4";
+    let hard = format!("{p}=1e300");
+    let inf = format!("{p}=-inf");
+    let tiny_sd = format!("{p}=1500:1e-300");
+    for (args, expect) in [
+        (
+            vec!["--anchor", hard.as_str()],
+            format!("--anchor '{hard}': the rating must be within ±10000 Elo"),
+        ),
+        (
+            vec!["--anchor", inf.as_str()],
+            format!("--anchor '{inf}': the rating must be within ±10000 Elo"),
+        ),
+        (
+            vec!["--anchor", tiny_sd.as_str()],
+            format!("--anchor '{tiny_sd}': the SD must be from 1 to 100000 Elo"),
+        ),
+        (
+            vec!["--prior-sd", "1e-300"],
+            "--prior-sd 1e-300: the prior SD must be from 1 to 100000 Elo".to_string(),
+        ),
+        (
+            vec!["--prior-sd", "0.5"],
+            "--prior-sd 0.5: the prior SD must be from 1 to 100000 Elo".to_string(),
+        ),
+        (
+            vec!["--prior-sd", "1e300"],
+            "--prior-sd 1e300: the prior SD must be from 1 to 100000 Elo".to_string(),
+        ),
+    ] {
+        let mut all = vec!["rate", pgn, "--bootstrap", "0"];
+        all.extend(args.iter().copied());
+        let (ok, stderr) = crate::support::arena::skillcal_stderr(&all);
+        assert!(!ok && stderr.contains(&expect), "{args:?}: {stderr}");
+    }
+    // the bounds themselves are ratings
+    let edge = format!("{p}=-10000");
+    let (ok, stderr) = crate::support::arena::skillcal_stderr(&[
+        "rate",
+        pgn,
+        "--bootstrap",
+        "0",
+        "--prior-sd",
+        "1",
+        "--anchor",
+        &edge,
+    ]);
+    assert!(ok, "{stderr}");
+}
+
+/// Three games on one `pair_id` (or two that are not the same players with colours swapped)
+/// were left out of the opening pairs without a word; a note names the file, the id and the
+/// lines. The games are still rated.
+#[test]
+fn rate_notes_pair_ids_that_are_not_one_pair() {
+    let dir = std::env::temp_dir().join(format!("skillcal-pair-ids-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("games.csv");
+    std::fs::write(
+        &csv,
+        "white,black,result,pair_id\n\
+         A,B,1-0,1\nB,A,1/2-1/2,1\n\
+         B,C,1-0,3\nC,B,1-0,3\nB,C,0-1,3\n\
+         A,C,1-0,4\nA,C,0-1,4\n\
+         C,A,1-0,5\n",
+    )
+    .unwrap();
+    let r = load_games_report(&[&csv], &LoadOptions::default()).unwrap();
+    assert_eq!(r.games.len(), 8);
+    assert_eq!(
+        r.pair_notes,
+        vec![format!(
+            "{}: 2 pair ids are not one pair each (the first: pair_id '3' is on 3 games \
+             (lines 4, 5, 6)); their 5 games are rated, but left out of the opening pairs \
+             (a pair is two games of the same two players, colours swapped)",
+            csv.display()
+        )]
+    );
+    let (ok, stderr) = crate::support::arena::skillcal_stderr(&[
+        "rate",
+        csv.to_str().unwrap(),
+        "--bootstrap",
+        "0",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains(&format!("note: {}: 2 pair ids", csv.display())),
+        "{stderr}"
+    );
+    // one bad id alone; a lone game (a pair a stopped match left unfinished) is no note
+    std::fs::write(
+        &csv,
+        "white,black,result,pair_id\nA,B,1-0,1\nB,A,1-0,1\nA,B,0-1,2\nA,B,1-0,2\nB,A,1-0,7\n",
+    )
+    .unwrap();
+    let r = load_games_report(&[&csv], &LoadOptions::default()).unwrap();
+    assert_eq!(
+        r.pair_notes,
+        vec![format!(
+            "{}: pair_id '2' on lines 4 and 5 is not the same two players with colours \
+             swapped; these games are rated, but left out of the opening pairs (a pair is two \
+             games of the same two players, colours swapped)",
+            csv.display()
+        )]
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

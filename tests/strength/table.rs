@@ -167,6 +167,35 @@ fn load_reads_files_and_names_missing_ones() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A row of 1e300 Elo (what a calibration with `targets = { from = 1e300, ... }` wrote) or a
+/// negative one was loaded and clamped to; it is refused with file and line, as `inf` is.
+#[test]
+fn absurd_elo_rows_are_refused_with_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("skillcal-absurd-elo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.csv");
+    for (rows, want) in [
+        (
+            "1000,100\n1e300,200\n",
+            ":4: elo '1e300' is outside 0..=4000",
+        ),
+        ("-100,100\n1000,200\n", ":3: elo '-100' is outside 0..=4000"),
+        (
+            "1000,100\n4000.5,200\n",
+            ":4: elo '4000.5' is outside 0..=4000",
+        ),
+        ("1000,100\ninf,200\n", ":4: elo 'inf' is not a number"),
+    ] {
+        std::fs::write(&path, format!("# a table\nelo,LimitNodes\n{rows}")).unwrap();
+        let err = EloTable::load(&path).unwrap_err().to_string();
+        assert_eq!(err, format!("{}{want}", path.display()), "{rows}");
+    }
+    // the bounds themselves are rows
+    std::fs::write(&path, "elo,LimitNodes\n0,1\n4000,100\n").unwrap();
+    assert_eq!(EloTable::load(&path).unwrap().elo_range(), (0.0, 4000.0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn row_spec_is_setoption_text() {
     let r = good().settings_for_elo(1100.0);
