@@ -260,7 +260,8 @@ pub async fn run_match_async(
 fn resume(config: &MatchConfig, players: &[Player], book: &Book, store: &Store) -> Resumed {
     let plan = schedule::plan(config, book);
     let names: Vec<String> = players.iter().map(|p| p.spec.name.clone()).collect();
-    let pair_names: Vec<(String, String)> = schedule::pairings(config)
+    let pair_names: Vec<(String, String)> = config
+        .pairings()
         .into_iter()
         .map(|(a, b)| (names[a].clone(), names[b].clone()))
         .collect();

@@ -101,7 +101,8 @@
 
 mod adjudication;
 mod config;
-pub(crate) use config::resolve_table_option;
+mod engine_config;
+pub(crate) use engine_config::resolve_table_option;
 mod driver;
 mod error;
 mod game;

@@ -3,7 +3,7 @@
 //! Game ids depend only on (round, pairing, game in pair), never on what has been played, so
 //! a resumed run (or one with more rounds) plans the same ids for the same games.
 
-use super::config::{MatchConfig, Pairing};
+use super::config::MatchConfig;
 use super::openings::{self, Book};
 
 /// One planned game, before the opening is attached.
@@ -19,20 +19,9 @@ pub struct Slot {
     pub seed: u64,
 }
 
-/// The engine pairs (first plays White in the pair's first game).
-pub fn pairings(cfg: &MatchConfig) -> Vec<(usize, usize)> {
-    let n = cfg.engines.len();
-    match cfg.pairing {
-        Pairing::Gauntlet => (1..n).map(|j| (0, j)).collect(),
-        Pairing::RoundRobin => (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .collect(),
-    }
-}
-
 /// Every game of the match, round by round (so a partial run is balanced across pairings).
 pub fn plan(cfg: &MatchConfig, book: &Book) -> Vec<Slot> {
-    let pairs = pairings(cfg);
+    let pairs = cfg.pairings();
     let order = openings::order(book.openings.len(), &cfg.openings, cfg.seed);
     let gpo = cfg.games_per_opening as u64;
     let per_pairing = cfg.games_per_pairing() as u64;
@@ -75,6 +64,7 @@ pub fn game_seed(seed: u64, game_id: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::arena::config::EngineConfig;
+    use crate::arena::config::Pairing;
     use crate::arena::openings::Opening;
 
     fn book(n: usize) -> Book {
