@@ -518,6 +518,15 @@ mod tests {
         assert!(err.contains("without UCI_LimitStrength=true"), "{err}");
         let limited = second("b", "builtin:UCI_LimitStrength=true,UCI_Elo=1500");
         assert!(MatchConfig::from_toml_str(&limited).is_ok());
+        let seeded = second("b", "builtin:Seed=5").replace(
+            "command = \"builtin:Seed=5\"",
+            "command = \"builtin:Seed=5\"\nseed_option = \"seed\"",
+        );
+        let err = format!("{:#}", MatchConfig::from_toml_str(&seeded).unwrap_err());
+        assert!(
+            err.contains("engines[1].seed_option: seed is set in the options too"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -136,6 +136,14 @@ impl EngineConfig {
                 config_bail!("{key}: option {k} is given twice (in the command or options)");
             }
         }
+        if let Some(so) = self.seed_option.as_deref().filter(|s| !s.is_empty()) {
+            if options.iter().any(|(k, _)| k.eq_ignore_ascii_case(so)) {
+                config_bail!(
+                    "{key}.seed_option: {so} is set in the options too, and each game's seed \
+                     would replace that value; drop one of the two"
+                );
+            }
+        }
         // the built-in engine, as Stockfish, ignores UCI_Elo unless UCI_LimitStrength is on:
         // the games would be played at full strength under a label saying otherwise
         let set = |name: &str| {
