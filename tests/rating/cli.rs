@@ -238,7 +238,8 @@ fn bad_arguments_are_readable() {
     let verify =
         std::env::temp_dir().join(format!("skillcal-verify-report-{}", std::process::id()));
     std::fs::create_dir_all(&verify).unwrap();
-    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/range/verify");
+    let shipped =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/range/verify-20261128-0125");
     for f in [
         "games.csv",
         "verify.csv",
@@ -304,8 +305,8 @@ fn bad_arguments_are_readable() {
 /// games outside any, against games.csv's 30 and none: pentanomial Elo and the SPRT differed.)
 #[test]
 fn the_arenas_pgn_pairs_as_its_csv_does() {
-    let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results/range/verify/matches/v01-600");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("results/range/verify-20261128-0125/matches/v01-600");
     let pairs = |file: &str| {
         let games = load_games(&[dir.join(file)], &LoadOptions::default()).unwrap();
         let mut ids: Vec<u64> = games.iter().filter_map(|g| g.pair).collect();

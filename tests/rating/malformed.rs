@@ -100,7 +100,7 @@ fn well_formed_pgn_still_reads() {
     let games = load_games(&[file("good", "g.pgn", &text)], &LoadOptions::default()).unwrap();
     assert_eq!(games.len(), 2);
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let arena = root.join("results/range/verify/matches/v03-1000/games.pgn");
+    let arena = root.join("results/range/verify-20261128-0125/matches/v03-1000/games.pgn");
     assert!(!load_games(&[&arena], &LoadOptions::default())
         .unwrap()
         .is_empty());
