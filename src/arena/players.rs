@@ -257,14 +257,11 @@ pub fn check_options(key: &str, p: &Player, declared: &[OptionDecl]) -> Result<(
             .options
             .iter()
             .any(|(k, _)| k.eq_ignore_ascii_case(crate::strength::settings::UCI_ELO));
-        let (lo, hi) = s.table().elo_range();
-        let elo = s.elo as f64;
-        if limited && (elo < lo.floor() || elo > hi.ceil()) {
+        if let Some(out) = s.elo_outside().filter(|_| limited) {
+            let (lo, hi) = out.bounds;
             return Err(ArenaError::Engine(format!(
-                "{key} ({name}): option UCI_Elo = '{}' is not accepted: allowed: an integer from {} to {} (the range of the table {})",
+                "{key} ({name}): option UCI_Elo = '{}' is not accepted: allowed: an integer from {lo} to {hi} (the range of the table {})",
                 s.elo,
-                lo.floor(),
-                hi.ceil(),
                 s.table().source()
             )));
         }
