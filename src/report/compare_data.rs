@@ -217,19 +217,7 @@ pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportErro
         None => Vec::new(),
     };
     let fitted = summary.is_some() && dir.join("fit_curve.csv").exists();
-    let curve_path = dir.join("fit_curve.csv");
-    let curve: Vec<CurveRow> = data::read_csv_or_empty(&curve_path)?;
-    // a fit writes its curve's 101 rows beside a summary with the curve's parameters; without
-    // them the file is damaged, not a run that has not fitted yet (whose file is empty)
-    if fitted && curve.is_empty() && summary.as_ref().is_some_and(|s| !s.theta.is_empty()) {
-        return Err(invalid(
-            &curve_path,
-            format!(
-                "holds no rows (empty, or a header only), but {} has a fitted curve",
-                dir.join(data::SUMMARY_FILE).display()
-            ),
-        ));
-    }
+    let curve = super::load::read_curve(dir, summary.as_ref())?;
     let missing = ["table_details.csv", "fit_points.csv", "uci_elo_table.csv"]
         .into_iter()
         .filter(|f| fitted && !dir.join(f).exists())

@@ -114,9 +114,10 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
     };
     let table_path = dir.join("uci_elo_table.csv");
     let summary_games = summary.as_ref().map(|s| s.games);
+    let curve = read_curve(dir, summary.as_ref())?;
     Ok(RunData {
         summary,
-        curve: read_opt(&dir.join("fit_curve.csv"))?,
+        curve,
         points: read_opt(&dir.join("fit_points.csv"))?,
         pool: read_opt(&dir.join("pool.csv"))?,
         targets: read_targets(dir)?,
@@ -127,6 +128,24 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
         tc_check,
         levels: super::levels::load_levels(dir)?,
     })
+}
+
+/// `dir/fit_curve.csv`. A fit writes its curve's 101 rows beside a summary with the curve's
+/// parameters; without rows there the file is damaged, not a run that has not fitted yet (whose
+/// file is empty or absent), and a report would show the run without its curve.
+pub fn read_curve(dir: &Path, summary: Option<&Summary>) -> Result<Vec<CurveRow>, ResultsError> {
+    let path = dir.join("fit_curve.csv");
+    let curve: Vec<CurveRow> = data::read_csv_or_empty(&path)?;
+    if curve.is_empty() && path.exists() && summary.is_some_and(|s| !s.theta.is_empty()) {
+        return Err(ResultsError::Invalid {
+            message: format!(
+                "holds no rows (empty, or a header only), but {} has a fitted curve",
+                dir.join(data::SUMMARY_FILE).display()
+            ),
+            path,
+        });
+    }
+    Ok(curve)
 }
 
 /// `dir/table_details.csv`: the table's rows with their intervals. Beside a uci_elo_table.csv it

@@ -247,11 +247,12 @@ fn compare_names_a_malformed_file_and_a_label_given_twice() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A fitted run whose fit_curve.csv is empty (0 bytes, or a header only) read as "no fit yet";
-/// it is an error naming the file. A run whose fit gave no curve (summary.toml without its
-/// parameters, an empty fit_curve.csv as the calibration writes it) is still "no fit yet".
+/// A fitted run whose fit_curve.csv is empty (0 bytes, or a header only) read as "no fit yet"
+/// (compare) or a run without its curve (report); both name the file. A run whose fit gave no
+/// curve (summary.toml without its parameters, an empty fit_curve.csv as the calibration writes
+/// it) is still "no fit yet", and reported.
 #[test]
-fn compare_names_an_empty_curve_of_a_fitted_run() {
+fn compare_and_report_name_an_empty_curve_of_a_fitted_run() {
     let dir = temp_dir("compare-empty-curve");
     let run = dir.join("run");
     copy_full(&run);
@@ -270,6 +271,11 @@ fn compare_names_an_empty_curve_of_a_fitted_run() {
             "{text:?}: {stderr}"
         );
         assert!(!out.exists(), "nothing written on bad input");
+        let (ok, stderr) = skillcal(&["report", run.to_str().unwrap()]);
+        assert!(
+            !ok && stderr.contains(&format!("{}: holds no rows", file.display())),
+            "report, {text:?}: {stderr}"
+        );
     }
     // no curve: the fit failed or had no games, and the summary says so by its empty theta
     std::fs::write(run.join("fit_curve.csv"), "").unwrap();
@@ -295,6 +301,8 @@ fn compare_names_an_empty_curve_of_a_fitted_run() {
     assert!(ok, "{stderr}");
     let rows: Vec<CompareFamilyRow> = read_csv(&out.join("compare_families.csv")).unwrap();
     assert_eq!(rows[0].status, "no fit yet");
+    let (ok, stderr) = skillcal(&["report", run.to_str().unwrap()]);
+    assert!(ok, "report of a run without a curve: {stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
