@@ -223,17 +223,13 @@ impl UciEngine {
         // a value the engine cannot take is an error here, not a crash (Stockfish 15.1 dies
         // on `Hash` = `abc`) or a search at the engine's default
         for (k, v) in &cfg.options {
-            let decl = declared
-                .iter()
-                .find(|d| d.name.eq_ignore_ascii_case(k))
-                .ok_or_else(|| {
-                    let offered: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
-                    usage(format!(
-                        "engine {}: unknown UCI option {k}; the engine offers: {}",
-                        e.name,
-                        offered.join(", ")
-                    ))
-                })?;
+            let decl = OptionDecl::find(&declared, k).ok_or_else(|| {
+                usage(format!(
+                    "engine {}: unknown UCI option {k}; the engine offers: {}",
+                    e.name,
+                    OptionDecl::offered(&declared)
+                ))
+            })?;
             decl.check(v).map_err(|allowed| {
                 usage(format!(
                     "engine {}: option {k} = '{v}' is not accepted: allowed: {allowed}",

@@ -214,15 +214,14 @@ pub fn check_options(key: &str, p: &Player, declared: &[OptionDecl]) -> Result<(
         .spec
         .options
         .iter()
-        .filter(|(k, _)| !declared.iter().any(|d| d.name.eq_ignore_ascii_case(k)))
+        .filter(|(k, _)| OptionDecl::find(declared, k).is_none())
         .map(|(k, _)| k.as_str())
         .collect();
     if !unknown.is_empty() {
-        let offered: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
         return Err(ArenaError::Engine(format!(
             "{key} ({name}): unknown UCI option(s) {}; the engine offers: {}",
             unknown.join(", "),
-            offered.join(", ")
+            OptionDecl::offered(declared)
         )));
     }
     let mut settings = p.builtin.then(Settings::default);
@@ -239,10 +238,7 @@ pub fn check_options(key: &str, p: &Player, declared: &[OptionDecl]) -> Result<(
                 Err(e) => return Err(bad(&e)),
             }
         }
-        let decl = declared
-            .iter()
-            .find(|d| d.name.eq_ignore_ascii_case(k))
-            .expect("checked above");
+        let decl = OptionDecl::find(declared, k).expect("checked above");
         decl.check(v)
             .map_err(|allowed| bad(&format!("allowed: {allowed}")))?;
     }
@@ -272,11 +268,10 @@ pub fn check_options(key: &str, p: &Player, declared: &[OptionDecl]) -> Result<(
 /// A named `seed_option` must be an option the engine declares, of a type that takes a number
 /// (spin or string): else every game would send it something it does not have or cannot take.
 fn check_seed_option(key: &str, name: &str, opt: &str, declared: &[OptionDecl]) -> Result<()> {
-    let Some(decl) = declared.iter().find(|d| d.name.eq_ignore_ascii_case(opt)) else {
-        let offered: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
+    let Some(decl) = OptionDecl::find(declared, opt) else {
         return Err(ArenaError::Engine(format!(
             "{key}.seed_option ({name}): unknown UCI option '{opt}'; the engine offers: {}",
-            offered.join(", ")
+            OptionDecl::offered(declared)
         )));
     };
     match decl.kind {

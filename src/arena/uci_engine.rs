@@ -199,9 +199,7 @@ impl UciEngine {
 
     /// The declaration of option `name` (case-insensitive, as UCI says).
     pub fn declaration(&self, name: &str) -> Option<&OptionDecl> {
-        self.declared
-            .iter()
-            .find(|d| d.name.eq_ignore_ascii_case(name))
+        OptionDecl::find(&self.declared, name)
     }
 
     /// `ucinewgame`, the game's seed if the engine takes one, then `isready`/`readyok`.

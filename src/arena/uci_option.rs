@@ -50,6 +50,17 @@ pub struct OptionDecl {
 const KEYWORDS: [&str; 5] = ["default", "min", "max", "var", "type"];
 
 impl OptionDecl {
+    /// The declaration of option `name` among `declared` (case-insensitive, as UCI says).
+    pub fn find<'a>(declared: &'a [OptionDecl], name: &str) -> Option<&'a OptionDecl> {
+        declared.iter().find(|d| d.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The names an engine declares, for an error naming what it offers.
+    pub fn offered(declared: &[OptionDecl]) -> String {
+        let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
+        names.join(", ")
+    }
+
     /// Parses an `option name <name> type <type> [default x] [min x] [max x] [var x]...` line;
     /// `None` for anything else (never a panic: engines print what they like).
     pub fn parse(line: &str) -> Option<OptionDecl> {
