@@ -27,6 +27,7 @@ mod arena;
 mod calibrate;
 mod compare;
 mod engine;
+mod policy;
 mod rate;
 mod report;
 
@@ -49,6 +50,9 @@ enum Command {
     Bench(engine::BenchArgs),
     /// Count leaf nodes of the legal move tree.
     Perft(engine::PerftArgs),
+    /// A network's policy over the legal moves and its win/draw/loss for one position (Maia nets
+    /// shipped inside skillcal, or any lc0 network file).
+    Policy(policy::PolicyArgs),
     /// Run (or resume) a batch of games between UCI engines.
     Match(arena::MatchArgs),
     /// Rate players from games.csv or PGN files.
@@ -80,6 +84,7 @@ pub fn main() -> ExitCode {
         None | Some(Command::Uci) => crate::engine::uci::run_stdio().map_err(Into::into),
         Some(Command::Bench(args)) => engine::bench(args),
         Some(Command::Perft(args)) => engine::perft(args),
+        Some(Command::Policy(args)) => policy::run(&args),
         Some(Command::Match(args)) => arena::run(args),
         Some(Command::Rate(args)) => rate::run(&args),
         Some(Command::Calibrate(args)) => calibrate::run(&args),

@@ -19,7 +19,8 @@ const KNOWN_CYCLES: &[&str] = &[];
 const ALLOWED: &[(&str, &[&str])] = &[
     ("score", &[]),
     ("strength", &["score"]),
-    ("engine", &["strength", "score"]),
+    ("policy", &[]),
+    ("engine", &["strength", "score", "policy"]),
     ("results", &[]),
     ("rating", &["results"]),
     ("arena", &["rating", "results", "strength"]),

@@ -1,0 +1,4 @@
+//! Integration tests: the policy room (lc0-format networks) and `skillcal policy`.
+
+mod command;
+mod format;
