@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::error::{CalibrateError, Result};
+
+/// Names of subject settings in games: `skillcal_t0.4500` is the subject at t = 0.45.
+pub const SUBJECT_PREFIX: &str = "skillcal_t";
 pub use super::fit_config::{FitConfig, KnotPlacement, ModelKind, SelfPlayScale};
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -480,4 +483,14 @@ pub fn fmt_num(v: f64) -> String {
     } else {
         format!("{v}")
     }
+}
+
+/// Rounds t to the plan's grid, within [t_min, 1] (the lowest grid point at or above t_min when
+/// t_min is off the grid). Never -0: `skillcal_t-0.0000` would be another player than t = 0.
+pub fn quantize(cfg: &CalibrationConfig, t: f64) -> f64 {
+    let g = cfg.plan.grid as f64;
+    let steps = (t.min(1.0) * g)
+        .round()
+        .max((cfg.plan.t_min * g - 1e-9).ceil());
+    steps / g + 0.0
 }

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use nalgebra::{DMatrix, DVector};
 
-use super::config::ModelKind;
+use super::fit_config::ModelKind;
 pub use super::isotonic::isotonic;
 use super::self_scale::{self, Among, Stretch};
 use super::spline;

@@ -12,6 +12,7 @@
 //! play, as the pool's planner does: a game against Fairy-Stockfish's weak levels (50,000 nodes
 //! with MultiPV) takes about twice one against a Stockfish level at its pick depth.
 
+pub use super::config::quantize;
 use super::config::{CalibrationConfig, SelfPlayScale};
 use super::cost::{CostSample, GameCost};
 use super::fit::{CurveFit, RangeFlag, Role, Side};
@@ -102,16 +103,6 @@ impl PairCost {
         };
         self.cost.seconds(self.setting(t), b).max(self.floor)
     }
-}
-
-/// Rounds t to the plan's grid, within [t_min, 1] (the lowest grid point at or above t_min when
-/// t_min is off the grid). Never -0: `skillcal_t-0.0000` would be another player than t = 0.
-pub fn quantize(cfg: &CalibrationConfig, t: f64) -> f64 {
-    let g = cfg.plan.grid as f64;
-    let steps = (t.min(1.0) * g)
-        .round()
-        .max((cfg.plan.t_min * g - 1e-9).ceil());
-    steps / g + 0.0
 }
 
 /// The state of every target the path may reach: (target, t*, half-width, goal); None without

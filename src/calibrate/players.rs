@@ -10,8 +10,7 @@ use super::runner::{EngineSpec, MatchSpec};
 use crate::rating::problem::Cell;
 use crate::results::GameRow;
 
-/// Names of subject settings in games: `skillcal_t0.4500` is the subject at t = 0.45.
-pub const SUBJECT_PREFIX: &str = "skillcal_t";
+pub use super::config::SUBJECT_PREFIX;
 
 /// Below t = 0 (`plan.t_min`) the name carries the sign: `skillcal_t-0.2000`.
 pub fn subject_name(t: f64) -> String {

@@ -316,7 +316,7 @@ impl CalibrationConfig {
         let mut first: Vec<f64> = p
             .initial
             .iter()
-            .map(|&t| super::plan::quantize(self, t))
+            .map(|&t| super::config::quantize(self, t))
             .collect();
         first.sort_by(f64::total_cmp);
         first.dedup();

@@ -219,7 +219,9 @@ impl PoolConfig {
         }
         let mut seen = std::collections::HashSet::new();
         for (i, m) in self.members.iter().enumerate() {
-            if m.name.trim().is_empty() || m.name.starts_with(crate::calibrate::SUBJECT_PREFIX) {
+            if m.name.trim().is_empty()
+                || m.name.starts_with(crate::calibrate::config::SUBJECT_PREFIX)
+            {
                 config_err!(
                     "{origin}: key `pool.member[{i}].name`: empty or reserved name `{}`",
                     m.name
