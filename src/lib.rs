@@ -9,6 +9,7 @@ pub mod arena;
 pub mod calibrate;
 pub mod cli;
 pub mod engine;
+pub mod fsutil;
 pub mod policy;
 pub mod rating;
 pub mod report;

@@ -156,6 +156,16 @@ impl EvalCache {
         limit: &str,
         eval: Eval,
     ) -> Result<()> {
+        // an answer already known (two jobs sharing a game's opening) is not written twice
+        let key = (
+            fen.to_string(),
+            line.to_string(),
+            engine.to_string(),
+            limit.to_string(),
+        );
+        if self.map.contains_key(&key) {
+            return Ok(());
+        }
         let (cp, mate) = match eval.score {
             Score::Cp(c) => (Some(c), None),
             Score::Mate(m) => (None, Some(m)),

@@ -261,11 +261,12 @@ pub fn rating(value: &str) -> std::result::Result<Option<u32>, String> {
 }
 
 /// Reads every game of one PGN file. A game that cannot be replayed (an illegal move, a token
-/// that is no move, a broken tag line) is skipped, and one without a result token (cut short?)
-/// or with a rating tag that is no rating is kept, each with a warning naming file, game and
-/// line. Settings come from a `games.csv` beside the file.
+/// that is no move, a broken tag line) is skipped, as is an unfinished one (`*`, or cut: no
+/// result token; `pgn_text`'s rule, as `rate` reads it); one with a rating tag that is no rating
+/// is kept; each with a warning naming file, game and line. Settings come from a `games.csv` beside the file.
 pub fn read_pgn_file(path: &Path) -> Result<Vec<GameMoves>> {
-    let bytes = std::fs::read(path).map_err(|e| AnalysisError::io("read", path, e))?;
+    let bytes = crate::fsutil::read_capped(path, crate::fsutil::GAMES_CAP)
+        .map_err(|e| AnalysisError::io("read", path, e))?;
     let settings = read_settings(path);
     let mut out = Vec::new();
     let games = pgn_text::read_games(&bytes, &mut GameVisitor)
@@ -288,11 +289,13 @@ pub fn read_pgn_file(path: &Path) -> Result<Vec<GameMoves>> {
                 continue;
             }
         };
-        if !text.result {
+        // as `rate` does: a cut or unfinished game is left out, named
+        if let Some(why) = text.unfinished() {
             eprintln!(
-                "warning: {id} (line {}): the moves end without a result (1-0, 0-1, 1/2-1/2 or *): cut short? analysed as far as they go",
+                "warning: {id} (line {}): skipped: {why}",
                 text.last_line.max(line)
             );
+            continue;
         }
         let elo = |tag: &str, value: &Option<String>| {
             rating(value.as_deref().unwrap_or("")).unwrap_or_else(|e| {

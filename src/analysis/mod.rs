@@ -201,8 +201,11 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
             eprintln!("warning: {}: no move to analyse (read as PGN)", f.display());
         }
     }
-    // the output folder only once the input has been read: a bad path leaves nothing behind
-    std::fs::create_dir_all(&opts.out).map_err(|e| AnalysisError::io("create", &opts.out, e))?;
+    // the output folder only once the input has been read: a bad path leaves nothing behind;
+    // held for the whole run, as match and calibrate hold theirs, so two analyses never append
+    // the same answers to one cache (a killed run's lock goes with its process)
+    let _lock =
+        crate::arena::lock_dir(&opts.out).map_err(|e| AnalysisError::Other(e.to_string()))?;
     let mut cache = EvalCache::open(&opts.out.join("eval-cache.csv"))?;
 
     // Each game's positions that need the engine, in the order played.

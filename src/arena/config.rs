@@ -236,7 +236,8 @@ impl MatchConfig {
     /// Reads a TOML match config without validating it: for a caller that first lays flags
     /// over it (`skillcal match --config F --engine ...`), then validates what will be played.
     pub fn read_file(path: &Path) -> Result<MatchConfig> {
-        let text = std::fs::read_to_string(path).at("read match config", path)?;
+        let text = crate::fsutil::read_text_capped(path, crate::fsutil::CONFIG_CAP)
+            .at("read match config", path)?;
         let mut cfg: MatchConfig = toml::from_str(&text).map_err(|e| ArenaError::file(path, e))?;
         cfg.resolve_paths(path.parent().unwrap_or(Path::new("")));
         Ok(cfg)

@@ -96,7 +96,7 @@ pub fn load(cfg: &OpeningsConfig) -> Result<Book> {
             }
         },
     };
-    let text = std::fs::read(&path)
+    let text = crate::fsutil::read_capped(&path, crate::fsutil::BOOK_CAP)
         .at("read", &path)
         .map_err(|e| e.context("openings.file"))?;
     let openings = match format {

@@ -412,7 +412,7 @@ impl CalibrationConfig {
     /// Reads and checks a config file; relative paths inside (the book, engine commands with
     /// a slash, StrengthTable values, the pool file) are read from the config file's folder.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::fsutil::read_text_capped(path, crate::fsutil::CONFIG_CAP)
             .map_err(|e| CalibrateError::io("read config", path, e))?;
         let mut cfg = Self::parse(&text, &path.display().to_string())?;
         if cfg.name.is_empty() {

@@ -478,7 +478,8 @@ fn run_pool_roles(
 /// run keeps a copy (`verified-table.csv`); later runs go on only if the rows (comments aside) match it.
 pub(super) fn guard_table(table: &Path, out: &Path) -> Result<()> {
     let read = |p: &Path| -> Result<(String, Vec<String>)> {
-        let text = std::fs::read_to_string(p).map_err(|e| CalibrateError::io("read", p, e))?;
+        let text = crate::fsutil::read_text_capped(p, crate::fsutil::TABLE_CAP)
+            .map_err(|e| CalibrateError::io("read", p, e))?;
         let rows = text
             .lines()
             .map(str::trim)

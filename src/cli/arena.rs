@@ -4,6 +4,25 @@ use std::path::PathBuf;
 
 use crate::arena::{self, MatchOptions};
 
+/// A count or limit given on the command line. Clap reads `-5` as an unknown flag; taken as a
+/// value, a negative number is named as one.
+fn unsigned<T: std::str::FromStr>(s: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    if s.parse::<i128>().is_ok_and(|n| n < 0) {
+        return Err("cannot be negative".into());
+    }
+    s.parse::<T>().map_err(|e| e.to_string())
+}
+
+fn node_count(s: &str) -> Result<u64, String> {
+    unsigned(s).map_err(|e| match e.as_str() {
+        "cannot be negative" => "a node count cannot be negative".to_string(),
+        _ => e,
+    })
+}
+
 /// `skillcal match`: a config file, flags for the common cases, or both (flags win). Paths
 /// inside the config file are relative to its folder; paths given here to the working
 /// directory.
@@ -24,28 +43,28 @@ pub struct MatchArgs {
     pub engines: Vec<String>,
     /// Openings per pairing, each played games_per_opening times (2 by default: colours
     /// swapped) [default: 1, or the config's].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = unsigned::<u32>)]
     pub rounds: Option<u32>,
     /// Games per pairing: without --rounds, N games (the rounds they take, as cutechess's
     /// -games); with --rounds, a cap, at most ROUNDS x games_per_opening.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = unsigned::<u32>)]
     pub games: Option<u32>,
     /// Games at the same time [default: 1, or the config's].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = unsigned::<usize>)]
     pub concurrency: Option<usize>,
     /// Node limit per move, for every engine without its own in --config; `go` sends every
     /// limit given (nodes, clock, movetime, depth), so they combine.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = node_count)]
     pub nodes: Option<u64>,
     /// Clock, seconds: `base+inc`, `moves/base+inc`, base as `m:ss` too (as --nodes: every
     /// engine without its own limits, combined with the others).
     #[arg(long)]
     pub tc: Option<String>,
     /// Fixed time per move, milliseconds (as --nodes).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = unsigned::<u64>)]
     pub movetime: Option<u64>,
     /// Depth limit (as --nodes).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = unsigned::<u32>)]
     pub depth: Option<u32>,
     /// Opening book, .epd / .fen or .pgn by its extension [default: configs/books/2moves_v1.epd,
     /// random order; order, plies and start only in --config].

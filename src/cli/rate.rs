@@ -228,7 +228,7 @@ pub fn run(args: &RateArgs) -> Result<()> {
     }
     if let Some(first) = report.unfinished.first() {
         eprintln!(
-            "note: {} unfinished game{} (result *) left out, the first at {first}",
+            "note: {} unfinished game{} (result *, or cut without a result) left out, the first at {first}",
             report.unfinished.len(),
             if report.unfinished.len() == 1 {
                 ""

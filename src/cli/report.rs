@@ -90,8 +90,8 @@ pub(super) fn check_engine_table(dir: &Path) -> Result<()> {
     }
     let config = dir.join("calibrate.toml");
     if config.exists() {
-        let text =
-            std::fs::read_to_string(&config).with_context(|| config.display().to_string())?;
+        let text = crate::fsutil::read_text_capped(&config, crate::fsutil::CONFIG_CAP)
+            .with_context(|| config.display().to_string())?;
         let run: toml::Table = toml::from_str(&text)
             .with_context(|| format!("{}: not a calibration config", config.display()))?;
         let command = run
@@ -118,7 +118,8 @@ fn is_pool_folder(dir: &std::path::Path) -> bool {
 fn pool_run(dir: &std::path::Path) -> Result<PathBuf> {
     use crate::calibrate::pool::{measure, PoolOptions, PoolRunConfig};
     let path = dir.join("pool.toml");
-    let text = std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
+    let text = crate::fsutil::read_text_capped(&path, crate::fsutil::CONFIG_CAP)
+        .with_context(|| path.display().to_string())?;
     // the run's own copy, as written: its paths were resolved when the run was started
     let cfg: PoolRunConfig =
         toml::from_str(&text).with_context(|| format!("{}: not a pool config", path.display()))?;

@@ -27,10 +27,13 @@ pub fn load_games_report<P: AsRef<Path>>(paths: &[P], opts: &LoadOptions) -> Res
             });
         }
         seen.push((real, path));
-        let bytes = std::fs::read(path).map_err(|source| LoadError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes =
+            crate::fsutil::read_capped(path, crate::fsutil::GAMES_CAP).map_err(|source| {
+                LoadError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            })?;
         let mut sink = Sink {
             file: path.to_path_buf(),
             file_index,

@@ -8,6 +8,21 @@ use super::pentanomial::{HeadToHead, ScoreStats};
 use super::ratings::{Intervals, Ratings, Reference};
 use super::sprt::{EloScale, Sprt, SprtResult, SprtState};
 
+/// A player's name as printed in a table: a control character (a newline, a tab) would break
+/// the row, so it is written escaped (`\n`); the CSV keeps the name as it is.
+pub fn shown(name: &str) -> std::borrow::Cow<'_, str> {
+    if !name.chars().any(char::is_control) {
+        return name.into();
+    }
+    name.chars()
+        .map(|c| match c {
+            c if c.is_control() => c.escape_default().to_string(),
+            c => c.to_string(),
+        })
+        .collect::<String>()
+        .into()
+}
+
 /// One line saying what the numbers are relative to and how the intervals were made.
 pub fn describe(r: &Ratings) -> String {
     let mut s = String::new();
@@ -19,8 +34,8 @@ pub fn describe(r: &Ratings) -> String {
                 .filter_map(|n| r.get(n))
                 .filter_map(|p| p.anchor.as_ref())
                 .map(|a| match a.sd {
-                    None => format!("{} = {} (fixed)", a.name, a.elo),
-                    Some(sd) => format!("{} = {} ± {} (soft)", a.name, a.elo, sd),
+                    None => format!("{} = {} (fixed)", shown(&a.name), a.elo),
+                    Some(sd) => format!("{} = {} ± {} (soft)", shown(&a.name), a.elo, sd),
                 })
                 .collect();
             format!("anchors: {}", list.join(", "))
@@ -64,7 +79,7 @@ pub fn format_table(r: &Ratings) -> String {
     let width = r
         .players
         .iter()
-        .map(|p| p.name.chars().count())
+        .map(|p| shown(&p.name).chars().count())
         .max()
         .unwrap_or(4)
         .max(4);
@@ -104,7 +119,7 @@ pub fn format_table(r: &Ratings) -> String {
             s,
             "{:>4}  {:<width$}  {:>7.1}  {:>6.1}  {:>17}  {:>6}  {:>5.1}%  {:>5.1}%{mark}",
             k + 1,
-            p.name,
+            shown(&p.name),
             elo,
             (hi - lo) / 2.0,
             format!("[{lo:.1}, {hi:.1}]"),
@@ -133,7 +148,7 @@ pub fn format_table(r: &Ratings) -> String {
             let _ = writeln!(
                 s,
                 "      {:<width$}  {:>6} games  score {:>5.1}%  draws {:>5.1}%",
-                p.name,
+                shown(&p.name),
                 p.games,
                 p.score() * 100.0,
                 p.draw_rate() * 100.0
@@ -223,8 +238,8 @@ pub fn format_head_to_head(h: &HeadToHead, confidence: f64, sprt: Option<&Sprt>)
     let _ = writeln!(
         s,
         "{} vs {}: {} games, +{} ={} -{}; {} opening pairs, {} games outside complete pairs",
-        h.a,
-        h.b,
+        shown(&h.a),
+        shown(&h.b),
         h.games(),
         h.wins,
         h.draws,
@@ -297,7 +312,11 @@ pub fn format_los_matrix(r: &Ratings) -> String {
     if rated.len() < 2 || rated.len() > LOS_MATRIX_MAX {
         return String::new();
     }
-    let width = rated.iter().map(|n| n.chars().count()).max().unwrap_or(4);
+    let width = rated
+        .iter()
+        .map(|n| shown(n).chars().count())
+        .max()
+        .unwrap_or(4);
     let mut s = String::from("LOS (%), row player stronger than column player:\n");
     let _ = write!(s, "{:>4}  {:<width$}", "", "");
     for k in 1..=rated.len() {
@@ -305,7 +324,7 @@ pub fn format_los_matrix(r: &Ratings) -> String {
     }
     s.push('\n');
     for (i, a) in rated.iter().enumerate() {
-        let _ = write!(s, "{:>4}  {a:<width$}", i + 1);
+        let _ = write!(s, "{:>4}  {:<width$}", i + 1, shown(a));
         for b in &rated {
             match r.los(a, b).filter(|_| a != b) {
                 Some(l) => {

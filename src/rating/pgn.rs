@@ -227,8 +227,14 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
             (None, _) => Err("*".to_string()),
         };
         let result = match result {
-            Ok(r) => r,
+            // a cut game (no result token) counts as `*`, whatever its Result tag says
+            Ok(r) if text.unfinished().is_none() => r,
             Err(r) if r == "*" => {
+                let at = format!("{}:{line}: {white} - {black}", sink.file.display());
+                sink.report.unfinished.push(at);
+                continue;
+            }
+            Ok(_) => {
                 let at = format!("{}:{line}: {white} - {black}", sink.file.display());
                 sink.report.unfinished.push(at);
                 continue;

@@ -20,6 +20,8 @@ pub struct GameText {
     pub problem: Option<(u64, String)>,
     /// The main line ends with a result token (1-0, 0-1, 1/2-1/2 or *).
     pub result: bool,
+    /// That token is `*`.
+    pub star: bool,
     /// The line of the last token.
     pub last_line: u64,
     /// The line the game's text starts on.
@@ -30,6 +32,19 @@ impl GameText {
     /// The line of tag `name`.
     pub fn tag_line(&self, name: &str) -> Option<u64> {
         self.tags.iter().find(|(n, _)| n == name).map(|(_, l)| *l)
+    }
+
+    /// Why the game is unfinished, if it is: the one rule for every reader of games (rate,
+    /// analyse). A main line ending without a result token is a cut game (a file cut at a move
+    /// boundary): it is treated as `*`, never as what its Result tag claims.
+    pub fn unfinished(&self) -> Option<&'static str> {
+        if !self.result {
+            Some("a cut game: the moves end without a result token (1-0, 0-1, 1/2-1/2 or *)")
+        } else if self.star {
+            Some("an unfinished game (result *)")
+        } else {
+            None
+        }
     }
 
     fn problem(&mut self, line: u64, what: String) {
@@ -136,6 +151,7 @@ pub fn scan(text: &[u8], first_line: u64) -> GameText {
             b')' => depth = depth.saturating_sub(1),
             b'*' if depth == 0 => {
                 g.result = true;
+                g.star = true;
                 g.last_line = line;
             }
             b'$' => {
@@ -159,6 +175,7 @@ pub fn scan(text: &[u8], first_line: u64) -> GameText {
                 g.last_line = line;
                 g.result =
                     matches!(token, b"1-0" | b"0-1" | b"1/2-1/2") || token == "½-½".as_bytes();
+                g.star = false;
                 if g.result {
                     continue;
                 }
@@ -188,6 +205,15 @@ mod tests {
         assert_eq!(g.tags, [("White".into(), 1), ("Black".into(), 2)]);
         assert_eq!(g.moves, [4, 5, 6, 6, 6, 6]);
         assert!(g.result && g.problem.is_none(), "{g:?}");
+        assert_eq!(g.unfinished(), None);
+        assert!(scan(b"1. e4 e5 *\n", 1)
+            .unfinished()
+            .unwrap()
+            .contains("result *"));
+        assert!(scan(b"1. e4 e5 2. Nf3\n", 1)
+            .unfinished()
+            .unwrap()
+            .contains("cut"));
         let cut = scan(b"[Event \"x\"\n\n1. e4 e5 2. Qh5 Nc\n", 10);
         assert_eq!(
             cut.problem,

@@ -121,10 +121,13 @@ fn read_config(
     if !path.exists() {
         return Ok((None, NodeCost::Unknown));
     }
-    let text = std::fs::read_to_string(&path).map_err(|source| ReportError::Read {
-        path: path.clone(),
-        source,
-    })?;
+    let text =
+        crate::fsutil::read_text_capped(&path, crate::fsutil::CONFIG_CAP).map_err(|source| {
+            ReportError::Read {
+                path: path.clone(),
+                source,
+            }
+        })?;
     let table: toml::Table = toml::from_str(&text)
         .map_err(|e| invalid(&path, format!("not a calibration config: {e}")))?;
     let name = table.get("name").and_then(|v| v.as_str()).map(String::from);

@@ -82,9 +82,11 @@ pub fn read_csv<T: CsvRow>(path: &Path) -> Result<Vec<T>, ResultsError> {
 /// [`read_csv`] with each row's line in the file, for checks across rows (a pair given twice)
 /// to name both lines.
 pub fn read_csv_lines<T: CsvRow>(path: &Path) -> Result<Vec<(u64, T)>, ResultsError> {
-    let bytes = std::fs::read(path).map_err(|source| ResultsError::Read {
-        path: path.to_path_buf(),
-        source,
+    let bytes = crate::fsutil::read_capped(path, crate::fsutil::GAMES_CAP).map_err(|source| {
+        ResultsError::Read {
+            path: path.to_path_buf(),
+            source,
+        }
     })?;
     if bytes.is_empty() && T::HEADER_REQUIRED {
         return Err(ResultsError::Invalid {

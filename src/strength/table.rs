@@ -120,11 +120,14 @@ impl EloTable {
     /// Loads a table file; errors name the file and line.
     pub fn load(path: &Path) -> Result<EloTable, TableError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| TableError {
-            file: file.clone(),
-            line: 0,
-            message: format!("cannot read: {e}"),
-        })?;
+        let text =
+            crate::fsutil::read_text_capped(path, crate::fsutil::TABLE_CAP).map_err(|e| {
+                TableError {
+                    file: file.clone(),
+                    line: 0,
+                    message: format!("cannot read: {e}"),
+                }
+            })?;
         EloTable::parse(&text, &file)
     }
 

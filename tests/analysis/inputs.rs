@@ -43,7 +43,7 @@ fn bad_analyse_arguments_are_named() {
     let pgn = dir.join("g.pgn");
     std::fs::write(
         &pgn,
-        "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n",
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n",
     )
     .unwrap();
     let out = dir.join("out");
@@ -170,8 +170,8 @@ fn book_moves_are_replayed_not_analysed() {
     let pgn = dir.join("g.pgn");
     std::fs::write(
         &pgn,
-        "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 {book} e5 {book} 2. Nf3 {+0.3/9 0.1s} Nc6 *\n\n\
-         [White \"c\"]\n[Black \"d\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n",
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 {book} e5 {book} 2. Nf3 {+0.3/9 0.1s} Nc6 1-0\n\n\
+         [White \"c\"]\n[Black \"d\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n",
     )
     .unwrap();
     let games = read_pgn_file(&pgn).unwrap();
@@ -237,7 +237,7 @@ fn the_analysis_engine_takes_only_a_checked_substitute() {
     let pgn = dir.join("g.pgn");
     std::fs::write(
         &pgn,
-        "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n",
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n",
     )
     .unwrap();
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_skillcal"))
@@ -263,8 +263,8 @@ fn the_analysis_engine_takes_only_a_checked_substitute() {
 
 /// Human games whose tags or movetext are broken: a rating tag that is no rating is warned of
 /// with file, game and line (`99999` made a band 99900-99999, `-50` was dropped silently), a
-/// game cut short (no result, a token that is no move) or with a tag line missing its `]` is
-/// named, and an illegal move's warning gives its line. `SKILLCAL_UNDER_TEST` runs this against
+/// game cut short (no result token, left out as `rate` leaves it out; a token that is no move)
+/// or with a tag line missing its `]` is named, and an illegal move's warning gives its line. `SKILLCAL_UNDER_TEST` runs this against
 /// another build (it failed on main before).
 #[test]
 fn broken_human_games_are_named_by_file_game_and_line() {
@@ -323,7 +323,10 @@ fn broken_human_games_are_named_by_file_game_and_line() {
             at(3, 15)
         ),
         format!("{}skipped: illegal move Ke3", at(4, 25)),
-        format!("{}the moves end without a result", at(5, 31)),
+        format!(
+            "{}skipped: a cut game: the moves end without a result",
+            at(5, 31)
+        ),
         format!("{}skipped: `Nc` is not a move", at(6, 36)),
     ] {
         assert!(stderr.contains(&expect), "{expect}\n{stderr}");
@@ -332,5 +335,76 @@ fn broken_human_games_are_named_by_file_game_and_line() {
         skillcal::results::read_csv(&out.join("human.csv")).unwrap();
     let names: Vec<&str> = bands.iter().map(|b| b.player.as_str()).collect();
     assert_eq!(names, ["1500-1599", "1600-1699"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two analyses on one folder both did all the engine work and appended the same answers to
+/// `eval-cache.csv`. The folder is held as match and calibrate hold theirs: a second run fails
+/// naming the holder, and a lock left by a killed run is taken over, the cache without a
+/// repeated row.
+#[test]
+fn analyse_holds_its_output_folder() {
+    let dir = std::env::temp_dir().join(format!("skillcal-analysis-lock-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"a\"]\n[Black \"b\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n\
+         [White \"b\"]\n[Black \"a\"]\n\n1. e4 e5 2. Nf3 Nf6 0-1\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let analyse = || {
+        std::process::Command::new(crate::support::arena::skillcal_under_test())
+            .arg("analyse")
+            .arg(&pgn)
+            .arg("--out")
+            .arg(&out)
+            .args(["--engine", "builtin", "--limit", "nodes=200"])
+            .args(["--bootstrap", "0", "--concurrency", "2", "--quiet"])
+            .output()
+            .unwrap()
+    };
+    let held = skillcal::arena::lock_dir(&out).unwrap();
+    let run = analyse();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("is in use by pid") && stderr.contains(&out.display().to_string()),
+        "{stderr}"
+    );
+    assert!(!out.join("eval-cache.csv").exists());
+    // the holder dies: its lock file stays behind, naming it, and is taken over
+    drop(held);
+    for _ in 0..2 {
+        let run = analyse();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
+    let text = std::fs::read_to_string(out.join("eval-cache.csv")).unwrap();
+    let mut rows: Vec<_> = csv::Reader::from_reader(text.as_bytes())
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (
+                r[0].to_string(),
+                r[1].to_string(),
+                r[2].to_string(),
+                r[3].to_string(),
+            )
+        })
+        .collect();
+    let all = rows.len();
+    rows.sort();
+    rows.dedup();
+    assert!(
+        all > 0 && rows.len() == all,
+        "{all} rows, {} distinct",
+        rows.len()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

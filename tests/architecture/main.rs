@@ -51,16 +51,20 @@ const KNOWN_UP: &[&str] = &[
 /// everything and is not listed. A file directly under src/ (`src/score.rs`) is a module of its
 /// own.
 const ALLOWED: &[(&str, &[&str])] = &[
+    ("fsutil", &[]),
     ("score", &[]),
-    ("strength", &["score"]),
+    ("strength", &["score", "fsutil"]),
     ("policy", &[]),
     ("engine", &["strength", "score", "policy"]),
-    ("results", &[]),
-    ("rating", &["results"]),
-    ("arena", &["rating", "results", "strength"]),
-    ("calibrate", &["arena", "rating", "results", "strength"]),
-    ("analysis", &["arena", "rating", "results"]),
-    ("report", &["results", "rating"]),
+    ("results", &["fsutil"]),
+    ("rating", &["results", "fsutil"]),
+    ("arena", &["rating", "results", "strength", "fsutil"]),
+    (
+        "calibrate",
+        &["arena", "rating", "results", "strength", "fsutil"],
+    ),
+    ("analysis", &["arena", "rating", "results", "fsutil"]),
+    ("report", &["results", "rating", "fsutil"]),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -9,6 +9,7 @@ mod builtin;
 mod failures;
 mod hardening;
 mod legality;
+mod named_files;
 mod resume;
 mod resume_options;
 mod sprt;

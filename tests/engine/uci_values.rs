@@ -212,6 +212,48 @@ fn uci_elo_outside_the_declared_range_is_said_at_setoption() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A `StrengthTable` that is no regular file hung the engine (a FIFO blocks its reader until a
+/// writer comes, so `isready` and `quit` went unanswered) or filled memory (`/dev/zero`). Each
+/// is refused at once, naming the file and why, and the table in use stays.
+#[test]
+fn a_strength_table_that_is_no_regular_file_is_refused_at_once() {
+    let dir = std::env::temp_dir().join(format!("skillcal-table-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("f");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let mut e = crate::support::uci_pipe::Engine::start();
+    // the FIFO first: before the fix it hangs here, and /dev/zero is never read
+    for (path, why) in [
+        (fifo.clone(), "not a regular file (a FIFO)"),
+        (
+            "/dev/zero".into(),
+            "not a regular file (a character device)",
+        ),
+        (dir.clone(), "not a regular file (a directory)"),
+    ] {
+        let out = answer(
+            &mut e,
+            &format!("setoption name StrengthTable value {}", path.display()),
+        );
+        assert!(
+            out.len() == 1 && out[0].contains(&path.display().to_string()) && out[0].contains(why),
+            "{}: {out:#?}",
+            path.display()
+        );
+    }
+    assert_eq!(
+        declared_elo(&mut e),
+        "option name UCI_Elo type spin default 600 min 600 max 2600"
+    );
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `bench --set UCI_Elo=100` played the 600 row without a note, and `--set Hash=16` said only
 /// `unknown option 'Hash'`. An out-of-range `UCI_Elo` is refused (against the table in use once
 /// every option is set), and an unknown option's error lists what bench takes.

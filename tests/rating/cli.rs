@@ -143,8 +143,9 @@ fn an_unfinished_pgn_game_is_left_out_and_noted() {
     let (ok, _, stderr) = skillcal(&["rate", pgn.to_str().unwrap(), "--bootstrap", "0"]);
     assert!(ok, "{stderr}");
     assert!(
-        stderr.contains("note: 1 unfinished game (result *) left out, the first at")
-            && stderr.contains("rating_bad.pgn:8: B - A"),
+        stderr.contains(
+            "note: 1 unfinished game (result *, or cut without a result) left out, the first at"
+        ) && stderr.contains("rating_bad.pgn:8: B - A"),
         "{stderr}"
     );
     let dir = std::env::temp_dir().join(format!("skillcal-unfinished-{}", std::process::id()));

@@ -88,7 +88,8 @@ fn a_repeated_result_tag_is_an_error() {
 }
 
 /// The same reader still reads what tools write: comments, NAGs, variations, `0-0`, clock
-/// commands, a Result tag with a game that has no terminator, and the arena's own games.
+/// commands, and the arena's own games; a game with a Result tag but no terminator is a cut
+/// game, left out and noted.
 #[test]
 fn well_formed_pgn_still_reads() {
     let text = game(
@@ -97,8 +98,8 @@ fn well_formed_pgn_still_reads() {
         "[Result \"1-0\"]\n",
         "1. e4 {[%clk 0:03:00]} e5 $1 2. Nf3 (2. Qh5 Nc6) Nc6!? 3. Bc4 Nf6 4. 0-0 Bc5 ; note\n5. d3 1-0",
     ) + &game("B", "A", "[Result \"1/2-1/2\"]\n", "1. d4 d5");
-    let games = load_games(&[file("good", "g.pgn", &text)], &LoadOptions::default()).unwrap();
-    assert_eq!(games.len(), 2);
+    let r = load_games_report(&[file("good", "g.pgn", &text)], &LoadOptions::default()).unwrap();
+    assert_eq!((r.games.len(), r.unfinished.len()), (1, 1));
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let arena = root.join("results/range/verify-20261128-0125/matches/v03-1000/games.pgn");
     assert!(!load_games(&[&arena], &LoadOptions::default())
@@ -167,4 +168,69 @@ fn rate_without_games_names_the_file() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("(left out: 1 unfinished)"), "{err}");
+}
+
+fn rate(path: &std::path::Path) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .args(["rate", path.to_str().unwrap(), "--bootstrap", "0"])
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A last game whose movetext ends at a move boundary, without a result token (a file cut
+/// there), was rated by its Result tag without a word: it is a cut game, left out as `*` is,
+/// with a note naming it.
+#[test]
+fn a_game_cut_without_a_result_token_is_left_out_and_named() {
+    let text = game("A", "B", "[Result \"1-0\"]\n", "1. e4 e5 1-0")
+        + &game("B", "A", "[Result \"0-1\"]\n", "1. d4 d5 0-1")
+        + &game("A", "B", "[Result \"1-0\"]\n", "1. c4 e5 2. Nc3");
+    let path = file("cut", "g.pgn", &text);
+    let r = load_games_report(&[&path], &LoadOptions::default()).unwrap();
+    assert_eq!(r.games.len(), 2, "{:?}", r.games);
+    assert_eq!(r.unfinished.len(), 1);
+    assert!(
+        r.unfinished[0].ends_with("g.pgn:13: A - B"),
+        "{:?}",
+        r.unfinished
+    );
+    let (ok, _, stderr) = rate(&path);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("1 unfinished game (result *, or cut without a result) left out")
+            && stderr.contains("g.pgn:13: A - B"),
+        "{stderr}"
+    );
+}
+
+/// A player's name holding a newline (a quoted CSV field may) broke `rate`'s table into two
+/// rows: it is printed escaped, on its row.
+#[test]
+fn a_name_holding_a_newline_stays_on_its_row() {
+    let head = "game_id,pair_id,round,white,black,white_settings,black_settings,opening_id,\
+                opening_fen,result,termination,plies,seconds,seed\n";
+    let row = |id: u32, w: &str, b: &str, r: &str| {
+        format!("{id},{id},{id},{w},{b},,,1,,{r},checkmate,40,1.0,{id}\n")
+    };
+    let text = [
+        head.to_string(),
+        row(1, "\"A\nB\"", "C", "1-0"),
+        row(2, "C", "\"A\nB\"", "1/2-1/2"),
+        row(3, "C", "\"A\nB\"", "0-1"),
+    ]
+    .concat();
+    let path = file("newline", "games.csv", &text);
+    let (ok, stdout, stderr) = rate(&path);
+    assert!(ok, "{stderr}");
+    let row = stdout
+        .lines()
+        .find(|l| l.contains("A\\nB"))
+        .unwrap_or_else(|| panic!("no row names A\\nB:\n{stdout}"));
+    assert!(row.ends_with('%'), "{row}\n{stdout}");
+    assert!(!stdout.lines().any(|l| l.starts_with('B')), "{stdout}");
 }

@@ -96,7 +96,7 @@ impl PoolRunConfig {
     /// Reads and checks a config; paths inside are read from the config's folder, as
     /// calibration configs do.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::fsutil::read_text_capped(path, crate::fsutil::CONFIG_CAP)
             .map_err(|e| CalibrateError::io("read config", path, e))?;
         let origin = path.display().to_string();
         let mut cfg: PoolRunConfig =
@@ -286,12 +286,13 @@ impl CalibrationConfig {
             config_err!("{origin}: key `pool.file` is not set");
         };
         let path = dir.join("pool.toml");
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            CalibrateError::Config(format!(
-                "{origin}: key `pool.file`: cannot read {} (a `skillcal pool` run folder): {e}",
-                path.display()
-            ))
-        })?;
+        let text =
+            crate::fsutil::read_text_capped(&path, crate::fsutil::CONFIG_CAP).map_err(|e| {
+                CalibrateError::Config(format!(
+                    "{origin}: key `pool.file`: cannot read {} (a `skillcal pool` run folder): {e}",
+                    path.display()
+                ))
+            })?;
         let run: Run = toml::from_str(&text)
             .map_err(|e| CalibrateError::file(&path, format!("not a pool run's config: {e}")))?;
         if run.pool.file.is_some() {

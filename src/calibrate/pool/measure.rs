@@ -50,8 +50,8 @@ fn load_all(cfg: &PoolRunConfig, dir: &Path) -> Result<(Vec<Game>, usize)> {
 fn check_run_config(cfg: &PoolRunConfig, dir: &Path) -> Result<()> {
     let path = dir.join("pool.toml");
     if path.exists() {
-        let old =
-            std::fs::read_to_string(&path).map_err(|e| CalibrateError::io("read", &path, e))?;
+        let old = crate::fsutil::read_text_capped(&path, crate::fsutil::CONFIG_CAP)
+            .map_err(|e| CalibrateError::io("read", &path, e))?;
         let prev: PoolRunConfig = toml::from_str(&old).map_err(|e| {
             CalibrateError::file(&path, format!("cannot read the run's config: {e}"))
         })?;

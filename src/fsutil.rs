@@ -1,0 +1,107 @@
+//! Reading a file the user named (a StrengthTable, a config, a book, a pool file, games): it
+//! must be a regular file, and it is read with a cap suited to its kind. A FIFO would block the
+//! reader until a writer came, and `/dev/zero` would fill memory, so the kind is checked from
+//! the metadata before the file is opened, and the read stops one byte past the cap.
+//!
+//! Errors are `std::io::Error`s (kind `InvalidInput`) whose message gives the reason, so every
+//! caller's existing "cannot read PATH: ..." wrapping names the file.
+
+use std::fs::File;
+use std::io::{Error, ErrorKind, Read};
+use std::path::Path;
+
+/// A UCI_Elo table (`StrengthTable`): a few hundred rows at most.
+pub const TABLE_CAP: u64 = 4 << 20;
+/// A TOML config (calibration, match, pool, a pool run's `pool.toml`).
+pub const CONFIG_CAP: u64 = 4 << 20;
+/// An opening book (EPD or PGN): the largest common books are tens of MB.
+pub const BOOK_CAP: u64 = 256 << 20;
+/// Games read whole (PGN or CSV, a run's CSV files): a run's games or a month of rated games.
+pub const GAMES_CAP: u64 = 2 << 30;
+
+/// What the path names, when it is not a regular file.
+fn kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
+
+fn invalid(message: String) -> Error {
+    Error::new(ErrorKind::InvalidInput, message)
+}
+
+/// Opens `path` for reading after checking (without opening it) that it is a regular file.
+/// For a caller that streams a large file itself.
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(invalid(format!("not a regular file ({})", kind(&meta))));
+    }
+    File::open(path)
+}
+
+/// Reads a regular file of at most `cap` bytes.
+pub fn read_capped(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    // one byte past the cap tells a file at the cap from a longer one
+    file.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        let size = match cap >> 20 {
+            0 => format!("{cap} bytes"),
+            mb => format!("{mb} MB"),
+        };
+        return Err(invalid(format!(
+            "larger than {size}, the most read for a file of this kind"
+        )));
+    }
+    Ok(bytes)
+}
+
+/// [`read_capped`] as UTF-8 text.
+pub fn read_text_capped(path: &Path, cap: u64) -> std::io::Result<String> {
+    String::from_utf8(read_capped(path, cap)?)
+        .map_err(|e| Error::new(ErrorKind::InvalidData, format!("not UTF-8 text: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_devices_and_directories_and_caps_the_read() {
+        let e = read_capped(Path::new("/dev/zero"), 10).unwrap_err();
+        assert!(e.to_string().contains("a character device"), "{e}");
+        let e = read_capped(Path::new("/"), 10).unwrap_err();
+        assert!(e.to_string().contains("a directory"), "{e}");
+        let dir = std::env::temp_dir().join(format!("fsutil-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("ten");
+        std::fs::write(&f, b"0123456789").unwrap();
+        assert_eq!(read_capped(&f, 10).unwrap().len(), 10);
+        assert!(read_capped(&f, 9)
+            .unwrap_err()
+            .to_string()
+            .contains("larger than"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
