@@ -130,6 +130,13 @@ pub fn run(args: &BenchOptions) -> Result<(), EngineError> {
             EngineError::Argument(format!("bench --set '{s}': {e}{more}"))
         })?;
     }
+    if settings.maia.on {
+        return Err(EngineError::Argument(
+            "bench --set 'Style=maia': bench measures the search, which Style maia does not use \
+             (scripts/policy-bench.sh measures the network)"
+                .to_string(),
+        ));
+    }
     // checked once every option is set: a StrengthTable or Style after it sets the range
     if let Some((_, s)) = seen.iter().find(|(k, _)| k == "uci_elo") {
         if let Some(o) = settings.elo_outside() {

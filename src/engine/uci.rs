@@ -17,6 +17,8 @@ use std::time::Duration;
 
 use shakmaty::{Color, Position};
 
+mod maia;
+
 use super::command::{self, Command, Go};
 use super::position::{parse_uci_move, uci_string, Game};
 use super::score::{Bound, UciScore};
@@ -148,6 +150,8 @@ pub struct Uci {
     out: Output,
     /// The buffer behind `out` when capturing (see [`Uci::respond`]).
     captured: Option<Arc<Mutex<Vec<String>>>>,
+    /// `Style=maia`: the game's positions and the loaded network.
+    maia: maia::MaiaState,
 }
 
 impl Default for Uci {
@@ -176,6 +180,7 @@ impl Uci {
             debug: false,
             out,
             captured: None,
+            maia: maia::MaiaState::default(),
         }
     }
 
@@ -334,6 +339,7 @@ impl Uci {
                 return;
             }
         };
+        self.maia.reset(&game.root);
         for (i, m) in moves.iter().enumerate() {
             if let Err(e) = game.push_uci(m) {
                 self.say(&format!(
@@ -341,6 +347,7 @@ impl Uci {
                 ));
                 break;
             }
+            self.maia.push(&game.root);
         }
         self.game = Some(game);
     }
@@ -407,6 +414,9 @@ impl Uci {
                 ));
             }
         }
+        if key == "style" || key == "maianet" {
+            self.maia_load();
+        }
         if key == "randomseed" {
             self.seed = match self.settings.random_seed {
                 0 => clock_seed(),
@@ -430,6 +440,9 @@ impl Uci {
             self.say("bestmove 0000");
             return;
         };
+        if self.settings.maia.on {
+            return self.go_maia(&game, go.infinite || go.ponder);
+        }
         let mut params = SearchParams::default();
         let l = &mut params.limits;
         l.move_overhead = Duration::from_millis(self.opts.move_overhead_ms);

@@ -7,6 +7,7 @@
 
 pub mod family;
 pub mod knob;
+pub mod maia;
 pub mod noise;
 pub mod seed;
 pub mod settings;
@@ -14,9 +15,12 @@ pub mod table;
 
 pub use family::Family;
 pub use knob::{Knob, NoiseModel, Value};
+pub use maia::Maia;
 pub use noise::{
     apply_noise_allowed, choose, perturb_root_score, si_reference_choice, Choice, Noise,
 };
-pub use seed::{clock_seed, eval_noise, eval_noise_seed, move_seed, noise_rng, root_errors};
+pub use seed::{
+    clock_seed, eval_noise, eval_noise_seed, move_seed, noise_rng, policy_rng, root_errors,
+};
 pub use settings::{EloOutside, OptionDecl, OptionError, Settings, TableSource};
 pub use table::{EloTable, Row, TableError};

@@ -9,6 +9,8 @@ const ERROR_STREAM: u64 = 1;
 /// ChaCha stream of the MultiPV choice noise; separate so that changing the noise model never
 /// changes the Errors of the same move.
 const NOISE_STREAM: u64 = 2;
+/// ChaCha stream of a policy's sampled move (`Style=maia` with `PolicyTemperature` above 0).
+const POLICY_STREAM: u64 = 3;
 
 /// SplitMix64 finaliser: spreads nearby inputs (ply n, n + 1) over the whole 64-bit range.
 fn mix64(mut z: u64) -> u64 {
@@ -44,6 +46,13 @@ pub fn root_errors(move_seed: u64, n_moves: usize, si: u32) -> Vec<i32> {
 pub fn noise_rng(move_seed: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(move_seed);
     rng.set_stream(NOISE_STREAM);
+    rng
+}
+
+/// The generator that samples a policy's move (see [`super::maia`]).
+pub fn policy_rng(move_seed: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(move_seed);
+    rng.set_stream(POLICY_STREAM);
     rng
 }
 

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::family::Family;
 use super::knob::{parse_int, Kind, Knob, NoiseModel, Value};
+use super::maia::{self, Maia, MAIA_STYLE};
 use super::noise::Noise;
 use super::table::{EloTable, Row, TableError, EMBEDDED_NAME};
 
@@ -106,6 +107,8 @@ pub struct Settings {
     /// A `StrengthTable` file replaces the style's embedded table.
     pub strength_table: TableSource,
     table: Arc<EloTable>,
+    /// `Style=maia` and its options (the style's family is then the default's).
+    pub maia: Maia,
 }
 
 impl Default for Settings {
@@ -131,6 +134,7 @@ impl Default for Settings {
             style: Family::default(),
             strength_table: TableSource::Embedded,
             table: Arc::new(table),
+            maia: Maia::default(),
         };
         for knob in Knob::ALL {
             s.set_knob(knob, knob.default_value());
@@ -279,6 +283,9 @@ impl Settings {
             self.set_knob(knob, v);
             return Ok(());
         }
+        if let Some(done) = self.maia.set_option(name, value) {
+            return done.map_err(bad);
+        }
         let n = name.trim();
         let v = value.trim();
         if n.eq_ignore_ascii_case(RANDOM_SEED) {
@@ -304,9 +311,16 @@ impl Settings {
                 self.table = Arc::new(table);
             }
         } else if n.eq_ignore_ascii_case(STYLE) {
-            let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
-            self.style = Family::parse(v)
-                .ok_or_else(|| bad(format!("'{v}' is not one of {}", names.join(", "))))?;
+            let mut names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+            names.push(MAIA_STYLE);
+            // maia has no family: the default's stands behind it, so `Style=maia` names it whole
+            let maia = v.eq_ignore_ascii_case(MAIA_STYLE);
+            self.style = match maia {
+                true => Family::default(),
+                false => Family::parse(v)
+                    .ok_or_else(|| bad(format!("'{v}' is not one of {}", names.join(", "))))?,
+            };
+            self.maia.on = maia;
             // A StrengthTable file, once loaded, stays in use whatever the style.
             if self.strength_table == TableSource::Embedded {
                 self.table = Arc::new(self.style.table().clone());
@@ -371,13 +385,32 @@ impl Settings {
             name: STYLE,
             kind: DeclKind::Combo {
                 default: Family::default().name().to_string(),
-                vars: Family::ALL.iter().map(|f| f.name().to_string()).collect(),
+                vars: Family::ALL
+                    .iter()
+                    .map(|f| f.name())
+                    .chain([MAIA_STYLE])
+                    .map(str::to_string)
+                    .collect(),
             },
         });
         decls.push(OptionDecl {
             name: STRENGTH_TABLE,
             kind: DeclKind::String {
                 default: EMBEDDED_NAME.to_string(),
+            },
+        });
+        let d = Maia::default();
+        decls.push(OptionDecl {
+            name: maia::MAIA_NET,
+            kind: DeclKind::Combo {
+                default: d.net.to_string(),
+                vars: maia::bands(),
+            },
+        });
+        decls.push(OptionDecl {
+            name: maia::POLICY_TEMPERATURE,
+            kind: DeclKind::String {
+                default: format!("{}", d.temperature),
             },
         });
         decls
@@ -410,9 +443,13 @@ impl Settings {
         if self.style != default.style {
             parts.push(format!("{STYLE}={}", self.style));
         }
+        if self.maia.on {
+            parts.push(format!("{STYLE}={MAIA_STYLE}"));
+        }
         if let TableSource::Path(p) = &self.strength_table {
             parts.push(format!("{STRENGTH_TABLE}={}", p.display()));
         }
+        parts.extend(self.maia.spec_parts());
         parts.join(",")
     }
 
@@ -452,10 +489,10 @@ impl Settings {
         })
     }
 
-    /// The table row `UCI_LimitStrength` would apply (None when it is off).
+    /// The table row `UCI_LimitStrength` would apply (None when it is off, or under
+    /// `Style=maia`, which has no table).
     pub fn strength_row(&self) -> Option<Row> {
-        self.limit_strength
-            .then(|| self.table.settings_for_elo(self.elo as f64))
+        (self.limit_strength && !self.maia.on).then(|| self.table.settings_for_elo(self.elo as f64))
     }
 
     /// The settings the engine plays with: with `UCI_LimitStrength` on, the table's row for
@@ -474,6 +511,12 @@ impl Settings {
     /// The `info string` text the engine prints when `UCI_LimitStrength` chose settings: the
     /// family, the table, whether its rows are measured, and the row.
     pub fn strength_info(&self) -> Option<String> {
+        if self.maia.on && self.limit_strength {
+            return Some(format!(
+                "UCI_LimitStrength and UCI_Elo are ignored under Style maia: MaiaNet {} plays its band",
+                self.maia.net
+            ));
+        }
         let row = self.strength_row()?;
         let provisional = if self.table.provisional() {
             ", provisional: not yet calibrated"

@@ -11,5 +11,6 @@ mod search;
 mod search_bounds;
 mod uci;
 mod uci_fuzz_regressions;
+mod uci_maia;
 mod uci_robust;
 mod uci_values;

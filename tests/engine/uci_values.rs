@@ -279,12 +279,18 @@ fn bench_refuses_uci_elo_outside_the_range_and_lists_its_options() {
             .contains("UCI_Elo 2500 is outside 800..=2400, the range of the Style nodes table"),
         "{err}"
     );
+    let (ok, err) = bench(&["1", "--set", "Style=maia"]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains("bench --set 'Style=maia': bench measures the search"),
+        "{err}"
+    );
     let (ok, err) = bench(&["1", "--set", "Hash=16"]);
     assert!(!ok, "{err}");
     assert!(
         err.contains(
             "bench --set 'Hash=16': unknown option 'Hash'; bench --set takes the weakening options: ScoreInaccuracy, "
-        ) && err.contains(", UCI_Elo, Style, StrengthTable (it searches with a 16 MB hash and one thread of its own)"),
+        ) && err.contains(", UCI_Elo, Style, StrengthTable, MaiaNet, PolicyTemperature (it searches with a 16 MB hash and one thread of its own)"),
         "{err}"
     );
     // the range is the table's once every option is set: UCI_Elo may come first

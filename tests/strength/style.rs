@@ -17,7 +17,7 @@ fn style_picks_the_family_table_and_a_bad_style_names_the_option() {
     assert_eq!(s.to_spec(), "Style=gaussian");
     assert_eq!(Settings::from_spec("Style=gaussian").unwrap(), s);
     let err = s.set_option("Style", "wild").unwrap_err().to_string();
-    assert!(err.starts_with("option Style: bad value 'wild': 'wild' is not one of nodes, inaccuracy, gaussian, gbm, evalnoise, blend"), "{err}");
+    assert!(err.starts_with("option Style: bad value 'wild': 'wild' is not one of nodes, inaccuracy, gaussian, gbm, evalnoise, blend, maia"), "{err}");
     assert_eq!(s.style, Family::Gaussian, "a bad value changes nothing");
     let decl = s
         .uci_options()
@@ -26,7 +26,7 @@ fn style_picks_the_family_table_and_a_bad_style_names_the_option() {
         .find(|d| d.contains("name Style"));
     assert_eq!(
         decl.as_deref(),
-        Some("option name Style type combo default blend var nodes var inaccuracy var gaussian var gbm var evalnoise var blend")
+        Some("option name Style type combo default blend var nodes var inaccuracy var gaussian var gbm var evalnoise var blend var maia")
     );
 }
 
@@ -150,4 +150,45 @@ fn info_string_says_when_the_row_is_beyond_the_path_or_the_table() {
         s.strength_info()
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn style_maia_names_its_net_and_temperature_and_has_no_table_row() {
+    let mut s = Settings::default();
+    s.set_option("Style", "gaussian").unwrap();
+    s.set_option("Style", "Maia").unwrap();
+    s.set_option("MaiaNet", "1500").unwrap();
+    s.set_option("PolicyTemperature", "0.5").unwrap();
+    assert!(s.maia.on);
+    assert_eq!(
+        s.style,
+        Family::default(),
+        "maia stands on the default family"
+    );
+    assert_eq!(s.to_spec(), "Style=maia,MaiaNet=1500,PolicyTemperature=0.5");
+    assert_eq!(Settings::from_spec(&s.to_spec()).unwrap(), s);
+    s.set_option("UCI_LimitStrength", "true").unwrap();
+    assert_eq!(s.strength_row(), None);
+    assert!(s
+        .strength_info()
+        .unwrap()
+        .contains("ignored under Style maia"));
+    for (name, value) in [
+        ("MaiaNet", "1150"),
+        ("PolicyTemperature", "-1"),
+        ("PolicyTemperature", "11"),
+    ] {
+        let err = s.set_option(name, value).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("option {name}: bad value '{value}'")),
+            "{err}"
+        );
+    }
+    assert_eq!(s.maia.net, 1500);
+    s.set_option("Style", "nodes").unwrap();
+    assert!(!s.maia.on);
+    assert_eq!(
+        s.to_spec(),
+        "UCI_LimitStrength=true,Style=nodes,MaiaNet=1500,PolicyTemperature=0.5"
+    );
 }
