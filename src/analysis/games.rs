@@ -267,9 +267,14 @@ pub fn rating(value: &str) -> std::result::Result<Option<u32>, String> {
 pub fn read_pgn_file(path: &Path) -> Result<Vec<GameMoves>> {
     let bytes = crate::fsutil::read_capped(path, crate::fsutil::GAMES_CAP)
         .map_err(|e| AnalysisError::io("read", path, e))?;
+    read_pgn_bytes(path, &bytes)
+}
+
+/// [`read_pgn_file`] of a file's text read already (`path` names it in messages).
+pub fn read_pgn_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<GameMoves>> {
     let settings = read_settings(path);
     let mut out = Vec::new();
-    let games = pgn_text::read_games(&bytes, &mut GameVisitor)
+    let games = pgn_text::read_games(bytes, &mut GameVisitor)
         .map_err(|e| AnalysisError::file(path, format!("cannot read PGN: {e}")))?;
     for (n, (game, text)) in (1..).zip(games) {
         let line = text.first_line;

@@ -3,8 +3,9 @@
 //! loss, Lichess's accuracy and inaccuracy / mistake / blunder counts, blunder rates by the
 //! position's state and the game phase, material drops (a loss of 300 cp or more) by state,
 //! top-1 agreement, each with a 95% bootstrap interval over games. With human games (`human`),
-//! the same figures per rating band and move-matching of an engine at `UCI_Elo` = the band's
-//! middle against the humans' moves.
+//! the same figures per rating band and move-matching against the humans' moves (`matching`:
+//! streamed, resumable, at any scale), of an engine at `UCI_Elo` = the band's middle or of a
+//! fixed setting.
 //!
 //! Formulas, thresholds and sources: `docs/analysis.md`.
 
@@ -14,10 +15,15 @@ pub mod error;
 pub mod games;
 pub mod human;
 pub mod lichess;
+pub mod match_items;
+pub mod match_uci;
+pub mod match_work;
+pub mod matching;
 pub mod moves;
 pub mod pool;
 pub mod report;
 pub mod stats;
+pub mod stream;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -28,6 +34,7 @@ pub use error::{AnalysisError, Result};
 use games::{full_fen, position_key, GameMoves};
 use moves::{judge_game, needs_engine, MoveEval};
 use stats::{bootstrap, counts, figures, Estimate, Sample, COUNTS, FIGURES};
+use stream::HumanFilter;
 
 /// Default reference-engine node limit.
 pub const DEFAULT_NODES: u64 = 15_000;
@@ -60,17 +67,20 @@ pub struct AnalyseOptions {
     /// Bootstrap resamples for the 95% intervals (0: no intervals).
     pub bootstrap: usize,
     pub seed: u64,
-    /// Rated human games (WhiteElo / BlackElo) for the comparison.
-    pub human: Option<PathBuf>,
+    /// Rated human games (WhiteElo / BlackElo; PGN, `.pgn.zst`, `.pgn.gz`) for the comparison.
+    pub human: Vec<PathBuf>,
     /// Engines for move-matching; each is given `UCI_LimitStrength=true` and `UCI_Elo` = the
-    /// band's middle.
+    /// band's middle (a `Style=maia` setting excepted: a network has no Elo).
     pub match_engines: Vec<EngineConfig>,
-    /// Rating band width.
-    pub band: u32,
-    /// Move-matching skips plies before this one (counted from the game's start).
-    pub match_min_ply: usize,
-    /// Move-matching skips moves made with less than this many seconds left (`[%clk]`).
-    pub match_min_clock: f64,
+    /// Which human games and moves count, and the band width (Maia's protocol by default).
+    pub filter: HumanFilter,
+    /// Move-matching on a seeded sample of this many positions per band instead of all.
+    pub sample_positions: Option<usize>,
+    pub sample_seed: u64,
+    /// Move-matching records its work in chunks of this many games of a file.
+    pub chunk_games: usize,
+    /// Human games for move-matching only: no reference engine, no figures (`human.csv`).
+    pub matching_only: bool,
     /// No progress bars.
     pub quiet: bool,
 }
@@ -88,14 +98,16 @@ impl AnalyseOptions {
             concurrency: 2,
             bootstrap: 1000,
             seed: 1,
-            human: None,
+            human: Vec::new(),
             match_engines: vec![EngineConfig::parse_spec(
                 "builtin:RandomSeed=1",
                 default_match_limit("builtin"),
             )?],
-            band: 100,
-            match_min_ply: 10,
-            match_min_clock: 30.0,
+            filter: HumanFilter::new(100),
+            sample_positions: None,
+            sample_seed: 1,
+            chunk_games: 500,
+            matching_only: false,
             quiet: false,
         })
     }
@@ -133,9 +145,13 @@ pub struct MatchRow {
     pub band: String,
     pub engine: String,
     pub setting: String,
+    pub limit: String,
+    /// `all`, or `sample, seed S`.
+    pub selection: String,
     pub games: usize,
     pub positions: usize,
-    pub matches: usize,
+    /// Matches, or expected matches (a policy's probability of the human's move, summed).
+    pub matches: f64,
     pub rate: Estimate,
 }
 
@@ -152,18 +168,30 @@ pub struct AnalyseResult {
     pub engine_evaluations: usize,
     /// Positions the move-matching engines actually searched.
     pub match_evaluations: usize,
+    /// What the human files held and what the filters kept.
+    pub human_counts: stream::Counts,
     pub players: Vec<GroupFigures>,
     pub human_bands: Vec<GroupFigures>,
     pub matching: Vec<MatchRow>,
+    /// What the reader of results should know (a setting measured with two builds).
+    pub warnings: Vec<String>,
 }
 
 /// Runs the analysis and writes `analysis.csv`, `moves.csv`, `analysis.md` (and `human.csv`,
 /// `matching.csv` with human games) into `opts.out`.
 pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
-    if opts.inputs.is_empty() && opts.human.is_none() {
+    if opts.inputs.is_empty() && opts.human.is_empty() {
         return Err(AnalysisError::Usage(
             "nothing to analyse: give PGN files or run folders (or --human)".into(),
         ));
+    }
+    for h in &opts.human {
+        if !h.is_file() {
+            return Err(AnalysisError::file(h, "no such file (--human)"));
+        }
+    }
+    if opts.matching_only {
+        return run_matching_only(opts);
     }
     let mut games: Vec<GameMoves> = Vec::new();
     let mut empty: Vec<PathBuf> = Vec::new();
@@ -174,17 +202,21 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
         }
         games.extend(read);
     }
-    let human_games = match &opts.human {
-        Some(h) => games::read_pgn_file(h)?,
-        None => Vec::new(),
-    };
+    let mut human_games = Vec::new();
+    for h in &opts.human {
+        // whole in memory, for the figures: --matching-only streams instead
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut stream::open(h, Default::default())?, &mut bytes)
+            .map_err(|e| AnalysisError::io("read", h, e))?;
+        human_games.extend(games::read_pgn_bytes(h, &bytes)?);
+    }
     // input without a move to analyse (not PGN, every game skipped, or book moves only) is
     // named, not analysed as nothing
     let moves = |g: &[GameMoves]| g.iter().map(|g| g.moves.len()).sum::<usize>();
     if moves(&games) + moves(&human_games) == 0 {
         let first = empty
             .first()
-            .or(opts.human.as_ref())
+            .or(opts.human.first())
             .cloned()
             .unwrap_or_default();
         return Err(AnalysisError::file(
@@ -278,17 +310,41 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
     };
 
     if !human_games.is_empty() {
-        let bands = human::band_samples(&human_games, &human_evals, opts.band)?;
+        let bands = human::band_samples(&human_games, &human_evals, &opts.filter)?;
         result.human_bands = bands
             .iter()
             .map(|(b, samples)| group_figures(b.label(), String::new(), samples, opts))
             .collect();
-        let (rows, n) = human::move_matching(&human_games, opts, &mut cache)?;
-        result.matching = rows;
-        result.match_evaluations = n;
+        let m = matching::run(opts)?;
+        result.matching = m.rows;
+        result.match_evaluations = m.evaluations;
+        result.human_counts = m.counts;
+        result.warnings = m.warnings;
     }
 
     report::write_all(opts, &result, &all_moves)?;
+    Ok(result)
+}
+
+/// Move-matching on the human games alone: streamed, no reference engine; writes
+/// `matching.csv` and `matching.md`.
+fn run_matching_only(opts: &AnalyseOptions) -> Result<AnalyseResult> {
+    if !opts.inputs.is_empty() {
+        return Err(AnalysisError::Usage(
+            "--matching-only measures the --human games alone: give no other games".into(),
+        ));
+    }
+    std::fs::create_dir_all(&opts.out).map_err(|e| AnalysisError::io("create", &opts.out, e))?;
+    let m = matching::run(opts)?;
+    let result = AnalyseResult {
+        human_games: m.counts.kept as usize,
+        match_evaluations: m.evaluations,
+        human_counts: m.counts,
+        matching: m.rows,
+        warnings: m.warnings,
+        ..AnalyseResult::default()
+    };
+    report::write_matching_only(opts, &result)?;
     Ok(result)
 }
 

@@ -66,7 +66,8 @@ pub fn evaluate_all(
             }]
         })
         .collect();
-    let (answers, engine_evaluations) = run_jobs(cfg, jobs, concurrency, cache, label, quiet)?;
+    let progress = Progress::Own { label, quiet };
+    let (answers, engine_evaluations) = run_jobs(cfg, jobs, concurrency, Some(cache), progress)?;
     Ok(Evaluated {
         evals: answers.into_iter().flatten().collect(),
         engine_evaluations,
@@ -107,17 +108,54 @@ pub fn evaluate_games(
                 .collect()
         })
         .collect();
-    run_jobs(cfg, jobs, concurrency, cache, label, quiet)
+    run_jobs(
+        cfg,
+        jobs,
+        concurrency,
+        Some(cache),
+        Progress::Own { label, quiet },
+    )
 }
 
-/// Runs the jobs not wholly in the cache; every job's answers by key, and the searches done.
+/// Searches each of `positions` (key, full FEN) on its own (after `ucinewgame`) with `cfg`,
+/// without a cache, `concurrency` processes at most; `bar` advances by one a search. Answers
+/// by key.
+pub fn search_each(
+    cfg: &EngineConfig,
+    positions: &[(String, String)],
+    concurrency: usize,
+    bar: &ProgressBar,
+) -> Result<HashMap<String, Eval>> {
+    let jobs: Vec<Vec<Item>> = positions
+        .iter()
+        .map(|(key, fen)| {
+            vec![Item {
+                key: key.clone(),
+                fen: fen.clone(),
+                line: String::new(),
+            }]
+        })
+        .collect();
+    let (answers, _) = run_jobs(cfg, jobs, concurrency, None, Progress::Shared(bar))?;
+    Ok(answers.into_iter().flatten().collect())
+}
+
+/// Where a run of jobs shows its progress.
+enum Progress<'a> {
+    /// A bar of its own (none when quiet).
+    Own { label: &'a str, quiet: bool },
+    /// The caller's bar.
+    Shared(&'a ProgressBar),
+}
+
+/// Runs the jobs not wholly in the cache (every job without one); every job's answers by key,
+/// and the searches done.
 fn run_jobs(
     cfg: &EngineConfig,
     jobs: Vec<Vec<Item>>,
     concurrency: usize,
-    cache: &mut EvalCache,
-    label: &str,
-    quiet: bool,
+    mut cache: Option<&mut EvalCache>,
+    progress: Progress,
 ) -> Result<(Vec<HashMap<String, Eval>>, usize)> {
     let identity = cfg.identity();
     let limit = cfg.limit.to_string();
@@ -128,6 +166,7 @@ fn run_jobs(
             .iter()
             .map(|it| {
                 cache
+                    .as_ref()?
                     .get_in_line(&it.key, &it.line, &identity, &limit)
                     .map(|e| (it.key.clone(), e.clone()))
             })
@@ -141,17 +180,25 @@ fn run_jobs(
     if total == 0 {
         return Ok((answers, 0));
     }
-    let bar = if quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(total as u64)
+    let shared = matches!(progress, Progress::Shared(_));
+    let own;
+    let bar = match progress {
+        Progress::Shared(bar) => bar,
+        Progress::Own { label, quiet } => {
+            own = if quiet {
+                ProgressBar::hidden()
+            } else {
+                ProgressBar::new(total as u64)
+            };
+            own.set_style(
+                ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} positions, ETA {eta}")
+                    .expect("template")
+                    .progress_chars("=> "),
+            );
+            own.set_message(label.to_string());
+            &own
+        }
     };
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} positions, ETA {eta}")
-            .expect("template")
-            .progress_chars("=> "),
-    );
-    bar.set_message(label.to_string());
     let workers = concurrency.max(1).min(todo.len());
     todo.reverse();
     let queue = Arc::new(Mutex::new(todo));
@@ -192,11 +239,13 @@ fn run_jobs(
     for msg in rx {
         match msg {
             Ok((j, it, eval)) => {
-                if cache
-                    .get_in_line(&it.key, &it.line, &identity, &limit)
-                    .is_none()
-                {
-                    cache.insert_in_line(&it.key, &it.line, &identity, &limit, eval.clone())?;
+                if let Some(cache) = cache.as_mut() {
+                    if cache
+                        .get_in_line(&it.key, &it.line, &identity, &limit)
+                        .is_none()
+                    {
+                        cache.insert_in_line(&it.key, &it.line, &identity, &limit, eval.clone())?;
+                    }
                 }
                 answers[j].insert(it.key, eval);
                 done += 1;
@@ -213,7 +262,9 @@ fn run_jobs(
         h.join()
             .map_err(|_| AnalysisError::Other("an engine worker panicked".into()))?;
     }
-    bar.finish_and_clear();
+    if !shared {
+        bar.finish_and_clear();
+    }
     if let Some(e) = error {
         return Err(e.context(format!(
             "evaluation stopped after {done} of {total} positions (kept in the cache)"

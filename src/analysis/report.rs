@@ -107,6 +107,8 @@ fn write_matching(path: &Path, rows: &[MatchRow]) -> csv::Result<()> {
         "band",
         "engine",
         "setting",
+        "limit",
+        "selection",
         "games",
         "positions",
         "matches",
@@ -119,9 +121,15 @@ fn write_matching(path: &Path, rows: &[MatchRow]) -> csv::Result<()> {
             r.band.clone(),
             r.engine.clone(),
             r.setting.clone(),
+            r.limit.clone(),
+            r.selection.clone(),
             r.games.to_string(),
             r.positions.to_string(),
-            r.matches.to_string(),
+            if r.matches.fract() == 0.0 {
+                format!("{}", r.matches)
+            } else {
+                format!("{:.2}", r.matches)
+            },
             num(r.rate.value),
             num(r.rate.lower),
             num(r.rate.upper),
@@ -250,26 +258,69 @@ pub fn markdown(opts: &AnalyseOptions, r: &AnalyseResult) -> String {
         tables(&mut md, "band", &r.human_bands);
     }
     if !r.matching.is_empty() {
-        let _ = writeln!(
-            md,
-            "\n### Move-matching\n\nHow often the engine at `UCI_Elo` = the band's middle plays \
-             the human's move (plies from {} on; moves made with under {} s on the clock \
-             skipped when `[%clk]` is present).\n\n| band | setting | positions | matches | rate % |\n|---|---|---|---|---|",
-            opts.match_min_ply, opts.match_min_clock
-        );
-        for m in &r.matching {
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} | {} | {} |",
-                m.band,
-                md_cell(&m.setting),
-                m.positions,
-                m.matches,
-                cell(&m.rate, 100.0, 1)
-            );
-        }
+        md.push('\n');
+        matching_section(&mut md, opts, r);
     }
     md
+}
+
+/// The move-matching section (a `###` heading, its table and what the reading kept).
+fn matching_section(md: &mut String, opts: &AnalyseOptions, r: &AnalyseResult) {
+    let f = &opts.filter;
+    let c = &r.human_counts;
+    let _ = writeln!(
+        md,
+        "### Move-matching\n\nHow often each engine setting plays the human's move, per band of \
+         the mover's rating (Maia's protocol: plies from {} on; moves made with under {} s on \
+         the clock skipped when `[%clk]` is present); an engine with `UCI_Elo` plays at the \
+         band's middle. `matches` of a `PolicyTemperature` setting is the expected number: the \
+         policy's probability of the human's move, summed (exact, no sampling). Intervals: 95%, \
+         bootstrap over games ({} resamples, seed {}). Ratings {}-{}; the last reading: {} \
+         games, {} kept with {} positions ({} unrated, {} outside the ratings, {} by time \
+         control, {} unplayable, {} without a move to match, {} passed over as measured).\n\n\
+         | band | engine | setting | selection | games | positions | matches | rate % |\n\
+         |---|---|---|---|---|---|---|---|",
+        f.min_ply,
+        f.min_clock,
+        opts.bootstrap,
+        opts.seed,
+        f.min_elo,
+        f.max_elo,
+        c.games,
+        c.kept,
+        c.probes,
+        c.unrated,
+        c.out_of_range,
+        c.time_control,
+        c.unplayable,
+        c.no_probe,
+        c.passed,
+    );
+    for m in &r.matching {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {:.1} | {} |",
+            m.band,
+            md_cell(&m.engine),
+            md_cell(&m.setting),
+            md_cell(&m.selection),
+            m.games,
+            m.positions,
+            m.matches,
+            cell(&m.rate, 100.0, 1)
+        );
+    }
+}
+
+/// Writes `matching.csv` and `matching.md` of a `--matching-only` run.
+pub fn write_matching_only(opts: &AnalyseOptions, r: &AnalyseResult) -> Result<()> {
+    write_csv(&opts.out.join("matching.csv"), |p| {
+        write_matching(p, &r.matching)
+    })?;
+    let mut md = String::new();
+    matching_section(&mut md, opts, r);
+    let path = opts.out.join("matching.md");
+    std::fs::write(&path, md).map_err(|e| AnalysisError::io("write", &path, e))
 }
 
 /// Writes every output file of a run.
@@ -278,7 +329,7 @@ pub fn write_all(opts: &AnalyseOptions, r: &AnalyseResult, moves: &[MoveEval]) -
         write_groups(p, "player", &r.players)
     })?;
     write_csv(&opts.out.join("moves.csv"), |p| write_moves(p, moves))?;
-    if opts.human.is_some() {
+    if !opts.human.is_empty() {
         write_csv(&opts.out.join("human.csv"), |p| {
             write_groups(p, "band", &r.human_bands)
         })?;

@@ -30,9 +30,42 @@ pub struct AnalyseArgs {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Rated human games (WhiteElo / BlackElo) to compare with, per rating band.
-    #[arg(long)]
-    human: Option<std::path::PathBuf>,
+    /// Rated human games (WhiteElo / BlackElo) to compare with, per rating band: PGN files,
+    /// plain, .pgn.zst or .pgn.gz (one or more; give other games before it).
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    human: Vec<std::path::PathBuf>,
+    /// Move-matching on the --human games only, streamed (any size; no reference engine, no
+    /// human.csv): writes matching.csv and matching.md, resuming what --out holds.
+    #[arg(long, requires = "human")]
+    matching_only: bool,
+    /// Human ratings to match, LOW-HIGH inclusive, e.g. 800-2499 (the mover's rating).
+    #[arg(long, value_name = "LOW-HIGH", value_parser = elo_range, requires = "human")]
+    bands: Option<(u32, u32)>,
+    /// Skip human games whose TimeControl base is under this many seconds (and games without a
+    /// readable TimeControl).
+    #[arg(long, value_name = "SECONDS", requires = "human")]
+    tc_min_base: Option<u32>,
+    /// Skip human games whose TimeControl base is over this many seconds (and games without a
+    /// readable TimeControl).
+    #[arg(long, value_name = "SECONDS", requires = "human")]
+    tc_max_base: Option<u32>,
+    /// Move-matching skips the plies before this one (Maia's protocol: 10).
+    #[arg(long, default_value_t = 10, requires = "human")]
+    min_ply: usize,
+    /// Move-matching skips moves made with under this many seconds left, where [%clk] says.
+    #[arg(long, default_value_t = 30.0, requires = "human")]
+    min_clock: f64,
+    /// Move-matching on a seeded sample of N positions per band (rounded up to a multiple of
+    /// 100) instead of every position; a larger N with the same seed keeps what was measured.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), requires = "human")]
+    sample_positions: Option<u64>,
+    /// Seed of the --sample-positions draw.
+    #[arg(long, default_value_t = 1, requires = "human")]
+    sample_seed: u64,
+    /// Move-matching records its work every this many games of a file (a killed run loses at
+    /// most one chunk).
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..), requires = "human")]
+    chunk_games: u64,
     /// Move-matching engine (repeatable; with --human); gets UCI_LimitStrength=true and UCI_Elo
     /// = band middle.
     #[arg(
@@ -57,6 +90,23 @@ pub struct AnalyseArgs {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+}
+
+/// `LOW-HIGH`, LOW <= HIGH.
+fn elo_range(s: &str) -> Result<(u32, u32), String> {
+    let (lo, hi) = s
+        .split_once('-')
+        .ok_or_else(|| format!("`{s}` is not LOW-HIGH (e.g. 800-2499)"))?;
+    let num = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|e| format!("`{v}` in `{s}`: {e}"))
+    };
+    let (lo, hi) = (num(lo)?, num(hi)?);
+    if lo > hi {
+        return Err(format!("`{s}`: LOW is above HIGH"));
+    }
+    Ok((lo, hi))
 }
 
 /// A 95% interval reads its 2.5% tails from the resamples, so it takes as many as `rate`'s
@@ -106,17 +156,51 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
             EngineConfig::parse_spec(s, limit)
         })
         .collect::<Result<_, _>>()?;
-    opts.band = a.band;
+    opts.filter.band = a.band;
+    if let Some((lo, hi)) = a.bands {
+        opts.filter.min_elo = lo;
+        opts.filter.max_elo = hi;
+    }
+    opts.filter.tc_min_base = a.tc_min_base;
+    opts.filter.tc_max_base = a.tc_max_base;
+    opts.filter.min_ply = a.min_ply;
+    opts.filter.min_clock = a.min_clock;
+    opts.sample_positions = a.sample_positions.map(|n| n as usize);
+    opts.sample_seed = a.sample_seed;
+    opts.chunk_games = a.chunk_games as usize;
+    opts.matching_only = a.matching_only;
     opts.quiet = a.quiet;
     // each engine started once (program, options) before any work: a bad option failed only
     // inside the evaluation, after the folder and its cache were written
-    UciEngine::start(&opts.engine).map_err(|e| anyhow::anyhow!("--engine {}: {e}", a.engine))?;
-    if opts.human.is_some() {
+    if !opts.matching_only {
+        UciEngine::start(&opts.engine)
+            .map_err(|e| anyhow::anyhow!("--engine {}: {e}", a.engine))?;
+    }
+    if !opts.human.is_empty() {
         for (spec, m) in a.match_engines.iter().zip(&opts.match_engines) {
             UciEngine::start(m).map_err(|e| anyhow::anyhow!("--match-engine {spec}: {e}"))?;
         }
     }
     let r = crate::analysis::run(&opts)?;
+    for w in &r.warnings {
+        eprintln!("warning: {w}");
+    }
+    if opts.matching_only {
+        let c = &r.human_counts;
+        outln!(
+            "{} human games read, {} kept ({} positions to match), {} positions evaluated by this run",
+            c.games, c.kept, c.probes, r.match_evaluations
+        );
+        outln!("wrote {}", opts.out.join("matching.csv").display());
+    }
+    if !opts.human.is_empty() {
+        if let Some(svg) = crate::report::matching_plot::write_matching_plot(&opts.out)? {
+            outln!("wrote {}", svg.display());
+        }
+    }
+    if opts.matching_only {
+        return Ok(());
+    }
     outln!(
         "{} games ({} moves analysed), {} human games, {} positions ({} searched by the reference engine, {} by move-matching engines)",
         r.games, r.moves, r.human_games, r.positions, r.engine_evaluations, r.match_evaluations

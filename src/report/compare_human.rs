@@ -35,8 +35,12 @@ pub struct MatchingRow {
     pub band: String,
     pub engine: String,
     pub setting: String,
+    /// `all`, or `sample, seed S` (absent before samples existed: all).
+    #[serde(default)]
+    pub selection: String,
     pub positions: u64,
-    pub matches: u64,
+    /// Matches, or expected matches (a policy's probability of the human's move, summed).
+    pub matches: f64,
     pub rate: Option<f64>,
     pub lower: Option<f64>,
     pub upper: Option<f64>,
@@ -44,7 +48,7 @@ pub struct MatchingRow {
 
 impl data::CsvRow for MatchingRow {
     fn check(&self) -> Result<(), String> {
-        if self.matches > self.positions {
+        if !(0.0..=self.positions as f64).contains(&self.matches) {
             return Err(format!(
                 "{} matches in {} positions",
                 self.matches, self.positions
@@ -332,11 +336,7 @@ pub fn human_section(doc: &mut Document, human: &HumanInput, rows: &[CompareHuma
             "Over all bands (matches over positions, per engine setting without its UCI_Elo): {}.",
             overall
                 .iter()
-                .map(|(s, m, n)| format!(
-                    "{s} {} of {n} ({:.1}%)",
-                    m,
-                    100.0 * *m as f64 / *n as f64
-                ))
+                .map(|(s, m, n)| format!("{s} {m:.0} of {n} ({:.1}%)", 100.0 * m / *n as f64))
                 .collect::<Vec<_>>()
                 .join("; ")
         ));
@@ -365,8 +365,8 @@ pub fn overall_unlikeness(rows: &[CompareHumanRow]) -> Vec<(String, f64, usize)>
 }
 
 /// Per engine setting with its `UCI_Elo` taken out: (setting, matches, positions) over all bands.
-pub fn matching_overall(rows: &[MatchingRow]) -> Vec<(String, u64, u64)> {
-    let mut out: Vec<(String, u64, u64)> = Vec::new();
+pub fn matching_overall(rows: &[MatchingRow]) -> Vec<(String, f64, u64)> {
+    let mut out: Vec<(String, f64, u64)> = Vec::new();
     for m in rows {
         let setting: Vec<&str> = m
             .setting

@@ -9,3 +9,4 @@ mod formulas;
 mod human;
 mod inputs;
 mod levels;
+mod matching;

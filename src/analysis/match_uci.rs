@@ -1,0 +1,52 @@
+//! Move-matching by a UCI engine: each position searched on its own (after `ucinewgame`), the
+//! engine's `bestmove` compared with the human's move.
+
+use std::collections::BTreeMap;
+
+use indicatif::ProgressBar;
+
+use super::engine::EngineConfig;
+use super::error::Result;
+use super::games::{full_fen, position_key};
+use super::match_items::Item;
+use super::pool::search_each;
+
+/// The engine a band's positions are searched with: `base`, and with `UCI_LimitStrength=true`,
+/// `UCI_Elo` = `elo` when given.
+pub fn band_engine(base: &EngineConfig, elo: Option<u32>) -> EngineConfig {
+    match elo {
+        Some(elo) => base
+            .with_option("UCI_LimitStrength", "true")
+            .with_option("UCI_Elo", &elo.to_string()),
+        None => base.clone(),
+    }
+}
+
+/// 1 where the engine played the human's move, 0 elsewhere, per item. A position met twice
+/// (same key) is searched once.
+pub fn match_items(
+    cfg: &EngineConfig,
+    items: &[&Item],
+    concurrency: usize,
+    bar: &ProgressBar,
+) -> Result<Vec<f64>> {
+    let keys: Vec<String> = items.iter().map(|it| position_key(it.position())).collect();
+    let positions: Vec<(String, String)> = keys
+        .iter()
+        .zip(items)
+        .map(|(k, it)| (k.clone(), full_fen(it.position())))
+        .collect::<BTreeMap<_, _>>()
+        .into_iter()
+        .collect();
+    let answers = search_each(cfg, &positions, concurrency, bar)?;
+    // the bar counts items: a repeated position counts though searched once
+    bar.inc((items.len() - positions.len()) as u64);
+    Ok(keys
+        .iter()
+        .zip(items)
+        .map(|(k, it)| {
+            let hit = answers.get(k).is_some_and(|e| e.best == it.played_uci());
+            f64::from(u8::from(hit))
+        })
+        .collect())
+}

@@ -1,0 +1,245 @@
+//! Move-matching at scale: human games streamed from plain, zstd and gzip PGN alike, filtered by
+//! rating, time control and clock; a matching run resumed after a kill measures only what it
+//! had not recorded, a folder refuses other filters, and a sample that covers every position
+//! agrees with the full run.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use skillcal::analysis::engine::{EngineConfig, Limit};
+use skillcal::analysis::match_items::{draw, Sampler};
+use skillcal::analysis::stream::{stream, time_control, Counts, HumanFilter};
+use skillcal::analysis::{run, AnalyseOptions};
+
+const RUY: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7";
+
+/// Seven invented games: kept (one move in time trouble), bullet, out of the ratings, unrated,
+/// illegal, one side rated, too short.
+fn pgn() -> String {
+    let game = |white: &str, black: &str, tc: &str, moves: &str| {
+        let tc = if tc.is_empty() {
+            String::new()
+        } else {
+            format!("[TimeControl \"{tc}\"]\n")
+        };
+        format!(
+            "[Event \"Rated Blitz game\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[WhiteElo \"{white}\"]\n[BlackElo \"{black}\"]\n{tc}\n{moves} *\n\n"
+        )
+    };
+    let hurried = RUY.replace("7. Bb3", "7. Bb3 {[%clk 0:00:25]}");
+    [
+        game("1520", "1580", "300+0", &hurried),
+        game("1850", "1810", "60+0", RUY),
+        game("700", "2600", "300+0", RUY),
+        game("?", "?", "300+0", RUY),
+        game("1500", "1500", "300+0", "1. e4 e5 2. Ke3 Nc6 *"),
+        game("1500", "?", "600+5", RUY),
+        game("1500", "1500", "300+0", "1. e4 e5 2. Nf3"),
+    ]
+    .concat()
+}
+
+fn folder(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skillcal-matching-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The fixture as plain, zstd and gzip files.
+fn files(dir: &Path) -> [PathBuf; 3] {
+    let text = pgn();
+    let plain = dir.join("games.pgn");
+    std::fs::write(&plain, &text).unwrap();
+    let zst = dir.join("games.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(text.as_bytes(), 3).unwrap()).unwrap();
+    let gz = dir.join("games.pgn.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(text.as_bytes()).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    [plain, zst, gz]
+}
+
+fn filter() -> HumanFilter {
+    let mut f = HumanFilter::new(100);
+    f.min_elo = 800;
+    f.max_elo = 2499;
+    f.tc_min_base = Some(180);
+    f
+}
+
+#[test]
+fn plain_zstd_and_gzip_stream_alike_through_the_filters() {
+    let dir = folder("stream");
+    let mut seen = Vec::new();
+    for f in files(&dir) {
+        let read = Arc::new(Default::default());
+        let mut kept = Vec::new();
+        let counts = stream(
+            std::slice::from_ref(&f),
+            &filter(),
+            &read,
+            |_, _| true,
+            |g| {
+                kept.push((
+                    g.number,
+                    g.probes.iter().map(|p| (p.ply, p.band)).collect::<Vec<_>>(),
+                ));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            read.load(std::sync::atomic::Ordering::Relaxed),
+            std::fs::metadata(&f).unwrap().len(),
+            "{f:?}: every byte of the file read"
+        );
+        seen.push((counts, kept));
+    }
+    assert_eq!(seen[0], seen[1]);
+    assert_eq!(seen[0], seen[2]);
+    let (counts, kept) = &seen[0];
+    let expected = Counts {
+        games: 7,
+        kept: 2,
+        unrated: 1,
+        out_of_range: 1,
+        time_control: 1,
+        unplayable: 1,
+        no_probe: 1,
+        passed: 0,
+        probes: 14,
+    };
+    assert_eq!(counts, &expected);
+    // game 1: plies 10-19 but 7. Bb3 (ply 12) with 25 s left; game 6: White's plies only
+    let g1: Vec<(usize, u32)> = [10, 11, 13, 14, 15, 16, 17, 18, 19]
+        .iter()
+        .map(|&p| (p, 1500))
+        .collect();
+    let g6: Vec<(usize, u32)> = [10, 12, 14, 16, 18].iter().map(|&p| (p, 1500)).collect();
+    assert_eq!(kept, &vec![(1, g1), (6, g6)]);
+
+    // games passed over are not replayed
+    let read = Arc::new(Default::default());
+    let counts = stream(
+        &[dir.join("games.pgn.zst")],
+        &filter(),
+        &read,
+        |_, n| n != 1,
+        |g| {
+            assert_eq!(g.number, 6);
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!((counts.passed, counts.kept), (1, 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn time_controls_and_draws() {
+    assert_eq!(time_control("300+3"), Ok(Some((300, 3))));
+    assert_eq!(time_control("600"), Ok(Some((600, 0))));
+    assert_eq!(time_control("-"), Ok(None));
+    assert!(time_control("?").unwrap_err().contains("`?`"));
+    assert!(time_control("40/7200").is_err());
+    // a draw depends on every part of its input, and on nothing else
+    let d = draw(1, "a.pgn", 3, 12);
+    assert_eq!(d, draw(1, "a.pgn", 3, 12));
+    for other in [
+        draw(2, "a.pgn", 3, 12),
+        draw(1, "b.pgn", 3, 12),
+        draw(1, "a.pgn", 4, 12),
+        draw(1, "a.pgn", 3, 13),
+    ] {
+        assert_ne!(d, other);
+    }
+    let _ = Sampler::new(1, 1);
+}
+
+fn options(human: PathBuf, out: PathBuf) -> AnalyseOptions {
+    let mut o = AnalyseOptions::new(vec![], out).unwrap();
+    o.human = vec![human];
+    o.matching_only = true;
+    o.filter = filter();
+    o.chunk_games = 2;
+    o.bootstrap = 200;
+    o.quiet = true;
+    o.match_engines = vec![EngineConfig {
+        program: PathBuf::from(env!("CARGO_BIN_EXE_skillcal")),
+        args: vec!["uci".into()],
+        options: vec![("RandomSeed".into(), "1".into())],
+        limit: Limit::Nodes(2000),
+    }];
+    o
+}
+
+#[test]
+fn a_killed_run_resumes_and_a_folder_keeps_its_filters() {
+    let dir = folder("resume");
+    let [_, zst, _] = files(&dir);
+    let out = dir.join("out");
+    let o = options(zst.clone(), out.clone());
+    let r = run(&o).unwrap();
+    assert_eq!(r.match_evaluations, 14);
+    let [row] = r.matching.as_slice() else {
+        panic!("one band: {:?}", r.matching)
+    };
+    assert_eq!(
+        (row.band.as_str(), row.games, row.positions),
+        ("1500-1599", 2, 14)
+    );
+    assert!(row.setting.ends_with("UCI_LimitStrength=true;UCI_Elo=1550"));
+    assert_eq!(row.selection, "all");
+    let rate = row.rate.value.unwrap();
+    assert!((rate - row.matches / 14.0).abs() < 1e-12);
+    for f in ["matching.csv", "matching.md", "matching-chunks.csv"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+
+    // a kill while the chunk of games 5-6 was written: its line torn
+    let chunks = out.join("matching-chunks.csv");
+    let text = std::fs::read_to_string(&chunks).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "a header, chunks 1-2 and 5-6: {text}");
+    assert!(lines[2].contains("games.pgn.zst#5-6"), "{text}");
+    std::fs::write(
+        &chunks,
+        format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..20]),
+    )
+    .unwrap();
+    let again = run(&o).unwrap();
+    assert_eq!(again.match_evaluations, 5, "game 6's positions only");
+    assert_eq!(again.human_counts.passed, 2, "games 1-2 passed over unread");
+    assert_eq!(again.matching[0].matches, row.matches);
+    assert_eq!(run(&o).unwrap().match_evaluations, 0);
+
+    // the same folder with other filters would mix two measurements
+    let mut other = o.clone();
+    other.filter.max_elo = 2000;
+    let e = run(&other).unwrap_err().to_string();
+    assert!(
+        e.contains("matching-filters.csv") && e.contains("max_elo"),
+        "{e}"
+    );
+
+    // a sample covering every position measures what the full run did
+    let mut s = o.clone();
+    s.sample_positions = Some(5);
+    let sampled = run(&s).unwrap();
+    assert_eq!(sampled.match_evaluations, 14);
+    let rows: Vec<_> = sampled
+        .matching
+        .iter()
+        .map(|m| (m.selection.as_str(), m.positions, m.matches))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("all", 14, row.matches),
+            ("sample, seed 1", 14, row.matches)
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
