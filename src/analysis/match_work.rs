@@ -14,8 +14,23 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::error::{AnalysisError, Result};
-use super::stats::bootstrap;
-use super::MatchRow;
+use super::stats::{bootstrap, Estimate};
+
+/// Move-matching of one engine setting on one band.
+#[derive(Clone, Debug)]
+pub struct MatchRow {
+    pub band: String,
+    pub engine: String,
+    pub setting: String,
+    pub limit: String,
+    /// `all`, or `sample, seed S`.
+    pub selection: String,
+    pub games: usize,
+    pub positions: usize,
+    /// Matches, or expected matches (a policy's probability of the human's move, summed).
+    pub matches: f64,
+    pub rate: Estimate,
+}
 
 pub const CHUNKS: &str = "matching-chunks.csv";
 pub const FILTERS: &str = "matching-filters.csv";

@@ -10,7 +10,7 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -20,13 +20,30 @@ use super::engine::EngineConfig;
 use super::error::{AnalysisError, Result};
 use super::match_items::{chosen_items, items, Item, Sampler};
 use super::match_uci::{band_engine, match_items};
+use super::match_work::MatchRow;
 use super::match_work::{figures, pin_filters, SettingKey, Tally, Work};
+use super::stream::HumanFilter;
 use super::stream::{stream, Counts, HumanGame};
-use super::{AnalyseOptions, MatchRow};
 
 /// Sampled positions are measured in chunks of this many per band (and a sample is rounded up
 /// to a multiple of it).
 pub const SAMPLE_CHUNK: usize = 100;
+
+/// What a matching run is asked (the CLI's `analyse --human` options).
+#[derive(Clone, Debug)]
+pub struct MatchOptions {
+    pub human: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub filter: HumanFilter,
+    pub match_engines: Vec<EngineConfig>,
+    pub sample_positions: Option<usize>,
+    pub sample_seed: u64,
+    pub chunk_games: usize,
+    pub concurrency: usize,
+    pub bootstrap: usize,
+    pub seed: u64,
+    pub quiet: bool,
+}
 
 /// What a matching run measured.
 #[derive(Clone, Debug, Default)]
@@ -62,7 +79,7 @@ fn file_name(p: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn groups(opts: &AnalyseOptions, selection: &str) -> Vec<Group> {
+fn groups(opts: &MatchOptions, selection: &str) -> Vec<Group> {
     opts.match_engines
         .iter()
         .map(|base| {
@@ -103,7 +120,7 @@ fn evaluate(
     g: &Group,
     band: u32,
     items: &[&Item],
-    opts: &AnalyseOptions,
+    opts: &MatchOptions,
     bar: &ProgressBar,
 ) -> Result<Vec<Vec<f64>>> {
     match &g.eval {
@@ -120,7 +137,7 @@ type GameTallies = BTreeMap<((usize, u64), u32), (u32, f64)>;
 
 /// Measures one chunk's items with every setting not yet done on it; returns the evaluations.
 fn measure_chunk(
-    opts: &AnalyseOptions,
+    opts: &MatchOptions,
     groups: &[Group],
     work: &mut Work,
     chunk: &str,
@@ -185,7 +202,7 @@ fn style(template: &str) -> ProgressStyle {
 /// Every game, in chunks of `chunk_games` consecutive games of a file; a chunk every setting
 /// has done is passed over unread.
 fn measure_all(
-    opts: &AnalyseOptions,
+    opts: &MatchOptions,
     groups: &[Group],
     work: &mut Work,
     names: &[String],
@@ -256,7 +273,7 @@ fn measure_all(
 /// A seeded sample of `n` positions per band (rounded up to a multiple of [`SAMPLE_CHUNK`]):
 /// one pass draws, a second gathers the chosen positions.
 fn measure_sample(
-    opts: &AnalyseOptions,
+    opts: &MatchOptions,
     groups: &[Group],
     work: &mut Work,
     names: &[String],
@@ -322,7 +339,7 @@ fn measure_sample(
 
 /// Measures every `--match-engine` setting on the human games into `opts.out` (resuming what
 /// the folder holds), and returns the figures of everything measured there.
-pub fn run(opts: &AnalyseOptions) -> Result<Matching> {
+pub fn run(opts: &MatchOptions) -> Result<Matching> {
     let names: Vec<String> = opts.human.iter().map(|p| file_name(p)).collect();
     let mut pins: Vec<(String, String)> = Vec::new();
     for (p, name) in opts.human.iter().zip(&names) {

@@ -36,6 +36,8 @@ use moves::{judge_game, needs_engine, MoveEval};
 use stats::{bootstrap, counts, figures, Estimate, Sample, COUNTS, FIGURES};
 use stream::HumanFilter;
 
+pub use match_work::MatchRow;
+
 /// Default reference-engine node limit.
 pub const DEFAULT_NODES: u64 = 15_000;
 /// Default node limit of a built-in move-matching engine: above every table's LimitNodes (the
@@ -137,22 +139,6 @@ pub struct GroupFigures {
     pub games: usize,
     pub counts: [usize; 12],
     pub figures: [Estimate; 22],
-}
-
-/// Move-matching of one engine setting on one band.
-#[derive(Clone, Debug)]
-pub struct MatchRow {
-    pub band: String,
-    pub engine: String,
-    pub setting: String,
-    pub limit: String,
-    /// `all`, or `sample, seed S`.
-    pub selection: String,
-    pub games: usize,
-    pub positions: usize,
-    /// Matches, or expected matches (a policy's probability of the human's move, summed).
-    pub matches: f64,
-    pub rate: Estimate,
 }
 
 /// What a run did and found.
@@ -315,7 +301,7 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
             .iter()
             .map(|(b, samples)| group_figures(b.label(), String::new(), samples, opts))
             .collect();
-        let m = matching::run(opts)?;
+        let m = matching::run(&match_options(opts))?;
         result.matching = m.rows;
         result.match_evaluations = m.evaluations;
         result.human_counts = m.counts;
@@ -335,7 +321,7 @@ fn run_matching_only(opts: &AnalyseOptions) -> Result<AnalyseResult> {
         ));
     }
     std::fs::create_dir_all(&opts.out).map_err(|e| AnalysisError::io("create", &opts.out, e))?;
-    let m = matching::run(opts)?;
+    let m = matching::run(&match_options(opts))?;
     let result = AnalyseResult {
         human_games: m.counts.kept as usize,
         match_evaluations: m.evaluations,
@@ -346,6 +332,23 @@ fn run_matching_only(opts: &AnalyseOptions) -> Result<AnalyseResult> {
     };
     report::write_matching_only(opts, &result)?;
     Ok(result)
+}
+
+/// The move-matching part of the options.
+fn match_options(o: &AnalyseOptions) -> matching::MatchOptions {
+    matching::MatchOptions {
+        human: o.human.clone(),
+        out: o.out.clone(),
+        filter: o.filter.clone(),
+        match_engines: o.match_engines.clone(),
+        sample_positions: o.sample_positions,
+        sample_seed: o.sample_seed,
+        chunk_games: o.chunk_games,
+        concurrency: o.concurrency,
+        bootstrap: o.bootstrap,
+        seed: o.seed,
+        quiet: o.quiet,
+    }
 }
 
 /// Figures and intervals of one group.

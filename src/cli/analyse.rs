@@ -194,7 +194,7 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
         outln!("wrote {}", opts.out.join("matching.csv").display());
     }
     if !opts.human.is_empty() {
-        if let Some(svg) = crate::report::matching_plot::write_matching_plot(&opts.out)? {
+        if let Some(svg) = crate::report::compare_human::write_matching_plot(&opts.out)? {
             outln!("wrote {}", svg.display());
         }
     }

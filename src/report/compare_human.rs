@@ -13,6 +13,7 @@ use super::compare_data::Family;
 use super::compare_play::interpolate;
 use super::document::Document;
 use super::levels::Levels;
+use super::plots::{matching_plot, MatchLine};
 use super::ReportError;
 use crate::results::{self as data, state_ratio, AnalysisRow, CompareHumanRow, LevelRow};
 
@@ -400,4 +401,53 @@ fn summary(doc: &mut Document, rows: &[CompareHumanRow]) {
             .collect::<Vec<_>>()
             .join(", ")
     ));
+}
+
+/// A row's line: engine, setting without the band's `UCI_Elo` and `UCI_LimitStrength`, and the
+/// selection when it is not every position.
+pub fn line_label(m: &MatchingRow) -> String {
+    let setting: Vec<&str> = m
+        .setting
+        .split(';')
+        .filter(|kv| !kv.starts_with("UCI_Elo=") && !kv.starts_with("UCI_LimitStrength="))
+        .collect();
+    let mut label = setting.join(" ");
+    if label.is_empty() {
+        label = m.engine.clone();
+    }
+    if !m.selection.is_empty() && m.selection != "all" {
+        label.push_str(&format!(" ({})", m.selection));
+    }
+    label
+}
+
+/// The band's middle: `1500-1599` -> 1550.
+fn band_middle(band: &str) -> Option<f64> {
+    let (lo, hi) = band.split_once('-')?;
+    Some((lo.trim().parse::<f64>().ok()? + hi.trim().parse::<f64>().ok()? + 1.0) / 2.0)
+}
+
+/// Writes `dir/matching.svg` from `dir/matching.csv`; returns its path, or none when the file
+/// holds no row.
+pub fn write_matching_plot(dir: &Path) -> Result<Option<PathBuf>, ReportError> {
+    let rows: Vec<MatchingRow> = data::read_csv(&dir.join("matching.csv"))?;
+    let mut lines: Vec<MatchLine> = Vec::new();
+    for m in &rows {
+        let (Some(x), Some(rate)) = (band_middle(&m.band), m.rate) else {
+            continue;
+        };
+        let point = (
+            x,
+            100.0 * rate,
+            100.0 * m.lower.unwrap_or(rate),
+            100.0 * m.upper.unwrap_or(rate),
+        );
+        let label = line_label(m);
+        match lines.iter_mut().find(|l| l.0 == label) {
+            Some(l) => l.1.push(point),
+            None => lines.push((label, vec![point])),
+        }
+    }
+    let path = dir.join("matching.svg");
+    Ok(matching_plot(&path, lines)?.then_some(path))
 }

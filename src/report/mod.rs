@@ -23,7 +23,6 @@ pub mod level_plots;
 pub mod level_section;
 pub mod levels;
 pub mod load;
-pub mod matching_plot;
 pub mod plots;
 pub mod rating_data;
 pub mod rating_plots;

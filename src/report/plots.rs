@@ -361,3 +361,70 @@ pub fn terminations_plot(path: &Path, counts: &[(String, usize)]) -> Result<(), 
     root.present().map_err(|e| err(path, e))?;
     Ok(())
 }
+
+/// One line of the move-matching plot: its label, and per band (band middle, matched %, lower,
+/// upper).
+pub type MatchLine = (String, Vec<(f64, f64, f64, f64)>);
+
+/// Matched share (%) against the band's middle, one line per setting; whether anything was
+/// drawn.
+pub fn matching_plot(path: &Path, lines: Vec<MatchLine>) -> Result<bool, ReportError> {
+    if lines.is_empty() {
+        return Ok(false);
+    }
+    let points = || lines.iter().flat_map(|l| l.1.iter());
+    let xlo = points().map(|p| p.0).fold(f64::INFINITY, f64::min) - 50.0;
+    let xhi = points().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max) + 50.0;
+    let ylo = (points().map(|p| p.2).fold(f64::INFINITY, f64::min) - 2.0).max(0.0);
+    let yhi = (points().map(|p| p.3).fold(f64::NEG_INFINITY, f64::max) + 2.0).min(100.0);
+    let root = SVGBackend::new(path, (1100, 760)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(path, e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "Move-matching on human games, per rating band of the mover",
+            ("sans-serif", 22),
+        )
+        .margin(12)
+        .x_label_area_size(48)
+        .y_label_area_size(64)
+        .build_cartesian_2d(xlo..xhi, ylo..yhi)
+        .map_err(|e| err(path, e))?;
+    chart
+        .configure_mesh()
+        .x_desc("human rating band (middle)")
+        .y_desc("engine plays the human's move (%, 95% interval)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(|e| err(path, e))?;
+    for (i, (label, mut pts)) in lines.into_iter().enumerate() {
+        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let colour = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|p| (p.0, p.1)),
+                colour.stroke_width(2),
+            ))
+            .map_err(|e| err(path, e))?
+            .label(label)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+            });
+        chart
+            .draw_series(
+                pts.iter().map(|p| {
+                    PathElement::new(vec![(p.0, p.2), (p.0, p.3)], colour.stroke_width(1))
+                }),
+            )
+            .map_err(|e| err(path, e))?;
+        chart
+            .draw_series(
+                pts.iter()
+                    .map(|p| Circle::new((p.0, p.1), 2, colour.filled())),
+            )
+            .map_err(|e| err(path, e))?;
+    }
+    legend_and_write(&mut chart, &root, SeriesLabelPosition::LowerRight, path)?;
+    Ok(true)
+}
