@@ -28,6 +28,7 @@ pub mod stream;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use crate::fsutil;
 use cache::EvalCache;
 use engine::{EngineConfig, Limit};
 pub use error::{AnalysisError, Result};
@@ -192,8 +193,18 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
     for h in &opts.human {
         // whole in memory, for the figures: --matching-only streams instead
         let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut stream::open(h, Default::default())?, &mut bytes)
-            .map_err(|e| AnalysisError::io("read", h, e))?;
+        let cap = fsutil::GAMES_CAP;
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(stream::open(h, Default::default())?, cap + 1),
+            &mut bytes,
+        )
+        .map_err(|e| AnalysisError::io("read", h, e))?;
+        if bytes.len() as u64 > cap {
+            return Err(AnalysisError::file(
+                h,
+                format!("over {cap} bytes of PGN to hold for the figures: use --matching-only, which streams"),
+            ));
+        }
         human_games.extend(games::read_pgn_bytes(h, &bytes)?);
     }
     // input without a move to analyse (not PGN, every game skipped, or book moves only) is
