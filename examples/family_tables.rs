@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use skillcal::calibrate::config::CalibrationConfig;
-use skillcal::calibrate::provisional::provisional_table;
+use skillcal::calibrate::table::provisional_table;
 use skillcal::strength::{EloTable, Family};
 
 fn main() -> anyhow::Result<()> {

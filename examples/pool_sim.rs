@@ -10,9 +10,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use skillcal::calibrate::play::SimRunner;
+use skillcal::calibrate::play::{GameRunner, MatchSpec};
 use skillcal::calibrate::pool::{measure, CostSample, GameCost, PoolOptions, PoolRunConfig};
-use skillcal::calibrate::runner::{GameRunner, MatchSpec};
-use skillcal::calibrate::sim::SimRunner;
 use skillcal::results::{self, GameRow};
 
 /// The simulated runner, then each new game's `seconds` set from the measured costs.
@@ -22,7 +22,7 @@ struct Costed {
 }
 
 impl GameRunner for Costed {
-    fn run(&self, spec: &MatchSpec, dir: &Path) -> skillcal::calibrate::error::Result<()> {
+    fn run(&self, spec: &MatchSpec, dir: &Path) -> skillcal::calibrate::Result<()> {
         self.sim.run(spec, dir)?;
         let Some((cost, index)) = &self.cost else {
             return Ok(());

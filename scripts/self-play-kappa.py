@@ -5,7 +5,7 @@ alone (members held at POOL_DIR/pool.csv), then kappa is the factor on those rat
 differences that best explains the games between settings (maximum likelihood on a grid, draws
 as half a win and half a loss). Settings with fewer than 20 pool games or a perfect score are
 left out. Errors in the settings' ratings bias kappa towards 0, so the figures are conservative.
-The fit's own estimate is `fit.self_play_scale = "fit"` (src/calibrate/self_scale.rs).
+The fit's own estimate is `fit.self_play_scale = "fit"` (src/calibrate/fit/self_play.rs).
 
     scripts/self-play-kappa.py POOL_DIR GAMES.csv [--split T ...]
 

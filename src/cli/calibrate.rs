@@ -5,12 +5,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::calibrate::arena_glue::ArenaRunner;
+use crate::calibrate::config::check_budget;
 use crate::calibrate::config::CalibrationConfig;
+use crate::calibrate::play::ArenaRunner;
+use crate::calibrate::play::{GameRunner, RateOnly};
 use crate::calibrate::pool::{default_dir, measure, PoolOptions, PoolRunConfig};
-use crate::calibrate::runner::{GameRunner, RateOnly};
-use crate::calibrate::validate::check_budget;
-use crate::calibrate::{self, tc_check, verify, Options};
+use crate::calibrate::verify::{self, tc_check};
+use crate::calibrate::{self, Options};
 use crate::report;
 use crate::report::stats::{anchored_rms, verify_noise, verify_stats};
 use crate::results::{tc_verdict, TcCheckRow, TcVerdict, VerifyRow};

@@ -125,7 +125,7 @@ fn pool_run(dir: &std::path::Path) -> Result<PathBuf> {
         toml::from_str(&text).with_context(|| format!("{}: not a pool config", path.display()))?;
     cfg.validate(&path.display().to_string())?;
     let _lock = crate::arena::lock_dir(dir)?;
-    let runner = crate::calibrate::arena_glue::ArenaRunner::new(dir);
+    let runner = crate::calibrate::play::ArenaRunner::new(dir);
     measure(
         &cfg,
         dir,

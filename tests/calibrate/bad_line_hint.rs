@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
+use skillcal::calibrate::play::SimRunner;
 use skillcal::calibrate::pool::{measure, PoolOptions, PoolRunConfig};
-use skillcal::calibrate::sim::SimRunner;
 
 use crate::support::arena::{skillcal_stderr, temp_dir};
 

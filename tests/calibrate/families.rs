@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use skillcal::calibrate::config::{CalibrationConfig, GoLimit};
-use skillcal::calibrate::provisional::provisional_table;
-use skillcal::calibrate::subject_engine;
+use skillcal::calibrate::run::subject_engine;
+use skillcal::calibrate::table::provisional_table;
 use skillcal::strength::{EloTable, Family, Knob};
 
 use crate::support::arena::{temp_dir, MOCK, SKILLCAL};

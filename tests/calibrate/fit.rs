@@ -279,7 +279,7 @@ fn a_setting_that_won_every_game_still_gets_a_finite_curve() {
 /// run stopped with its budget unspent. Once the band excludes a target it is left out.
 #[test]
 fn a_target_beyond_an_end_is_planned_while_the_band_holds_it() {
-    use skillcal::calibrate::plan::target_status;
+    use skillcal::calibrate::run::target_status;
     let cfg = crate::support::calibrate::config(6000, 40.0, "linear");
     let roles = vec![
         Role::Subject(0.0),

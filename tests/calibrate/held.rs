@@ -4,8 +4,8 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use skillcal::calibrate::config::ModelKind;
+use skillcal::calibrate::fit::fit_held;
 use skillcal::calibrate::fit::{self, Role, Z95};
-use skillcal::calibrate::held::fit_held;
 use skillcal::rating::problem::Cell;
 
 /// `n` decisive games of `a` against `b`, `a` winning each with the logistic chance of `diff`.
@@ -174,7 +174,7 @@ fn a_held_curve_fit_has_the_joint_layout() {
 
 #[test]
 fn a_measured_pool_is_held_exactly_with_its_covariance() {
-    use skillcal::calibrate::held::MeasuredPool;
+    use skillcal::calibrate::fit::MeasuredPool;
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let evidence = [games(&mut rng, 1, 0, 150.0, 300)];
     let cells = [games(&mut rng, 2, 1, 100.0, 300)];
@@ -310,7 +310,7 @@ fn foreseen_games_against_a_held_member_inform_only_the_run() {
 /// members near it (it met only the next setting when they had no rating until played).
 #[test]
 fn the_first_batch_meets_the_pool_files_members_nearest_the_guess() {
-    use skillcal::calibrate::{self, config::CalibrationConfig, sim::SimRunner, Options};
+    use skillcal::calibrate::{self, config::CalibrationConfig, play::SimRunner, Options};
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut cfg = CalibrationConfig::load(&root.join("configs/families/blend.toml")).unwrap();
     cfg.plan.t_min = -0.35;

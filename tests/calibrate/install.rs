@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use skillcal::calibrate::config::CalibrationConfig;
-use skillcal::calibrate::runner::EngineSpec;
-use skillcal::calibrate::sim::SimRunner;
+use skillcal::calibrate::play::EngineSpec;
+use skillcal::calibrate::play::SimRunner;
 use skillcal::calibrate::{self, Options};
 
 use crate::support::arena::{skillcal_in, temp_dir};

@@ -1,7 +1,7 @@
 //! `plan.per_second`: a setting's opponents ranked by the variance their games remove per second
 //! of play, on simulated games whose recorded times differ by opponent.
 
-use skillcal::calibrate::runner::EngineSpec;
+use skillcal::calibrate::play::EngineSpec;
 use skillcal::calibrate::{self, Options};
 use skillcal::results::{read_csv, GameRow};
 

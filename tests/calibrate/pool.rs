@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
+use skillcal::calibrate::play::SimRunner;
 use skillcal::calibrate::pool::{measure, read_pool_csv, PoolOptions, PoolRunConfig};
-use skillcal::calibrate::sim::SimRunner;
 
 const CONFIG: &str = r#"
 seed = 7
@@ -218,7 +218,7 @@ fn member_without_anchor_or_guess_is_named() {
 /// plays only subject games and still rates the chained member below the anchors.
 #[test]
 fn calibration_loads_the_measured_pool() {
-    use skillcal::calibrate::players::{players, pool_evidence};
+    use skillcal::calibrate::run::{players, pool_evidence};
     use skillcal::calibrate::{self, config::CalibrationConfig, config::ModelKind, fit, Options};
 
     let cfg: PoolRunConfig = toml::from_str(CONFIG).unwrap();
@@ -254,11 +254,11 @@ fn calibration_loads_the_measured_pool() {
     };
     let out = calibrate::calibrate(&cal, &dir.join("cal"), &runner, &quiet).unwrap();
     assert!(out.games > 0);
-    let games = calibrate::all_games(&dir.join("cal")).unwrap();
+    let games = calibrate::run::all_games(&dir.join("cal")).unwrap();
     assert!(games
         .iter()
-        .all(|g| calibrate::parse_subject(&g.white).is_some()
-            || calibrate::parse_subject(&g.black).is_some()));
+        .all(|g| calibrate::run::parse_subject(&g.white).is_some()
+            || calibrate::run::parse_subject(&g.black).is_some()));
     let fit = out.fit.expect("curve");
     let low = fit.players[p.index["low"]].elo;
     assert!((low - 1080.0).abs() < 150.0, "low at {low:.0}");
@@ -467,12 +467,12 @@ struct Rigged {
     winner: &'static str,
 }
 
-impl skillcal::calibrate::runner::GameRunner for Rigged {
+impl skillcal::calibrate::play::GameRunner for Rigged {
     fn run(
         &self,
-        spec: &skillcal::calibrate::runner::MatchSpec,
+        spec: &skillcal::calibrate::play::MatchSpec,
         dir: &std::path::Path,
-    ) -> skillcal::calibrate::error::Result<()> {
+    ) -> skillcal::calibrate::Result<()> {
         use skillcal::results::{self, GameResult, GameRow};
         self.inner.run(spec, dir)?;
         let path = dir.join("games.csv");
@@ -652,7 +652,7 @@ fn a_retired_member_keeps_its_games_and_rates_no_one() {
         quiet: true,
     };
     calibrate::calibrate(&cal, &dir.join("cal"), &runner, &quiet).unwrap();
-    let against_low = calibrate::all_games(&dir.join("cal"))
+    let against_low = calibrate::run::all_games(&dir.join("cal"))
         .unwrap()
         .iter()
         .filter(|g| g.white == "low" || g.black == "low")

@@ -7,8 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use skillcal::calibrate::config::CalibrationConfig;
-use skillcal::calibrate::runner::{GameRunner, MatchSpec};
-use skillcal::calibrate::{self, list_matches, CalibrateError, Options};
+use skillcal::calibrate::play::{GameRunner, MatchSpec};
+use skillcal::calibrate::run::list_matches;
+use skillcal::calibrate::{self, CalibrateError, Options};
 
 use crate::support::calibrate::{config_text, sim_runner};
 

@@ -5,7 +5,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use skillcal::calibrate::config::ModelKind;
 use skillcal::calibrate::fit::{self, Role};
-use skillcal::calibrate::self_scale::{profile, profile_by_t, Among, Stretch};
+use skillcal::calibrate::fit::{profile, profile_by_t, Among, Stretch};
 use skillcal::rating::problem::Cell;
 
 use crate::support::calibrate::ANCHORS;

@@ -172,8 +172,8 @@ fn shipped_configs_parse() {
 
 #[test]
 fn verify_measures_the_offset_of_a_mislabelled_engine() {
-    use skillcal::calibrate::runner::EngineSpec;
-    use skillcal::calibrate::sim::SimRunner;
+    use skillcal::calibrate::play::EngineSpec;
+    use skillcal::calibrate::play::SimRunner;
     let cfg = crate::support::calibrate::config(100, 50.0, "linear");
     let dir = tmpdir("verify");
     std::fs::create_dir_all(&dir).unwrap();
@@ -253,8 +253,8 @@ fn verify_measures_the_offset_of_a_mislabelled_engine() {
 
 #[test]
 fn residuals_flag_a_wrong_curve_form() {
-    use skillcal::calibrate::runner::EngineSpec;
-    use skillcal::calibrate::sim::SimRunner;
+    use skillcal::calibrate::play::EngineSpec;
+    use skillcal::calibrate::play::SimRunner;
     // strongly concave in log2(nodes): diminishing returns
     let truth = |e: &EngineSpec| -> f64 {
         if let Some(n) = e.option("LimitNodes") {
@@ -290,8 +290,8 @@ fn residuals_flag_a_wrong_curve_form() {
 
 #[test]
 fn unanchored_member_is_chained_by_the_pool_ladder() {
-    use skillcal::calibrate::runner::EngineSpec;
-    use skillcal::calibrate::sim::SimRunner;
+    use skillcal::calibrate::play::EngineSpec;
+    use skillcal::calibrate::play::SimRunner;
     // an unanchored weak member (true 1000) listed first, next to the lowest anchor
     let text = crate::support::calibrate::config_text(1500, 50.0, "linear")
         .replace("batch_settings = 6", "batch_settings = 6\npool_games = 60")
@@ -368,8 +368,8 @@ fn targets_beyond_the_ceiling_do_not_drive_the_plan() {
 
 #[test]
 fn settings_below_the_anchors_chain_upward_past_weak_unanchored_members() {
-    use skillcal::calibrate::runner::EngineSpec;
-    use skillcal::calibrate::sim::SimRunner;
+    use skillcal::calibrate::play::EngineSpec;
+    use skillcal::calibrate::play::SimRunner;
     // An unanchored member far below every target (true 300) must not turn the chain of the
     // extrapolated targets downward: the scale they need lies above, at the anchors.
     let text = crate::support::calibrate::config_text(1500, 50.0, "linear")
@@ -447,17 +447,17 @@ fn verify_below_the_anchors_meets_the_chained_members() {
 /// member at its anchor.
 fn verify_setup(
     name: &str,
-    special: impl Fn(&skillcal::calibrate::runner::EngineSpec) -> Option<f64> + Send + Sync + 'static,
+    special: impl Fn(&skillcal::calibrate::play::EngineSpec) -> Option<f64> + Send + Sync + 'static,
 ) -> (
     std::path::PathBuf,
     std::path::PathBuf,
-    skillcal::calibrate::sim::SimRunner,
+    skillcal::calibrate::play::SimRunner,
 ) {
     let dir = tmpdir(name);
     std::fs::create_dir_all(&dir).unwrap();
     let table = dir.join("table.csv");
     std::fs::write(&table, "elo,LimitNodes\n600,40\n2500,60000\n").unwrap();
-    let runner = skillcal::calibrate::sim::SimRunner {
+    let runner = skillcal::calibrate::play::SimRunner {
         truth: Box::new(move |e| {
             if let Some(l) = e.option("UCI_Elo") {
                 return l.parse::<f64>().unwrap();
@@ -521,8 +521,8 @@ fn verify_places_anchored_members_by_their_measured_rating() {
 /// A level within the band plays no second match.
 #[test]
 fn verify_follows_a_level_that_outscores_its_opponents() {
-    use skillcal::calibrate::runner::EngineSpec;
-    use skillcal::calibrate::sim::SimRunner;
+    use skillcal::calibrate::play::EngineSpec;
+    use skillcal::calibrate::play::SimRunner;
     let text = crate::support::calibrate::config_text(100, 50.0, "linear")
         + "\n[[pool.member]]\nname = \"weak\"\nguess = 600\noptions = { Hash = 1 }\n"
         + "\n[[pool.member]]\nname = \"weaker\"\nguess = 750\noptions = { Hash = 2 }\n";

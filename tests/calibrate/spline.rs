@@ -218,7 +218,7 @@ fn spline_model_and_knots_parse_and_bad_knots_are_named() {
 #[test]
 fn every_allowed_knot_count_fits_the_shape() {
     let (ts, roles, cells) = exact_games();
-    for n in skillcal::calibrate::spline::KNOTS_RANGE {
+    for n in skillcal::calibrate::fit::KNOTS_RANGE {
         let f = fit::fit(&roles, &cells, Curve::new(ModelKind::Spline, -0.2, n)).unwrap();
         let worst = ts
             .iter()
@@ -231,7 +231,7 @@ fn every_allowed_knot_count_fits_the_shape() {
 
 #[test]
 fn data_knots_sit_at_the_games_quantiles() {
-    use skillcal::calibrate::spline::data_knots;
+    use skillcal::calibrate::fit::data_knots;
     // games at t: 0 (10), 0.2 (10), 0.4 (50), 0.6 (10), 1 (20): the quartiles of 100 games
     let tested = [
         (0.4, 50.0),

@@ -32,7 +32,7 @@ fn resume_with_t_min_brings_a_floor_target_into_range() {
     let a = calibrate::calibrate(&config(1500, None), &dir, &runner, &QUIET).unwrap();
     let row = |out: &calibrate::Outcome| out.targets.iter().find(|r| r.target == 1000.0).cloned();
     assert_eq!(row(&a).unwrap().range, RangeFlag::Floor);
-    let games = skillcal::calibrate::rundir::all_games(&dir).unwrap();
+    let games = skillcal::calibrate::run::all_games(&dir).unwrap();
     assert!(!games
         .iter()
         .any(|g| g.white.contains("_t-") || g.black.contains("_t-")));
@@ -47,7 +47,7 @@ fn resume_with_t_min_brings_a_floor_target_into_range() {
     assert!(r.knobs.starts_with("LimitNodes="), "{}", r.knobs);
     let nodes: f64 = r.knobs["LimitNodes=".len()..].parse().unwrap();
     assert!((60.0..=120.0).contains(&nodes), "{nodes}");
-    let games = skillcal::calibrate::rundir::all_games(&dir).unwrap();
+    let games = skillcal::calibrate::run::all_games(&dir).unwrap();
     assert!(games.iter().any(|g| g.white == "skillcal_t-0.3000"));
     let plan = std::fs::read_to_string(dir.join("plan.csv")).unwrap();
     assert!(plan.contains("t_min -0.300"), "{plan}");

@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use skillcal::calibrate::runner::EngineSpec;
-use skillcal::calibrate::sim::SimRunner;
-use skillcal::calibrate::tc_check::{default_levels, tc_check, DEFAULT_TCS};
+use skillcal::calibrate::play::EngineSpec;
+use skillcal::calibrate::play::SimRunner;
+use skillcal::calibrate::verify::tc_check::{default_levels, tc_check, DEFAULT_TCS};
 use skillcal::report;
 use skillcal::results::{read_csv, tc_check_pass, write_csv, TcCheckRow, TcVerdict};
 

@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use skillcal::calibrate::error::Result;
-use skillcal::calibrate::runner::{EngineSpec, GameRunner, MatchSpec};
-use skillcal::calibrate::sim::SimRunner;
+use skillcal::calibrate::play::SimRunner;
+use skillcal::calibrate::play::{EngineSpec, GameRunner, MatchSpec};
 use skillcal::calibrate::verify;
+use skillcal::calibrate::Result;
 use skillcal::report::verify_section::consistency;
 use skillcal::results::{self, GameResult, GameRow, VerifyOpponentRow};
 
@@ -115,7 +115,7 @@ fn a_level_that_loses_every_game_to_one_member_is_flagged() {
 
 #[test]
 fn rate_only_rates_the_folders_games_and_names_a_level_without_any() {
-    use skillcal::calibrate::runner::RateOnly;
+    use skillcal::calibrate::play::RateOnly;
     let cfg = crate::support::calibrate::config(100, 50.0, "linear");
     let dir = std::env::temp_dir().join(format!("skillcal-verify-rate-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use skillcal::calibrate::config::CalibrationConfig;
-use skillcal::calibrate::runner::{EngineSpec, GameRunner, MatchSpec};
-use skillcal::calibrate::sim::SimRunner;
+use skillcal::calibrate::play::SimRunner;
+use skillcal::calibrate::play::{EngineSpec, GameRunner, MatchSpec};
 
 /// PR #4341 ratings of Stockfish Skill Levels 0..8 (official-stockfish/Stockfish PR #4341).
 pub const ANCHORS: [f64; 9] = [

@@ -3,9 +3,9 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::config::{anchors, PoolRunConfig};
-use super::Z95;
+use crate::calibrate::config::pool_file::{anchors, PoolRunConfig};
 use crate::calibrate::error::{CalibrateError, Result};
+use crate::rating::model::Z95;
 use crate::rating::{self, Anchor, Game, Intervals, RateOptions, Ratings};
 
 /// The pool fitted from its games: per member (config order) the rating, its SD relative to
@@ -28,7 +28,7 @@ impl PoolFit {
 }
 
 /// Weights of the contrast `r_i - mean(r_anchor)` over the members.
-pub(super) fn contrast(n: usize, i: usize, anchored: &[usize]) -> DVector<f64> {
+pub(in crate::calibrate) fn contrast(n: usize, i: usize, anchored: &[usize]) -> DVector<f64> {
     let mut c = DVector::zeros(n);
     c[i] += 1.0;
     for &a in anchored {
@@ -39,7 +39,7 @@ pub(super) fn contrast(n: usize, i: usize, anchored: &[usize]) -> DVector<f64> {
 
 /// Variance `c^T cov c` of the contrast `c`, over the members it weighs (the NaN rows of members
 /// not yet connected weigh nothing).
-pub(super) fn quad(c: &DVector<f64>, cov: &DMatrix<f64>) -> f64 {
+pub(in crate::calibrate) fn quad(c: &DVector<f64>, cov: &DMatrix<f64>) -> f64 {
     let on: Vec<usize> = (0..c.len()).filter(|&i| c[i] != 0.0).collect();
     let c = c.select_rows(&on);
     c.dot(&(cov.select_rows(&on).select_columns(&on) * &c))
@@ -110,7 +110,7 @@ pub fn fit(cfg: &PoolRunConfig, games: &[Game]) -> Result<PoolFit> {
 }
 
 /// Where a member stands for planning: its fitted rating, else the config's value.
-pub(super) fn estimate(cfg: &PoolRunConfig, f: &PoolFit, i: usize) -> f64 {
+pub(in crate::calibrate) fn estimate(cfg: &PoolRunConfig, f: &PoolFit, i: usize) -> f64 {
     let m = &cfg.pool.members[i];
     f.elo[i]
         .or(m.elo)

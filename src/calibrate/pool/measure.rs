@@ -2,15 +2,16 @@
 
 use std::path::Path;
 
-use super::config::{member_engine, PoolRunConfig};
-use super::fit::{fit, PoolFit};
-use super::output::write_results;
-use super::plan::{first_ladder, forecast, next_batch, Forecast, PlannedMatch};
-use crate::calibrate::cost::{CostSample, GameCost};
+use crate::calibrate::config::pool_file::{member_engine, PoolRunConfig};
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::rundir::{all_games, claim_folder, write_match_spec};
-use crate::calibrate::runner::{GameRunner, MatchSpec};
-use crate::calibrate::{list_matches, match_seed};
+use crate::calibrate::play::runner::{GameRunner, MatchSpec};
+use crate::calibrate::pool::fit::{fit, PoolFit};
+use crate::calibrate::pool::output::write_results;
+use crate::calibrate::pool::plan::{first_ladder, forecast, next_batch, Forecast, PlannedMatch};
+use crate::calibrate::run::cost::{CostSample, GameCost};
+use crate::calibrate::run::folder::list_matches;
+use crate::calibrate::run::folder::{all_games, claim_folder, write_match_spec};
+use crate::calibrate::run::players::match_seed;
 use crate::rating::{self, Game};
 use crate::results::{self, PoolPlanRow};
 

@@ -10,26 +10,24 @@
 //! member's place on the scale once the anchors' common level is fixed (the location the table
 //! gives the scale); the uncertainty of that common level itself is the table's, not ours.
 //!
-//! [`config`]: the run's TOML and the members' engines; [`mod@fit`]: the pool rated by `rating`;
+//! the run's TOML and the members' engines are the config's (`config/pool_file.rs`); [`mod@fit`]: the pool rated by `rating`;
 //! [`plan`]: which members play next; [`mod@measure`]: the loop; [`output`]: the files.
 //!
 //! Files in the run folder: `matches/bNNN-MM/` (one arena match each, resumable), `games.csv`
 //! (all games), `pool.csv` (ratings and intervals), `pool-covariance.csv`, `pool-pairs.csv`
 //! (the pairwise results, enough to refit the pool exactly) and `report.md`.
 
-pub mod config;
-pub mod fit;
-pub mod measure;
-pub mod output;
-pub mod plan;
+mod fit;
+mod measure;
+mod output;
+mod plan;
 
-pub use crate::calibrate::cost::{CostSample, GameCost};
+pub use crate::calibrate::config::pool_file::{
+    anchors, default_dir, member_engine, MeasureConfig, PoolRunConfig,
+};
+pub use crate::calibrate::run::cost::{CostSample, GameCost};
 pub use crate::results::{PoolMemberRow, PoolPairRow};
-pub use config::{anchors, default_dir, member_engine, MeasureConfig, PoolRunConfig};
 pub use fit::{fit, PoolFit};
 pub use measure::{measure, PoolOptions, PoolOutcome};
 pub use output::read_pool_csv;
 pub use plan::{first_ladder, forecast, next_batch, Forecast, PlannedMatch};
-
-/// z of a two-sided 95% interval.
-const Z95: f64 = 1.959_963_984_540_054;

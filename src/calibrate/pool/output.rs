@@ -4,12 +4,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::config::{member_engine, PoolRunConfig};
-use super::fit::PoolFit;
-use super::plan::Forecast;
-use super::Z95;
+use crate::calibrate::config::pool_file::{member_engine, PoolRunConfig};
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::rundir::merge_games;
+use crate::calibrate::pool::fit::PoolFit;
+use crate::calibrate::pool::plan::Forecast;
+use crate::calibrate::run::folder::merge_games;
+use crate::rating::model::Z95;
 use crate::rating::Game;
 use crate::results::{self, PoolMemberRow, PoolPairRow};
 
@@ -25,7 +25,7 @@ fn limits_label(l: &crate::arena::GoLimits) -> String {
         .unwrap_or_default()
 }
 
-pub(super) fn write_results(
+pub(in crate::calibrate) fn write_results(
     cfg: &PoolRunConfig,
     dir: &Path,
     games: &[Game],

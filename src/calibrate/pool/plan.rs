@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 
 use nalgebra::{DMatrix, DVector};
 
-use super::config::{anchors, PoolRunConfig};
-use super::fit::{contrast, estimate, quad, PoolFit};
-use super::Z95;
-use crate::calibrate::cost::GameCost;
+use crate::calibrate::config::pool_file::{anchors, PoolRunConfig};
+use crate::calibrate::pool::fit::{contrast, estimate, quad, PoolFit};
+use crate::calibrate::run::cost::GameCost;
 use crate::rating::model;
+use crate::rating::model::Z95;
 use crate::rating::problem::covariance_with;
 
 /// One planned match: two members (config indices) and its games.

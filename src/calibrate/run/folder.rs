@@ -5,11 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::config::{knobs_label, CalibrationConfig};
-use super::config_diff::game_changes;
-use super::error::{CalibrateError, Result};
-use super::players::parse_subject;
-use super::runner::MatchSpec;
+use crate::calibrate::config::calibration::{knobs_label, CalibrationConfig};
+use crate::calibrate::error::{CalibrateError, Result};
+use crate::calibrate::play::runner::MatchSpec;
+use crate::calibrate::run::config_diff::game_changes;
+use crate::calibrate::run::players::parse_subject;
 use crate::results::{self, GameRow, PlanRow};
 
 /// The file that marks each kind of run folder, and what it is.
@@ -118,7 +118,7 @@ pub fn all_games(dir: &Path) -> Result<Vec<GameRow>> {
 }
 
 /// `games.csv` of the run: every match's rows under one header, kept as the arena wrote them.
-pub(super) fn merge_games(dir: &Path) -> Result<()> {
+pub(in crate::calibrate) fn merge_games(dir: &Path) -> Result<()> {
     let parts: Vec<PathBuf> = list_matches(dir)?
         .into_iter()
         .map(|(d, _)| d.join("games.csv"))
@@ -147,7 +147,7 @@ fn run_holds_games(dir: &Path) -> Result<bool> {
 /// Keeps `calibrate.toml`, the config the run's games were played with: a rerun may change
 /// what does not change the games (budget, goals, fit, plan), never what does (see
 /// [`game_changes`]), unless the run holds no game yet.
-pub(super) fn check_config(cfg: &CalibrationConfig, dir: &Path) -> Result<()> {
+pub(in crate::calibrate) fn check_config(cfg: &CalibrationConfig, dir: &Path) -> Result<()> {
     let path = dir.join("calibrate.toml");
     let text = toml::to_string(cfg)
         .map_err(|e| CalibrateError::file(&path, format!("cannot encode the config: {e}")))?;
@@ -174,7 +174,7 @@ pub(super) fn check_config(cfg: &CalibrationConfig, dir: &Path) -> Result<()> {
 /// Drops the planned matches of a run that holds no game yet, with its `plan.csv`: they were
 /// planned (and their engines written) from a config whose error stopped the first batch, and
 /// the config the run is resumed with plans afresh.
-pub(super) fn drop_unplayed(dir: &Path) -> Result<()> {
+pub(in crate::calibrate) fn drop_unplayed(dir: &Path) -> Result<()> {
     if run_holds_games(dir)? {
         return Ok(());
     }
@@ -188,12 +188,12 @@ pub(super) fn drop_unplayed(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn spec_done(d: &Path, spec: &MatchSpec) -> Result<bool> {
+pub(in crate::calibrate) fn spec_done(d: &Path, spec: &MatchSpec) -> Result<bool> {
     Ok(games_in(d)?.len() >= spec.planned_games())
 }
 
 /// Appends the match `d` to the run's `plan.csv`.
-pub(super) fn append_plan_log(
+pub(in crate::calibrate) fn append_plan_log(
     cfg: &CalibrationConfig,
     dir: &Path,
     batch: u32,

@@ -17,12 +17,12 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::fit::{
+use crate::calibrate::fit::covariance::HeldParts;
+use crate::calibrate::fit::curve::{
     anchor_center, curve_problem, curve_problem_at, estimate_dispersion, solve_curve, Curve,
     CurveFit, FitError, PlayerFit, Role,
 };
-use super::self_scale::{self, Among, Stretch};
-use super::two_step::HeldParts;
+use crate::calibrate::fit::self_play::{self, Among, Stretch};
 use crate::rating::problem::{Cell, Linear};
 
 /// The members' ratings and covariance as a pool file measured them, indexed like the roles
@@ -49,7 +49,7 @@ fn own_params(players: &[Linear], roles: &[Role]) -> Vec<Option<usize>> {
 /// Fits `roles` from `cells` with the roles marked in `held` (pool members) at their ratings
 /// from `given` (a pool file's own), else from `evidence` and their priors alone, their
 /// uncertainty carried into the others'. The
-/// result has the layout of [`super::fit::fit_with`] (theta, then every own parameter).
+/// result has the layout of [`crate::calibrate::fit::curve::fit_with`] (theta, then every own parameter).
 pub fn fit_held(
     roles: &[Role],
     held: &[bool],
@@ -119,7 +119,7 @@ pub fn fit_held(
         .collect();
     let (mut run, n_theta, init) = curve_problem_at(&run_roles, cells, &curve, center)?;
     if let Some(among) = among {
-        self_scale::apply(&mut run, among);
+        self_play::apply(&mut run, among);
     }
     let (beta, weak_prior) = solve_curve(&mut run, &run_roles, &curve, center, init)?;
     let dispersion = estimate_dispersion(&run, &beta);
@@ -132,7 +132,7 @@ pub fn fit_held(
     let (mut joint, _, _) = curve_problem(roles, cells, &curve)?;
     joint.priors.clear();
     if let Some(among) = among {
-        self_scale::apply(&mut joint, among);
+        self_play::apply(&mut joint, among);
     }
     let n = joint.n_params;
     let joint_own = own_params(&joint.players, roles);
@@ -206,7 +206,7 @@ pub fn fit_held(
 /// between two of the others (the run's settings, at `setting_t`) stretched by `stretch` unless
 /// it is one.
 pub fn fit_run(
-    cfg: &super::config::CalibrationConfig,
+    cfg: &crate::calibrate::config::calibration::CalibrationConfig,
     roles: &[Role],
     setting_t: &[Option<f64>],
     cells: &[Cell],
@@ -251,6 +251,6 @@ pub fn fit_run(
             given.as_ref(),
         )
     } else {
-        super::fit::fit_among(roles, cells, evidence, model, among.as_ref())
+        crate::calibrate::fit::curve::fit_among(roles, cells, evidence, model, among.as_ref())
     }
 }

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::error::{CalibrateError, Result};
+use crate::calibrate::error::{CalibrateError, Result};
 
 /// Names of subject settings in games: `skillcal_t0.4500` is the subject at t = 0.45.
 pub const SUBJECT_PREFIX: &str = "skillcal_t";
-pub use super::fit_config::{FitConfig, KnotPlacement, ModelKind, SelfPlayScale};
+pub use crate::calibrate::config::fit::{FitConfig, KnotPlacement, ModelKind, SelfPlayScale};
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -169,7 +169,7 @@ pub struct EngineConfig {
 /// calibration's limits reach the match unchanged.
 pub use crate::arena::GoLimits as Limits;
 
-pub use super::path::{GoLimit, KnobPath, Scale};
+pub use crate::calibrate::config::path::{GoLimit, KnobPath, Scale};
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -239,7 +239,7 @@ pub struct PoolConfig {
     /// With `file`: hold the members at the pool file's ratings and covariance (`pool.csv`,
     /// `pool-covariance.csv`; without the covariance file, its games and anchors refitted) and
     /// carry that covariance into the curve's band, instead of letting this run's games
-    /// re-measure the members (see [`super::held`]).
+    /// re-measure the members (see [`crate::calibrate::fit::held`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hold: bool,
     /// Default engine command of every member (members may override).

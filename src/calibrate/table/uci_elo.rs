@@ -8,9 +8,11 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::config::{fmt_num, knobs_label, option_string, CalibrationConfig};
-use super::error::{CalibrateError, Result};
-use super::fit::{model_formula, CurveFit, RangeFlag, Z95};
+use crate::calibrate::config::calibration::{
+    fmt_num, knobs_label, option_string, CalibrationConfig,
+};
+use crate::calibrate::error::{CalibrateError, Result};
+use crate::calibrate::fit::curve::{model_formula, CurveFit, RangeFlag, Z95};
 use crate::results::TargetRow;
 
 /// One row per target; None when the curve is not increasing (no inversion possible).

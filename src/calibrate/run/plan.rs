@@ -12,11 +12,11 @@
 //! play, as the pool's planner does: a game against Fairy-Stockfish's weak levels (50,000 nodes
 //! with MultiPV) takes about twice one against a Stockfish level at its pick depth.
 
-pub use super::config::quantize;
-use super::config::{CalibrationConfig, SelfPlayScale};
-use super::cost::{CostSample, GameCost};
-use super::fit::{CurveFit, RangeFlag, Role, Side};
-use super::players::Players;
+pub use crate::calibrate::config::calibration::quantize;
+use crate::calibrate::config::calibration::{CalibrationConfig, SelfPlayScale};
+use crate::calibrate::fit::curve::{CurveFit, RangeFlag, Role, Side};
+use crate::calibrate::run::cost::{CostSample, GameCost};
+use crate::calibrate::run::players::Players;
 use crate::results::GameRow;
 
 /// An opponent of a subject setting.

@@ -27,7 +27,7 @@ pub struct FitConfig {
     /// "Calibration"). Not written when off, so saved configurations read as before.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub select_form: bool,
-    /// How games between two of the run's own settings count ([`super::self_scale`]): a number
+    /// How games between two of the run's own settings count ([`crate::calibrate::fit::self_play`]): a number
     /// kappa stretches their rating differences by it (1, the default: as any game), `"fit"`
     /// takes the kappa that fits the games best, `"fit-by-t"` a kappa log-linear in the pair's
     /// mean t, both coefficients fitted. Not written when 1.
@@ -88,7 +88,7 @@ impl<'de> Deserialize<'de> for SelfPlayScale {
             Number(f64),
             Word(String),
         }
-        let (lo, hi) = super::self_scale::KAPPA_RANGE;
+        let (lo, hi) = crate::calibrate::fit::self_play::KAPPA_RANGE;
         match Raw::deserialize(d)? {
             Raw::Number(k) if (lo..=hi).contains(&k) => Ok(SelfPlayScale::Fixed(k)),
             Raw::Number(k) => Err(serde::de::Error::custom(format!(
@@ -106,7 +106,8 @@ impl<'de> Deserialize<'de> for SelfPlayScale {
 impl FitConfig {
     /// The spline's knot count: `knots`, or the default.
     pub fn n_knots(&self) -> usize {
-        self.knots.unwrap_or(super::spline::DEFAULT_KNOTS)
+        self.knots
+            .unwrap_or(crate::calibrate::fit::spline::DEFAULT_KNOTS)
     }
 }
 

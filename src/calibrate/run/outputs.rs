@@ -3,12 +3,12 @@
 
 use std::path::Path;
 
-use super::analysis::analyse;
-use super::config::{knobs_label, CalibrationConfig};
-use super::error::{CalibrateError, Result};
-use super::fit::{self, CurveFit, RangeFlag, Role, Z95};
-use super::rundir::{all_games, merge_games};
-use super::table;
+use crate::calibrate::config::calibration::{knobs_label, CalibrationConfig};
+use crate::calibrate::error::{CalibrateError, Result};
+use crate::calibrate::fit::curve::{self, CurveFit, RangeFlag, Role, Z95};
+use crate::calibrate::run::fits::analyse;
+use crate::calibrate::run::folder::{all_games, merge_games};
+use crate::calibrate::table::uci_elo;
 use crate::results::{self as data, CurveRow, KnobSummary, PointRow, PoolRow, Summary, TargetRow};
 
 /// What a calibration ended with.
@@ -96,7 +96,7 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
             .iter()
             .map(|(i, _)| 1.0 / pf.players[*i].sd.powi(2).max(1e-6))
             .collect();
-        let iso = fit::isotonic(&ys, &ws);
+        let iso = curve::isotonic(&ys, &ws);
         for (k, (i, t)) in idx.iter().enumerate() {
             let p = &pf.players[*i];
             let s = &a.stats[*i];
@@ -125,7 +125,7 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
                 residual,
                 z: a.curve
                     .as_ref()
-                    .map_or(f64::NAN, |c| fit::residual_z(p, c, *t)),
+                    .map_or(f64::NAN, |c| curve::residual_z(p, c, *t)),
             });
         }
     }
@@ -172,13 +172,13 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
                 upper: e + Z95 * sd,
             });
         }
-        match table::invert_targets(cfg, c) {
+        match uci_elo::invert_targets(cfg, c) {
             Some(rows) => {
-                let text = table::table_csv(cfg, c, &rows, &scale);
-                table::write_table(
+                let text = uci_elo::table_csv(cfg, c, &rows, &scale);
+                uci_elo::write_table(
                     &dir.join("uci_elo_table.csv"),
                     &text,
-                    table::is_builtin(cfg),
+                    uci_elo::is_builtin(cfg),
                 )?;
                 targets = rows;
                 written = true;
@@ -217,12 +217,12 @@ pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Resul
         .curve
         .as_ref()
         .map(|c| c.curve.clone())
-        .unwrap_or_else(|| fit::Curve::new(cfg.fit.model, cfg.plan.t_min, cfg.fit.n_knots()));
+        .unwrap_or_else(|| curve::Curve::new(cfg.fit.model, cfg.plan.t_min, cfg.fit.n_knots()));
     let summary = Summary {
         name: cfg.name.clone(),
         scale,
         model: curve.kind.name().into(),
-        formula: fit::model_formula(&curve),
+        formula: curve::model_formula(&curve),
         theta: a
             .curve
             .as_ref()

@@ -8,13 +8,13 @@
 
 use std::path::Path;
 
-use super::config::CalibrationConfig;
-use super::error::{CalibrateError, Result};
-use super::fit::Z95;
-use super::match_seed;
-use super::runner::GameRunner;
-use super::verify::{self, level_engine, level_name};
 use crate::arena::TimeControl;
+use crate::calibrate::config::calibration::CalibrationConfig;
+use crate::calibrate::error::{CalibrateError, Result};
+use crate::calibrate::fit::curve::Z95;
+use crate::calibrate::play::runner::GameRunner;
+use crate::calibrate::run::players::match_seed;
+use crate::calibrate::verify::levels::{self, level_engine, level_name};
 use crate::results::{self as data, GameRow, TcCheckRow};
 
 /// How far apart (Elo) a level's ratings at two clocks may be and still pass.
@@ -30,7 +30,7 @@ pub fn tc_player(level: f64, tc: &str) -> String {
 
 /// The table rows nearest 1400 and 2000 (the middle and top of the usual range), once each.
 pub fn default_levels(table: &Path) -> Result<Vec<f64>> {
-    let elos = verify::table_elos(table)?;
+    let elos = levels::table_elos(table)?;
     if elos.is_empty() {
         return Err(CalibrateError::file(table, "the table has no rows"));
     }
@@ -103,11 +103,11 @@ pub fn tc_check(
     if levels.is_empty() {
         return Err(CalibrateError::Config("--levels: no level to check".into()));
     }
-    super::verify::check_levels(table, levels)?;
-    super::rundir::claim_folder(out, "verified-table.csv", "tc-check")?;
+    crate::calibrate::verify::levels::check_levels(table, levels)?;
+    crate::calibrate::run::folder::claim_folder(out, "verified-table.csv", "tc-check")?;
     let matches = out.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
-    verify::guard_table(table, out)?;
+    levels::guard_table(table, out)?;
     let mut all: Vec<GameRow> = Vec::new();
     let mut names = Vec::new();
     let mut pace = Vec::new();
@@ -119,7 +119,7 @@ pub fn tc_check(
             let d = matches.join(format!("{}-{level:.0}", tc_dir(tc)));
             // the seed depends on the level alone: each clock plays the same openings
             let seed = match_seed(cfg.seed ^ 0x7c_c0c4, 2000, i);
-            let played = verify::play_level(cfg, engine, level, &d, games, seed, runner)?;
+            let played = levels::play_level(cfg, engine, level, &d, games, seed, runner)?;
             let plies: u64 = played.iter().map(|g| u64::from(g.plies)).sum();
             let seconds: f64 = played.iter().map(|g| g.seconds).sum();
             let ms = (plies > 0 && seconds > 0.0).then(|| 1000.0 * seconds / plies as f64);
@@ -139,7 +139,7 @@ pub fn tc_check(
             names.push(tc_player(level, tc));
         }
     }
-    let (_, first, f, stats, _) = verify::rate_levels(cfg, &names, &all)?;
+    let (_, first, f, stats, _) = levels::rate_levels(cfg, &names, &all)?;
     let n = f.cov.nrows();
     let mut rows = Vec::new();
     for (k, tc) in tcs.iter().enumerate() {
@@ -178,6 +178,6 @@ pub fn tc_check(
         }
     }
     data::write_csv(&out.join("tc_check.csv"), &rows)?;
-    super::rundir::merge_games(out)?;
+    crate::calibrate::run::folder::merge_games(out)?;
     Ok(rows)
 }

@@ -4,11 +4,11 @@
 //! the engine lacks or a value it refuses failed only in the first match, after the run's folder
 //! and match plans were written, and a rerun with the config corrected resumed the stale plans.
 
-use super::arena_glue::{check_book_rules_and_programs, check_engines};
-use super::config::{option_string, CalibrationConfig, PoolConfig};
-use super::error::{CalibrateError, Result};
-use super::players::subject_engine;
-use super::runner::EngineSpec;
+use crate::calibrate::config::calibration::{option_string, CalibrationConfig, PoolConfig};
+use crate::calibrate::error::{CalibrateError, Result};
+use crate::calibrate::play::arena::{check_book_rules_and_programs, check_engines};
+use crate::calibrate::play::runner::EngineSpec;
+use crate::calibrate::run::players::subject_engine;
 
 impl PoolConfig {
     /// Checks that every member's program can be found before any folder is made: a missing
@@ -34,7 +34,7 @@ impl PoolConfig {
     pub fn check_engines(&self, origin: &str) -> Result<()> {
         let mut engines = Vec::new();
         for (j, m) in self.members.iter().enumerate() {
-            let e = super::pool::member_engine(self, j);
+            let e = crate::calibrate::pool::member_engine(self, j);
             let key = match m.limits {
                 Some(_) => format!("pool.member[{j}].limits"),
                 None => "pool.limits".to_string(),

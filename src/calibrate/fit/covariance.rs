@@ -1,11 +1,11 @@
-//! The covariance of a two-step fit ([`super::held`]) in the joint layout, and how more of the
+//! The covariance of a two-step fit ([`crate::calibrate::fit::held`]) in the joint layout, and how more of the
 //! run's games change it: apart from both modules so that `fit` (the planner's foresight) and
 //! `held` (the fit) can use it without importing each other.
 
 use nalgebra::{DMatrix, DVector};
 
 /// What a held fit keeps to foresee more of the run's games (the planner's
-/// [`super::fit::CurveFit::with_games`]): such games inform the run's parameters only, so the members'
+/// [`crate::calibrate::fit::curve::CurveFit::with_games`]): such games inform the run's parameters only, so the members'
 /// covariance stays S while I_tt and I_tr grow. Indices are the joint layout's.
 #[derive(Debug, Clone)]
 pub struct HeldParts {

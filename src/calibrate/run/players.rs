@@ -4,13 +4,13 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::config::{self, option_string, CalibrationConfig, Limits};
-use super::fit::Role;
-use super::runner::{EngineSpec, MatchSpec};
+use crate::calibrate::config::calibration::{self, option_string, CalibrationConfig, Limits};
+use crate::calibrate::fit::curve::Role;
+use crate::calibrate::play::runner::{EngineSpec, MatchSpec};
 use crate::rating::problem::Cell;
 use crate::results::GameRow;
 
-pub use super::config::SUBJECT_PREFIX;
+pub use crate::calibrate::config::calibration::SUBJECT_PREFIX;
 
 /// Below t = 0 (`plan.t_min`) the name carries the sign: `skillcal_t-0.2000`.
 pub fn subject_name(t: f64) -> String {
@@ -120,7 +120,7 @@ pub fn pool_evidence(cfg: &CalibrationConfig, index: &HashMap<String, usize>) ->
 
 /// Engine of pool member j (the pool's defaults, then the member's own settings).
 pub fn pool_engine(cfg: &CalibrationConfig, j: usize) -> EngineSpec {
-    super::pool::member_engine(&cfg.pool, j)
+    crate::calibrate::pool::member_engine(&cfg.pool, j)
 }
 
 /// Engine of the subject at strength t: its fixed options, then the path's option knobs; a path
@@ -137,7 +137,7 @@ pub fn subject_engine(cfg: &CalibrationConfig, t: f64) -> EngineSpec {
     let names: Vec<String> = knobs.iter().map(|(k, _)| k.clone()).collect();
     let set = knobs
         .into_iter()
-        .map(|(k, v)| (k, config::fmt_num(v)))
+        .map(|(k, v)| (k, calibration::fmt_num(v)))
         .collect();
     subject_spec(cfg, subject_name(t), &names, set, limits)
 }

@@ -3,17 +3,19 @@
 
 use std::path::Path;
 
-use super::config::CalibrationConfig;
-use super::error::{CalibrateError, Result};
-use super::fit::{self, Role};
-use super::runner::{EngineSpec, GameRunner};
-use super::{match_seed, match_spec, pool_engine};
+use crate::calibrate::config::calibration::CalibrationConfig;
+use crate::calibrate::error::{CalibrateError, Result};
+use crate::calibrate::fit::curve::{self, Role};
+use crate::calibrate::play::runner::{EngineSpec, GameRunner};
+use crate::calibrate::run::players::match_seed;
+use crate::calibrate::run::players::match_spec;
+use crate::calibrate::run::players::pool_engine;
 use crate::rating::problem::Cell;
 use crate::results::{self as data, GameRow, VerifyRow};
 
 pub const VERIFY_PREFIX: &str = "skillcal_elo";
 
-/// Each level's games by opponent ([`super::verify_opponents`]).
+/// Each level's games by opponent ([`crate::calibrate::verify::opponents`]).
 pub const OPPONENTS_FILE: &str = "verify_opponents.csv";
 
 /// Table rows from the lowest reference (`low`: the lowest anchor, or a measured pool's lowest
@@ -80,7 +82,7 @@ pub fn level_engine(cfg: &CalibrationConfig, table: &Path, level: f64) -> Engine
         ("UCI_LimitStrength".into(), "true".into()),
         ("UCI_Elo".into(), format!("{level:.0}")),
     ];
-    super::players::subject_spec(
+    crate::calibrate::run::players::subject_spec(
         cfg,
         level_name(level),
         &knobs,
@@ -102,7 +104,7 @@ pub fn verify(
         return Err(CalibrateError::file(table, "the table does not exist"));
     }
     check_levels(table, levels)?;
-    super::rundir::claim_folder(out, "verified-table.csv", "verify")?;
+    crate::calibrate::run::folder::claim_folder(out, "verified-table.csv", "verify")?;
     let matches = out.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     guard_table(table, out)?;
@@ -143,7 +145,11 @@ pub fn verify(
     let names: Vec<String> = levels.iter().map(|&l| level_name(l)).collect();
     let (roles, first, f, stats, tallies) = rate_levels(cfg, &names, &all)?;
     let on_run_pool = match run_pool_roles(cfg, table, &roles)? {
-        Some(r) => Some(fit::fit(&r, &tallies, super::config::ModelKind::Linear)?),
+        Some(r) => Some(curve::fit(
+            &r,
+            &tallies,
+            crate::calibrate::config::calibration::ModelKind::Linear,
+        )?),
         None => None,
     };
     let low = cfg.lowest_reference();
@@ -177,31 +183,31 @@ pub fn verify(
     let mut players: Vec<String> = cfg.pool.members.iter().map(|m| m.name.clone()).collect();
     players.extend(names.iter().cloned());
     let (by_opponent, tests) =
-        super::verify_opponents::opponent_rows(&players, first, levels, &f, &tallies);
+        crate::calibrate::verify::opponents::opponent_rows(&players, first, levels, &f, &tallies);
     for (r, t) in rows.iter_mut().zip(tests) {
         r.opponents_chi2 = t.map(|t| t.chi2);
         r.opponents_dof = t.map(|t| t.dof);
     }
     data::write_csv(&out.join("verify.csv"), &rows)?;
     data::write_csv(&out.join(OPPONENTS_FILE), &by_opponent)?;
-    super::rundir::merge_games(out)?;
+    crate::calibrate::run::folder::merge_games(out)?;
     Ok(rows)
 }
 
 /// The fit of [`rate_levels`]: the roles, the first level's index, the fit, each player's
 /// tally, and the cells.
-pub(super) type LevelFit = (
+pub(in crate::calibrate) type LevelFit = (
     Vec<Role>,
     usize,
-    fit::CurveFit,
-    Vec<fit::PlayerStats>,
+    curve::CurveFit,
+    Vec<curve::PlayerStats>,
     Vec<Cell>,
 );
 
 /// Plays (or resumes) `engine` at `level` against the pool members nearest to it into `dir`,
 /// then, if it scored beyond [`FOLLOW_SCORE`] either way, against the members nearest where it
 /// played (see [`follow_up`]); returns both matches' games.
-pub(super) fn play_level(
+pub(in crate::calibrate) fn play_level(
     cfg: &CalibrationConfig,
     engine: EngineSpec,
     level: f64,
@@ -311,14 +317,14 @@ fn play_against(
 ) -> Result<Vec<GameRow>> {
     if !runner.plays() {
         // rating what is there: the folder's match files stay as they were played
-        return super::games_in(dir);
+        return crate::calibrate::run::folder::games_in(dir);
     }
     let mut engines = vec![engine.clone()];
     engines.extend(opponents.iter().map(|(j, _)| pool_engine(cfg, *j)));
     let spec = match_spec(cfg, engines, games, seed);
-    super::rundir::write_match_spec(dir, &spec)?;
+    crate::calibrate::run::folder::write_match_spec(dir, &spec)?;
     relocate_table(dir, &spec.engines[0])?;
-    let held = super::games_in(dir)?.len();
+    let held = crate::calibrate::run::folder::games_in(dir)?.len();
     if held < spec.planned_games() {
         eprintln!("{} against {} pool members", engine.name, opponents.len());
         runner.run(&spec, dir)?;
@@ -330,7 +336,7 @@ fn play_against(
             spec.planned_games()
         );
     }
-    super::games_in(dir)
+    crate::calibrate::run::folder::games_in(dir)
 }
 
 /// Where a pool member plays, for choosing a level's opponents: its rating in the measured pool
@@ -340,7 +346,10 @@ fn play_against(
 /// 2135) rather than Skill 8 (2656). Without the chained members a level below the lowest anchor
 /// would meet only anchored ones, hundreds of Elo above it, and its rating would rest on a few
 /// lucky games.
-fn member_place(cfg: &CalibrationConfig, m: &super::config::PoolMember) -> Option<f64> {
+fn member_place(
+    cfg: &CalibrationConfig,
+    m: &crate::calibrate::config::calibration::PoolMember,
+) -> Option<f64> {
     cfg.pool_measured
         .iter()
         .find(|r| r.name == m.name && r.games > 0)
@@ -384,12 +393,12 @@ fn relocate_table(dir: &Path, engine: &EngineSpec) -> Result<()> {
 
 /// Rates the players `names` (each free) from `all` with the pool soft-anchored as in
 /// calibration and placed by its own games (pool.file); the named players follow the pool's.
-pub(super) fn rate_levels(
+pub(in crate::calibrate) fn rate_levels(
     cfg: &CalibrationConfig,
     names: &[String],
     all: &[GameRow],
 ) -> Result<LevelFit> {
-    let (all, left_out) = super::players::without_retired(cfg, all);
+    let (all, left_out) = crate::calibrate::run::players::without_retired(cfg, all);
     if let Some(note) = left_out {
         eprintln!("note: {note}");
     }
@@ -416,19 +425,19 @@ pub(super) fn rate_levels(
         .enumerate()
         .map(|(i, n)| (n.clone(), i))
         .collect();
-    let (tallies, stats) = fit::tally_games(&all, &index)?;
+    let (tallies, stats) = curve::tally_games(&all, &index)?;
     // The measured pool's own games (pool.file) place the members; the run-pool variant of
     // verify takes the members from a calibration's fit, which counted them already.
-    let evidence = super::players::pool_evidence(cfg, &index);
+    let evidence = crate::calibrate::run::players::pool_evidence(cfg, &index);
     // the levels do not meet each other: nothing is stretched
-    let f = super::held::fit_run(
+    let f = crate::calibrate::fit::held::fit_run(
         cfg,
         &roles,
         &[],
         &tallies,
         &evidence,
-        super::config::ModelKind::Linear,
-        super::self_scale::Stretch::ONE,
+        crate::calibrate::config::calibration::ModelKind::Linear,
+        crate::calibrate::fit::self_play::Stretch::ONE,
     )?;
     Ok((roles, first, f, stats, tallies))
 }
@@ -436,7 +445,7 @@ pub(super) fn rate_levels(
 /// Each player's rating SD given every other parameter at its fitted value (the inverse of
 /// the precision's diagonal), for ratings that are one parameter; `None` for the others or
 /// when the covariance cannot be inverted.
-fn conditional_sds(f: &fit::CurveFit) -> Vec<Option<f64>> {
+fn conditional_sds(f: &curve::CurveFit) -> Vec<Option<f64>> {
     let precision = f.cov.clone().try_inverse();
     f.ratings
         .iter()
@@ -464,7 +473,7 @@ fn run_pool_roles(
     let mut out = roles.to_vec();
     for (j, m) in cfg.pool.members.iter().enumerate() {
         if let Some(r) = pool.iter().find(|r| r.name == m.name) {
-            let sd = (r.upper - r.lower) / (2.0 * fit::Z95);
+            let sd = (r.upper - r.lower) / (2.0 * curve::Z95);
             if r.elo.is_finite() && sd > 0.0 {
                 out[j] = Role::Anchored { mean: r.elo, sd };
             }
@@ -476,7 +485,7 @@ fn run_pool_roles(
 /// A verification directory holds the games of one table: the engines name the table by path,
 /// so a rerun after the table changed would otherwise resume the old table's games. The first
 /// run keeps a copy (`verified-table.csv`); later runs go on only if the rows (comments aside) match it.
-pub(super) fn guard_table(table: &Path, out: &Path) -> Result<()> {
+pub(in crate::calibrate) fn guard_table(table: &Path, out: &Path) -> Result<()> {
     let read = |p: &Path| -> Result<(String, Vec<String>)> {
         let text = crate::fsutil::read_text_capped(p, crate::fsutil::TABLE_CAP)
             .map_err(|e| CalibrateError::io("read", p, e))?;

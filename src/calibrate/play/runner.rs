@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::config::Limits;
-use super::error::Result;
+use crate::calibrate::config::calibration::Limits;
+use crate::calibrate::error::Result;
 
 /// One engine of a match.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -4,18 +4,18 @@
 
 use std::path::Path;
 
-use super::analysis::{analyse, pool_estimates};
-use super::config::CalibrationConfig;
-use super::error::{CalibrateError, Result};
-use super::fit::Role;
-use super::outputs::{write_results, Outcome};
-use super::plan::{self, Opponent, PairCost, PlanState};
-use super::players::{match_seed, match_spec, pool_engine, subject_engine};
-use super::rundir::{
+use crate::calibrate::config::calibration::CalibrationConfig;
+use crate::calibrate::error::{CalibrateError, Result};
+use crate::calibrate::fit::curve::Role;
+use crate::calibrate::play::runner::{GameRunner, MatchSpec};
+use crate::calibrate::run::fits::{analyse, pool_estimates};
+use crate::calibrate::run::folder::{
     all_games, append_plan_log, check_config, drop_unplayed, list_matches, spec_done,
     write_match_spec,
 };
-use super::runner::{GameRunner, MatchSpec};
+use crate::calibrate::run::outputs::{write_results, Outcome};
+use crate::calibrate::run::plan::{self, Opponent, PairCost, PlanState};
+use crate::calibrate::run::players::{match_seed, match_spec, pool_engine, subject_engine};
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -30,7 +30,7 @@ pub fn calibrate(
     runner: &dyn GameRunner,
     opts: &Options,
 ) -> Result<Outcome> {
-    super::rundir::claim_folder(dir, "calibrate.toml", "calibrate")?;
+    crate::calibrate::run::folder::claim_folder(dir, "calibrate.toml", "calibrate")?;
     let matches = dir.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     check_config(cfg, dir)?;
@@ -188,7 +188,7 @@ pub fn calibrate(
 }
 
 /// Games of the pool ladder (adjacent members against each other), played in batch 0.
-pub(super) fn ladder_games(cfg: &CalibrationConfig, batch: u32) -> usize {
+pub(in crate::calibrate) fn ladder_games(cfg: &CalibrationConfig, batch: u32) -> usize {
     if batch == 0 {
         cfg.plan.pool_games * cfg.pool.members.len().saturating_sub(1)
     } else {

@@ -2,8 +2,10 @@
 //! the key, and no value that parses but cannot work (NaN, infinity, an empty first batch, a
 //! million targets) is let through to a run that would play nothing or nonsense.
 
-use super::config::{CalibrationConfig, GoLimit, KnobPath, OpeningsConfig, Scale, Targets};
-use super::error::{config_err, Result};
+use crate::calibrate::config::calibration::{
+    CalibrationConfig, GoLimit, KnobPath, OpeningsConfig, Scale, Targets,
+};
+use crate::calibrate::error::{config_err, Result};
 use crate::strength::knob::{Kind, Knob};
 
 /// Most targets a config may name: each is a table row and a line of every report.
@@ -282,12 +284,14 @@ impl CalibrationConfig {
             }
         }
         if let Some(k) = self.fit.knots {
-            if !super::spline::KNOTS_RANGE.contains(&k) {
+            if !crate::calibrate::fit::spline::KNOTS_RANGE.contains(&k) {
                 config_err!("{origin}: key `fit.knots`: {k} is outside 4..=10");
             }
             // knots shape only the spline: the configured form, a candidate of `select_form`,
             // or else a fallback alone
-            if self.fit.model != super::config::ModelKind::Spline && !self.fit.select_form {
+            if self.fit.model != crate::calibrate::config::calibration::ModelKind::Spline
+                && !self.fit.select_form
+            {
                 let m = self.fit.model.name();
                 config_err!(
                     "{origin}: key `fit.knots`: `fit.model` is `{m}`, not the spline; the knots \
@@ -316,7 +320,7 @@ impl CalibrationConfig {
         let mut first: Vec<f64> = p
             .initial
             .iter()
-            .map(|&t| super::config::quantize(self, t))
+            .map(|&t| crate::calibrate::config::calibration::quantize(self, t))
             .collect();
         first.sort_by(f64::total_cmp);
         first.dedup();

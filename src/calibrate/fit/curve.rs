@@ -20,10 +20,10 @@ use std::collections::HashMap;
 
 use nalgebra::{DMatrix, DVector};
 
-use super::fit_config::ModelKind;
-pub use super::isotonic::isotonic;
-use super::self_scale::{self, Among, Stretch};
-use super::spline;
+use crate::calibrate::config::fit::ModelKind;
+pub use crate::calibrate::fit::isotonic::isotonic;
+use crate::calibrate::fit::self_play::{self, Among, Stretch};
+use crate::calibrate::fit::spline;
 use crate::rating::model::{expected_score, ELO_TO_NAT};
 use crate::rating::problem::{covariance_with, Cell, Linear, Prior, Problem, SolveError};
 use crate::results::GameRow;
@@ -205,8 +205,8 @@ pub struct CurveFit {
     pub cov: DMatrix<f64>,
     /// Each player's rating as a linear combination of the parameters.
     pub ratings: Vec<Linear>,
-    /// With the pool held ([`super::held`]): what foreseeing more games needs.
-    pub held: Option<Box<super::two_step::HeldParts>>,
+    /// With the pool held ([`crate::calibrate::fit::held`]): what foreseeing more games needs.
+    pub held: Option<Box<crate::calibrate::fit::covariance::HeldParts>>,
     /// The curve needed the weak prior at its tested settings to stay finite
     /// (`solve_curve`: a setting scored 100% or 0%).
     pub weak_prior: bool,
@@ -238,7 +238,7 @@ pub fn curve_problem(
 }
 
 /// The anchors' mean: where an unanchored player's weak prior sits.
-pub(super) fn anchor_center(roles: &[Role]) -> Result<f64, FitError> {
+pub(in crate::calibrate) fn anchor_center(roles: &[Role]) -> Result<f64, FitError> {
     let anchors: Vec<f64> = roles
         .iter()
         .filter_map(|r| match r {
@@ -253,7 +253,7 @@ pub(super) fn anchor_center(roles: &[Role]) -> Result<f64, FitError> {
 }
 
 /// [`curve_problem`] with the weak priors (and the curve's start) at `center`.
-pub(super) fn curve_problem_at(
+pub(in crate::calibrate) fn curve_problem_at(
     roles: &[Role],
     cells: &[Cell],
     curve: &Curve,
@@ -333,7 +333,7 @@ pub fn fit_among(
     let (mut problem, n_theta, init) = curve_problem(roles, cells, &curve)?;
     problem.evidence = evidence.to_vec();
     if let Some(among) = among {
-        self_scale::apply(&mut problem, among);
+        self_play::apply(&mut problem, among);
     }
     let n = problem.n_params;
     let games: f64 = cells.iter().map(|t| t.n).sum();
@@ -375,7 +375,7 @@ pub fn fit_among(
 /// the weak prior unanchored players get ([`WEAK_SD`] at `center`) on the curve at each tested
 /// setting: the curve stays finite, as `rate`'s players do. Every fit that converges without
 /// it keeps its numbers. Returns whether the prior was needed.
-pub(super) fn solve_curve(
+pub(in crate::calibrate) fn solve_curve(
     problem: &mut Problem,
     roles: &[Role],
     curve: &Curve,
@@ -429,7 +429,7 @@ pub(super) fn solve_curve(
 
 /// The quasi-likelihood dispersion of `problem`'s games at `beta`: Pearson's chi-square per
 /// degree of freedom, clamped to [[`MIN_DISPERSION`], 4]; 1 with too few games to tell.
-pub(super) fn estimate_dispersion(problem: &Problem, beta: &DVector<f64>) -> f64 {
+pub(in crate::calibrate) fn estimate_dispersion(problem: &Problem, beta: &DVector<f64>) -> f64 {
     let n = problem.n_params as f64;
     let games: f64 = problem.cells.iter().map(|t| t.n).sum();
     if games > n + 5.0 {
@@ -472,7 +472,7 @@ impl CurveFit {
     ///     Sigma' = Sigma - lambda Sigma x x^T Sigma / (1 + lambda x^T Sigma x),
     /// with x the design of the rating difference and lambda = n K^2 p (1 - p) / dispersion the
     /// information of the games. The planner ranks opponents by the curve's variance after it.
-    /// With the pool held the games inform the run's parameters only ([`super::held`]).
+    /// With the pool held the games inform the run's parameters only ([`crate::calibrate::fit::held`]).
     pub fn with_games(&self, a: Side, b: Side, n: f64) -> CurveFit {
         let (ra, xa) = self.side(a);
         let (rb, xb) = self.side(b);

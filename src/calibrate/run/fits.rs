@@ -2,13 +2,15 @@
 //! is not increasing the increasing form that fits best), every tested setting rated on its own, and the pool's
 //! current estimates.
 
-use super::config::{CalibrationConfig, KnotPlacement, ModelKind, SelfPlayScale};
-use super::error::Result;
-use super::fit::{self, CurveFit, PlayerStats, Role, WEAK_SD};
-use super::held::fit_run;
-use super::players::{players, pool_evidence, without_retired, Players};
-use super::self_scale::{self, Stretch};
-use super::spline;
+use crate::calibrate::config::calibration::{
+    CalibrationConfig, KnotPlacement, ModelKind, SelfPlayScale,
+};
+use crate::calibrate::error::Result;
+use crate::calibrate::fit::curve::{self, CurveFit, PlayerStats, Role, WEAK_SD};
+use crate::calibrate::fit::held::fit_run;
+use crate::calibrate::fit::self_play::{self, Stretch};
+use crate::calibrate::fit::spline;
+use crate::calibrate::run::players::{players, pool_evidence, without_retired, Players};
 use crate::results::GameRow;
 
 /// Fits of all games so far: the curve and the per-setting ratings.
@@ -24,7 +26,7 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
     let (games, left_out) = without_retired(cfg, games);
     let games = &games[..];
     let players = players(cfg, games);
-    let (tallies, stats) = fit::tally_games(games, &players.index)?;
+    let (tallies, stats) = curve::tally_games(games, &players.index)?;
     let evidence = pool_evidence(cfg, &players.index);
     let mut notes: Vec<String> = left_out.into_iter().collect();
     let has_subject = players.roles.iter().any(|r| matches!(r, Role::Subject(_)));
@@ -48,7 +50,7 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
         .collect();
     // the spline with `n` knots, placed as the config says
     let spline_with = |n: usize| {
-        let mut c = fit::Curve::new(ModelKind::Spline, t_min, n);
+        let mut c = curve::Curve::new(ModelKind::Spline, t_min, n);
         if cfg.fit.knots_at == KnotPlacement::Data {
             if let Some(k) = spline::data_knots(&tested, n) {
                 c.knots = k;
@@ -58,7 +60,7 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
     };
     let form = |m| match m {
         ModelKind::Spline => spline_with(cfg.fit.n_knots()),
-        m => fit::Curve::new(m, t_min, cfg.fit.n_knots()),
+        m => curve::Curve::new(m, t_min, cfg.fit.n_knots()),
     };
     // the spline's other knot counts, tried when the configured spline fails or is not
     // increasing; empty for the other forms
@@ -76,16 +78,16 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
             _ => None,
         })
         .collect();
-    let run = |roles: &[Role], model: fit::Curve, stretch: Stretch| {
+    let run = |roles: &[Role], model: curve::Curve, stretch: Stretch| {
         fit_run(cfg, roles, &setting_t, &tallies, &evidence, model, stretch)
     };
     // the self-play scale that fits the games best under the curve form `c`
-    let profile_with = |c: &fit::Curve, scale: SelfPlayScale| {
+    let profile_with = |c: &curve::Curve, scale: SelfPlayScale| {
         let loglik = |s: Stretch| run(&players.roles, c.clone(), s).ok().map(|f| f.loglik);
         if scale == SelfPlayScale::Fit {
-            self_scale::profile(|k| loglik(Stretch::flat(k))).map(Stretch::flat)
+            self_play::profile(|k| loglik(Stretch::flat(k))).map(Stretch::flat)
         } else {
-            self_scale::profile_by_t(loglik)
+            self_play::profile_by_t(loglik)
         }
     };
     let stretch = match cfg.fit.self_play_scale {
@@ -98,7 +100,7 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
             // quadratic and linear forms.
             let mut nearest = other_knots.clone();
             nearest.sort_by_key(|&k| (k.abs_diff(cfg.fit.n_knots()), k));
-            let mut others: Vec<(String, fit::Curve)> = nearest
+            let mut others: Vec<(String, curve::Curve)> = nearest
                 .into_iter()
                 .map(|k| (format!("spline with {k} knots"), spline_with(k)))
                 .collect();
@@ -131,9 +133,9 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
                     notes.push(format!(
                         "games between the run's settings stretch rating differences by kappa = {:.2} at t = {} times exp({:.2} (t - {})), t the pair's mean: {:.2} at t = 0, {:.2} at t = 1 (fitted: fit.self_play_scale = \"fit-by-t\")",
                         s.kappa,
-                        self_scale::PIVOT,
+                        self_play::PIVOT,
                         s.slope,
-                        self_scale::PIVOT,
+                        self_play::PIVOT,
                         s.at(0.0, 0.0),
                         s.at(1.0, 1.0)
                     ));
@@ -175,7 +177,7 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
                 // A spline that is not increasing is tried with the other knot counts too:
                 // the polynomials alone missed results/range's middle settings by 275 Elo
                 // (6 knots not increasing, the quadratic chi² 148.8 on 39 d.o.f., 7 knots 29.8).
-                let mut candidates: Vec<(String, fit::Curve)> = ModelKind::ALL
+                let mut candidates: Vec<(String, curve::Curve)> = ModelKind::ALL
                     .into_iter()
                     .filter(|&m| select || m != cfg.fit.model)
                     .map(|m| (m.name().to_string(), form(m)))
@@ -252,7 +254,7 @@ fn residual_chi2(roles: &[Role], points: &CurveFit, curve: &CurveFit) -> f64 {
         .iter()
         .zip(&points.players)
         .filter_map(|(r, p)| match r {
-            Role::Subject(t) => Some(fit::residual_z(p, curve, *t)),
+            Role::Subject(t) => Some(curve::residual_z(p, curve, *t)),
             _ => None,
         })
         .filter(|z| z.is_finite())
@@ -265,7 +267,10 @@ fn residual_chi2(roles: &[Role], points: &CurveFit, curve: &CurveFit) -> f64 {
 /// the pool file) has none (its fitted value is only the prior). Before a run's first game
 /// there is no fit, and a measured pool's members are where the pool file puts them: the
 /// unanchored ones too, which the first batch of a run reaching below the anchors needs.
-pub(super) fn pool_estimates(cfg: &CalibrationConfig, a: &Analysis) -> Vec<Option<f64>> {
+pub(in crate::calibrate) fn pool_estimates(
+    cfg: &CalibrationConfig,
+    a: &Analysis,
+) -> Vec<Option<f64>> {
     (0..cfg.pool.members.len())
         .map(|j| {
             let m = &cfg.pool.members[j];

@@ -5,10 +5,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::config::{option_string, CalibrationConfig, OpeningsConfig, PoolConfig};
+use crate::calibrate::config::calibration::{
+    option_string, CalibrationConfig, OpeningsConfig, PoolConfig,
+};
+use crate::calibrate::config::validate::check_option_values;
 use crate::calibrate::error::{config_err, CalibrateError, Result};
-use crate::calibrate::runner::EngineSpec;
-use crate::calibrate::validate::check_option_values;
+use crate::calibrate::play::runner::EngineSpec;
 use crate::rating::Anchor;
 
 /// `skillcal pool CONFIG`: the TOML schema.
@@ -84,7 +86,7 @@ impl PoolRunConfig {
     /// member started once), checked before the run makes a folder or plays; `origin` names the
     /// config.
     pub fn check_playable(&self, origin: &str) -> Result<()> {
-        crate::calibrate::arena_glue::check_book_rules_and_programs(
+        crate::calibrate::play::arena::check_book_rules_and_programs(
             &self.openings,
             &self.adjudication,
             &self.pool,
@@ -109,7 +111,8 @@ impl PoolRunConfig {
         }
         // paths inside the config are read from its folder, as in calibration and match configs
         let base = path.parent().unwrap_or(Path::new(""));
-        cfg.openings.file = crate::calibrate::config::config_relative(base, &cfg.openings.file);
+        cfg.openings.file =
+            crate::calibrate::config::calibration::config_relative(base, &cfg.openings.file);
         cfg.pool.resolve_paths(base);
         cfg.validate(&origin)?;
         Ok(cfg)
@@ -119,7 +122,10 @@ impl PoolRunConfig {
         if self.concurrency == 0 {
             config_err!("{origin}: key `concurrency`: must be at least 1");
         }
-        crate::calibrate::validate::check_budget(self.budget, &format!("{origin}: key `budget`"))?;
+        crate::calibrate::config::validate::check_budget(
+            self.budget,
+            &format!("{origin}: key `budget`"),
+        )?;
         if self.precision.is_nan() || self.precision <= 0.0 {
             config_err!("{origin}: key `precision`: must be a positive number of Elo");
         }
@@ -139,7 +145,7 @@ impl PoolRunConfig {
         if m.batch_matches == 0 {
             config_err!("{origin}: key `measure.batch_matches`: must be at least 1");
         }
-        crate::calibrate::validate::check_run_name(&self.name, origin)?;
+        crate::calibrate::config::validate::check_run_name(&self.name, origin)?;
         self.openings.check(origin)?;
         let p = &self.pool;
         if p.file.is_some() {
@@ -220,7 +226,8 @@ impl PoolConfig {
         let mut seen = std::collections::HashSet::new();
         for (i, m) in self.members.iter().enumerate() {
             if m.name.trim().is_empty()
-                || m.name.starts_with(crate::calibrate::config::SUBJECT_PREFIX)
+                || m.name
+                    .starts_with(crate::calibrate::config::calibration::SUBJECT_PREFIX)
             {
                 config_err!(
                     "{origin}: key `pool.member[{i}].name`: empty or reserved name `{}`",

@@ -6,10 +6,10 @@
 
 use std::path::Path;
 
-use super::arena_glue::adjudication;
-use super::config::{option_string, CalibrationConfig, EngineConfig};
-use super::players::pool_engine;
-use super::runner::EngineSpec;
+use crate::calibrate::config::calibration::{option_string, CalibrationConfig, EngineConfig};
+use crate::calibrate::play::arena::adjudication;
+use crate::calibrate::play::runner::EngineSpec;
+use crate::calibrate::run::players::pool_engine;
 
 /// The keys whose change alters the games, where `new` differs from `old` (empty: the same
 /// games). A measured pool (`pool.file`) is compared by its members as loaded.

@@ -1,0 +1,16 @@
+//! The calibration's TOML schema and its checks: the run's config (`calibration`), its `[fit]`
+//! section (`fit`), a path's knob (`path`), each target's precision goal (`goals`), the checks
+//! (`validate`, the member checks shared with the pool's config) and `skillcal pool`'s own file
+//! (`pool_file`).
+
+pub(super) mod calibration;
+pub(super) mod fit;
+pub(super) mod goals;
+pub(super) mod path;
+pub(super) mod pool_file;
+pub(super) mod validate;
+
+pub use calibration::{CalibrationConfig, PoolMember};
+pub use fit::{ModelKind, SelfPlayScale};
+pub use path::GoLimit;
+pub use validate::check_budget;

@@ -1,0 +1,11 @@
+//! How games get played: what a run asks of a match runner (`runner`), so that the arena
+//! (`arena`, the real runner) and the simulator (`sim`, for tests and cost estimates)
+//! interchange.
+
+pub(super) mod arena;
+pub(super) mod runner;
+pub(super) mod sim;
+
+pub use arena::ArenaRunner;
+pub use runner::{EngineSpec, GameRunner, MatchSpec, RateOnly};
+pub use sim::SimRunner;
