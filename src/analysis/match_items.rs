@@ -7,12 +7,13 @@ use std::hash::Hasher;
 
 use fnv::FnvHasher;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position};
 
 use super::stream::HumanGame;
 
-/// Positions kept before each probe's, oldest first (a policy network's input reads the last
-/// eight: this one and seven before it).
+/// Positions kept up to each probe's, oldest first: a policy network's input reads the last
+/// eight, and whether each of them occurred before (back to its last irreversible move, so
+/// those positions are kept too).
 pub const HISTORY: usize = 8;
 
 /// One position to match.
@@ -21,7 +22,8 @@ pub struct Item {
     /// The game: its file's index and its number there.
     pub game: (usize, u64),
     pub band: u32,
-    /// Up to [`HISTORY`] positions, the last the one the human moved from.
+    /// At least [`HISTORY`] positions (fewer from the game's start), the last the one the
+    /// human moved from.
     pub history: Vec<Chess>,
     pub played: Move,
     /// Its plies from the start of the game's text.
@@ -42,7 +44,12 @@ impl Item {
 /// The item of one probe (`k` = the probe's index in `g.probes`).
 pub fn item(g: &HumanGame, k: usize) -> Item {
     let p = g.probes[k];
-    let from = (p.ply + 1).saturating_sub(HISTORY);
+    let last8 = (p.ply + 1).saturating_sub(HISTORY);
+    // a kept position's repetition plane looks back to its last irreversible move
+    let from = (last8..=p.ply)
+        .map(|q| q.saturating_sub(g.positions[q].halfmoves() as usize))
+        .min()
+        .unwrap_or(last8);
     Item {
         game: (g.file, g.number),
         band: p.band,

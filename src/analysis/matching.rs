@@ -19,6 +19,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::engine::EngineConfig;
 use super::error::{AnalysisError, Result};
 use super::match_items::{chosen_items, items, Item, Sampler};
+use super::match_policy::{self, maia_setting, net_name};
 use super::match_uci::{band_engine, match_items};
 use super::match_work::MatchRow;
 use super::match_work::{figures, pin_filters, SettingKey, Tally, Work};
@@ -64,6 +65,8 @@ enum Evaluator {
         base: EngineConfig,
         per_band_elo: bool,
     },
+    /// A Maia net in-process: each setting's temperature (0: the top move).
+    Policy { net: u32, temperatures: Vec<f64> },
 }
 
 /// One evaluation and the settings it measures at once.
@@ -79,40 +82,65 @@ fn file_name(p: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn groups(opts: &MatchOptions, selection: &str) -> Vec<Group> {
-    opts.match_engines
-        .iter()
-        .map(|base| {
-            let maia = base
+fn groups(opts: &MatchOptions, selection: &str) -> Result<Vec<Group>> {
+    let mut out: Vec<Group> = Vec::new();
+    for base in &opts.match_engines {
+        let spec = base.label();
+        let builtin = base.args.first().is_some_and(|a| a == "uci");
+        let maia = if builtin {
+            maia_setting(&spec, &base.options)?
+        } else {
+            None
+        };
+        let mut key = SettingKey {
+            engine: format!("{} {}", file_name(&base.program), base.args.join(" "))
+                .trim()
+                .to_string(),
+            setting: base
                 .options
                 .iter()
-                .any(|(k, v)| k.eq_ignore_ascii_case("Style") && v.eq_ignore_ascii_case("maia"));
-            let per_band_elo = !maia;
-            let engine = format!("{} {}", file_name(&base.program), base.args.join(" "))
-                .trim()
-                .to_string();
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(";"),
+            limit: base.limit.to_string(),
+            per_band_elo: maia.is_none(),
+            selection: selection.to_string(),
+        };
+        let Some(m) = maia else {
             let size = std::fs::metadata(&base.program).map_or(0, |m| m.len());
-            let key = SettingKey {
-                engine,
-                setting: base
-                    .options
-                    .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect::<Vec<_>>()
-                    .join(";"),
-                limit: base.limit.to_string(),
-                per_band_elo,
-                selection: selection.to_string(),
-            };
-            Group {
+            out.push(Group {
                 eval: Evaluator::Uci {
                     base: base.clone(),
-                    per_band_elo,
+                    per_band_elo: true,
                 },
                 settings: vec![(key, format!("{}#{size}", base.program.display()))],
+            });
+            continue;
+        };
+        // as the engine plays it: one node, whatever the limit
+        key.engine = "skillcal policy (in-process)".into();
+        key.limit = "nodes=1".into();
+        let build = net_name(m.net)?;
+        let same_net = out
+            .iter_mut()
+            .find(|g| matches!(&g.eval, Evaluator::Policy { net, .. } if *net == m.net));
+        match same_net {
+            Some(g) => {
+                if let Evaluator::Policy { temperatures, .. } = &mut g.eval {
+                    temperatures.push(m.temperature);
+                }
+                g.settings.push((key, build));
             }
-        })
-        .collect()
+            None => out.push(Group {
+                eval: Evaluator::Policy {
+                    net: m.net,
+                    temperatures: vec![m.temperature],
+                },
+                settings: vec![(key, build)],
+            }),
+        }
+    }
+    Ok(out)
 }
 
 /// Each setting's score per item (1 or 0 for a played move, a probability for an expectation).
@@ -128,6 +156,9 @@ fn evaluate(
             let elo = per_band_elo.then_some(band + opts.filter.band / 2);
             let cfg = band_engine(base, elo);
             Ok(vec![match_items(&cfg, items, opts.concurrency, bar)?])
+        }
+        Evaluator::Policy { net, temperatures } => {
+            match_policy::match_items(*net, temperatures, items, opts.concurrency, bar)
         }
     }
 }
@@ -361,7 +392,7 @@ pub fn run(opts: &MatchOptions) -> Result<Matching> {
         None => "all".to_string(),
         Some(_) => format!("sample, seed {}", opts.sample_seed),
     };
-    let groups = groups(opts, &selection);
+    let groups = groups(opts, &selection)?;
     let mut work = Work::open(&opts.out)?;
     let (counts, evaluations) = match opts.sample_positions {
         None => measure_all(opts, &groups, &mut work, &names)?,

@@ -16,6 +16,7 @@ pub mod games;
 pub mod human;
 pub mod lichess;
 pub mod match_items;
+pub mod match_policy;
 pub mod match_uci;
 pub mod match_work;
 pub mod matching;

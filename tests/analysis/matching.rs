@@ -243,3 +243,112 @@ fn a_killed_run_resumes_and_a_folder_keeps_its_filters() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The probes of the fixture's kept games as (positions up to the probe, the human's move).
+fn fixture_probes() -> Vec<(Vec<shakmaty::Chess>, shakmaty::Move, Vec<String>)> {
+    use shakmaty::{san::San, uci::UciMove, Chess, Position};
+    let sans: Vec<&str> = RUY
+        .split_whitespace()
+        .filter(|t| !t.ends_with('.'))
+        .collect();
+    let mut positions = vec![Chess::default()];
+    let mut moves = Vec::new();
+    for s in &sans {
+        let pos = positions.last().unwrap().clone();
+        let m = s.parse::<San>().unwrap().to_move(&pos).unwrap();
+        moves.push(m);
+        positions.push(pos.play(m).unwrap());
+    }
+    let game1 = [10, 11, 13, 14, 15, 16, 17, 18, 19];
+    let game6 = [10, 12, 14, 16, 18];
+    game1
+        .iter()
+        .chain(&game6)
+        .map(|&k| {
+            let ucis = moves[..k]
+                .iter()
+                .map(|m| UciMove::from_standard(*m).to_string())
+                .collect();
+            (positions[..=k].to_vec(), moves[k], ucis)
+        })
+        .collect()
+}
+
+/// Maia in-process: the top move is what the engine plays at `go nodes 1` over UCI, and the
+/// temperature-1 figure is the policy's probability of the human's move, summed.
+#[test]
+fn maia_settings_match_in_process_as_the_engine_plays() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+
+    use skillcal::policy::{Evaluator, Net};
+
+    let dir = folder("maia");
+    let [_, zst, _] = files(&dir);
+    let mut o = options(zst, dir.join("out"));
+    let spec = |s: &str| EngineConfig::parse_spec(s, Limit::Nodes(1)).unwrap();
+    o.match_engines = vec![
+        spec("builtin:Style=maia,MaiaNet=1100"),
+        spec("builtin:Style=maia,MaiaNet=1100,PolicyTemperature=1"),
+    ];
+    let r = run(&o).unwrap();
+    assert_eq!(
+        r.match_evaluations, 14,
+        "one evaluation serves both settings"
+    );
+    let [top, t1] = r.matching.as_slice() else {
+        panic!("two rows: {:?}", r.matching)
+    };
+    assert_eq!((top.positions, t1.positions), (14, 14));
+    assert!(top.setting.ends_with("MaiaNet=1100") && !top.setting.contains("UCI_Elo"));
+    assert!(t1.setting.ends_with("PolicyTemperature=1"));
+
+    // the oracle: every position with its whole game before it, and the engine over UCI
+    let mut eval = Evaluator::new(Net::maia(1100).unwrap(), 1);
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = engine.stdin.take().unwrap();
+    let mut stdout = BufReader::new(engine.stdout.take().unwrap());
+    writeln!(
+        stdin,
+        "uci\nsetoption name Style value maia\nsetoption name MaiaNet value 1100"
+    )
+    .unwrap();
+    let (mut hits, mut expected) = (0.0, 0.0);
+    for (positions, played, ucis) in fixture_probes() {
+        let e = eval.evaluate(&positions);
+        let best = e.best().unwrap();
+        hits += f64::from(u8::from(best == played));
+        let i = e.moves.iter().position(|m| *m == played).unwrap();
+        expected += f64::from(e.probabilities(1.0)[i]);
+        writeln!(
+            stdin,
+            "position startpos moves {}\ngo nodes 1",
+            ucis.join(" ")
+        )
+        .unwrap();
+        let answer = loop {
+            let mut line = String::new();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "the engine ended");
+            if let Some(m) = line.strip_prefix("bestmove ") {
+                break m.split_whitespace().next().unwrap().to_string();
+            }
+        };
+        let uci = shakmaty::uci::UciMove::from_standard(best).to_string();
+        assert_eq!(answer, uci, "after {}", ucis.join(" "));
+    }
+    writeln!(stdin, "quit").unwrap();
+    let _ = engine.wait();
+    assert_eq!(top.matches, hits);
+    assert!(
+        (t1.matches - expected).abs() < 1e-4,
+        "{} vs {expected}",
+        t1.matches
+    );
+    assert!(t1.matches.fract() != 0.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -60,7 +60,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "calibrate",
         &["arena", "rating", "results", "strength", "fsutil"],
     ),
-    ("analysis", &["arena", "rating", "results", "fsutil"]),
+    (
+        "analysis",
+        &["arena", "rating", "results", "fsutil", "policy"],
+    ),
     ("report", &["results", "rating", "fsutil"]),
 ];
 
