@@ -15,4 +15,5 @@ pub mod rating;
 pub mod report;
 pub mod results;
 pub mod score;
+pub mod store;
 pub mod strength;

@@ -332,7 +332,7 @@ fn progress_bar(show: bool, len: usize) -> ProgressBar {
 }
 
 /// The PGN `TimeControl` tag: one value, or `white:black` when they differ.
-fn time_control_tag(players: &[Player], job: &GameJob) -> String {
+pub(super) fn time_control_tag(players: &[Player], job: &GameJob) -> String {
     let tc = players[job.white].limits.limits.pgn_time_control();
     let tcb = players[job.black].limits.limits.pgn_time_control();
     if tc == tcb {
@@ -450,7 +450,7 @@ async fn worker(ctx: Arc<WorkerContext>, tx: mpsc::UnboundedSender<(GameJob, Fin
     }
 }
 
-fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+pub(super) fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
     assert_ne!(a, b, "an engine cannot play itself");
     if a < b {
         let (x, y) = v.split_at_mut(b);
@@ -461,7 +461,7 @@ fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
     }
 }
 
-fn make_record(
+pub(super) fn make_record(
     cfg: &MatchConfig,
     players: &[Player],
     job: &GameJob,

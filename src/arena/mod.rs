@@ -97,6 +97,8 @@
 //!   (option declarations)
 //! - one game: `game` (the loop and the rules), `time_control` ([`GoLimits`], clocks),
 //!   `adjudication`, `outcome` ([`Termination`], the finished game)
+//! - a match cut into work units for other processes (the store's workers): `unit`
+//!   ([`plan_units`], [`UnitPlayer`])
 //! - `error`: [`ArenaError`], every message naming its file, key or engine
 
 mod adjudication;
@@ -123,6 +125,7 @@ mod summary;
 mod time_control;
 mod uci_engine;
 mod uci_option;
+mod unit;
 
 pub use config::{
     is_builtin_command, AdjudicationConfig, BookFormat, BookOrder, DrawRule, EngineConfig,
@@ -132,8 +135,10 @@ pub use driver::{run_match, run_match_async, run_matches};
 pub use error::{ArenaError, Result};
 pub use lock::{lock_dir, RunLock};
 pub use openings::check as check_book;
+pub use openings::Opening;
 pub use options::{run, MatchOptions};
 pub use outcome::{GameResult, Termination};
+pub use pgn::hostname;
 pub use players::{check_engines, find_program, skillcal_bin};
 pub use run_options::RunOptions;
 pub use snapshot::SNAPSHOT_FILE;
@@ -145,3 +150,4 @@ pub use summary::MatchSummary;
 pub use time_control::{GoLimits, TimeControl};
 pub use uci_engine::{parse_bestmove, parse_info, SearchInfo};
 pub use uci_option::{OptionDecl, OptionKind};
+pub use unit::{plan_units, preflight_if_local, PlayedGame, Unit, UnitGame, UnitPlayer};

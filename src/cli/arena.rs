@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::arena::{self, MatchOptions};
+use crate::store;
 
 /// A count or limit given on the command line. Clap reads `-5` as an unknown flag; taken as a
 /// value, a negative number is named as one.
@@ -97,6 +98,11 @@ pub struct MatchArgs {
         value_name = "ELO0,ELO1[,ALPHA,BETA]"
     )]
     pub sprt: Vec<f64>,
+    /// Play through the PostgreSQL store (postgres://USER:PASSWORD@HOST:PORT/DB, or
+    /// $SKILLCAL_STORE): enqueue the games, wait while `skillcal worker`s play them, then
+    /// write them to --out. The same games as without it (node-bounded engines).
+    #[arg(long, value_name = "URL")]
+    pub store: Option<String>,
 }
 
 impl From<MatchArgs> for MatchOptions {
@@ -124,10 +130,31 @@ impl From<MatchArgs> for MatchOptions {
 }
 
 /// Runs the match and prints its summary.
-pub fn run(args: MatchArgs) -> anyhow::Result<()> {
-    let summary = arena::run(&args.into())?;
+pub fn run(mut args: MatchArgs) -> anyhow::Result<()> {
+    let summary = match super::store::optional_store(&args.store.take()) {
+        Some(url) => run_stored(args.into(), &url)?,
+        None => arena::run(&args.into())?,
+    };
     for line in summary.lines() {
         outln!("{line}");
     }
     Ok(())
+}
+
+/// The match through the store: the options' config, played by workers.
+fn run_stored(opts: MatchOptions, url: &str) -> anyhow::Result<arena::MatchSummary> {
+    let cfg = opts.to_config()?;
+    let run_opts = arena::RunOptions {
+        book_source: match (&opts.book, &opts.config) {
+            (Some(_), _) => Some("--book".into()),
+            (None, Some(p)) => Some(p.display().to_string()),
+            (None, None) => None,
+        },
+        ..Default::default()
+    };
+    let wait = store::WaitOptions {
+        progress: !opts.no_progress,
+        reconnect: store::DEFAULT_RECONNECT,
+    };
+    Ok(store::run_match(&cfg, &opts.out, url, &run_opts, &wait)?)
 }

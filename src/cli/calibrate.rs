@@ -37,6 +37,25 @@ pub struct CalibrateArgs {
     /// (at least 2).
     #[arg(long)]
     pub budget: Option<usize>,
+    /// Play the games through the PostgreSQL store (postgres://USER:PASSWORD@HOST:PORT/DB, or
+    /// $SKILLCAL_STORE): each batch enqueued, played by `skillcal worker`s, fitted as here.
+    #[arg(long, value_name = "URL")]
+    pub store: Option<String>,
+}
+
+/// The arena, or the store's workers with `--store` (or `SKILLCAL_STORE`).
+fn runner(store: &Option<String>, dir: &Path) -> Box<dyn GameRunner> {
+    match super::store::optional_store(store) {
+        Some(url) => Box::new(crate::store::StoreRunner::new(
+            &url,
+            dir,
+            crate::store::WaitOptions {
+                progress: true,
+                reconnect: crate::store::DEFAULT_RECONNECT,
+            },
+        )),
+        None => Box::new(ArenaRunner::new(dir)),
+    }
 }
 
 /// Where `--install` puts a family's table (embedded in the engine at build time).
@@ -95,11 +114,11 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
     }
     // one run per folder: a second one fails at once, naming the holder
     let _lock = crate::arena::lock_dir(&dir)?;
-    let runner = ArenaRunner::new(&dir);
+    let runner = runner(&args.store, &dir);
     let outcome = calibrate::calibrate(
         &cfg,
         &dir,
-        &runner,
+        runner.as_ref(),
         &Options {
             fit_only: args.fit_only,
             quiet: false,
@@ -141,6 +160,10 @@ pub struct PoolArgs {
     /// Play no games: refit and rewrite the pool files.
     #[arg(long)]
     pub fit_only: bool,
+    /// Play the games through the PostgreSQL store (postgres://USER:PASSWORD@HOST:PORT/DB, or
+    /// $SKILLCAL_STORE): each batch enqueued, played by `skillcal worker`s, fitted as here.
+    #[arg(long, value_name = "URL")]
+    pub store: Option<String>,
 }
 
 /// `skillcal pool`: measures (or resumes measuring) the reference pool.
@@ -161,11 +184,11 @@ pub fn run_pool(args: &PoolArgs) -> Result<()> {
         );
     }
     let _lock = crate::arena::lock_dir(&dir)?;
-    let runner = ArenaRunner::new(&dir);
+    let runner = runner(&args.store, &dir);
     let out = measure(
         &cfg,
         &dir,
-        &runner,
+        runner.as_ref(),
         &PoolOptions {
             fit_only: args.fit_only,
             quiet: false,
@@ -210,6 +233,10 @@ pub struct VerifyArgs {
     /// rewriting verify.csv, verify_opponents.csv and the report.
     #[arg(long)]
     pub rate_only: bool,
+    /// Play the games through the PostgreSQL store (postgres://USER:PASSWORD@HOST:PORT/DB, or
+    /// $SKILLCAL_STORE): each batch enqueued, played by `skillcal worker`s, fitted as here.
+    #[arg(long, value_name = "URL")]
+    pub store: Option<String>,
 }
 
 /// `skillcal verify`: plays the levels, prints the summary, writes the reports.
@@ -252,8 +279,12 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
         cfg.check_playable(&origin)?;
     }
     let _lock = crate::arena::lock_dir(&out)?;
-    let arena = ArenaRunner::new(&out);
-    let runner: &dyn GameRunner = if args.rate_only { &RateOnly } else { &arena };
+    let arena = runner(&args.store, &out);
+    let runner: &dyn GameRunner = if args.rate_only {
+        &RateOnly
+    } else {
+        arena.as_ref()
+    };
     let rows = verify::verify(&cfg, &args.table, &out, &levels, games, runner)?;
     print_summary(&rows, cfg.lowest_reference());
     let report = report::generate(&out)?;

@@ -30,6 +30,7 @@ mod engine;
 mod policy;
 mod rate;
 mod report;
+mod store;
 
 use std::process::ExitCode;
 
@@ -75,6 +76,13 @@ enum Command {
     /// How each player plays: every position judged by a reference engine (centipawn loss,
     /// Lichess's accuracy and judgements, blunders by state and phase), human comparison.
     Analyse(analyse::AnalyseArgs),
+    /// The PostgreSQL store: `store init` creates or migrates its tables.
+    Store(store::StoreArgs),
+    /// Claim work units from the store and play them with this machine's engines (a pull
+    /// worker; start it by hand, in a Slurm job array or a Kubernetes Job).
+    Worker(store::WorkerArgs),
+    /// Write a run of the store as a run folder (games.csv, games.pgn, its config).
+    Export(store::ExportArgs),
 }
 
 /// Parses the command line, runs the subcommand, and turns its outcome into the exit code.
@@ -94,6 +102,9 @@ pub fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Report(args)) => report::run(&args),
         Some(Command::Analyse(args)) => analyse::run(&args),
+        Some(Command::Store(args)) => store::run_store(&args),
+        Some(Command::Worker(args)) => store::run_worker(&args),
+        Some(Command::Export(args)) => store::run_export(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -65,6 +65,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["arena", "rating", "results", "fsutil", "policy"],
     ),
     ("report", &["results", "rating", "fsutil"]),
+    ("store", &["arena", "calibrate"]),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

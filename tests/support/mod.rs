@@ -5,4 +5,5 @@
 
 pub mod arena;
 pub mod calibrate;
+pub mod pg;
 pub mod uci_pipe;
