@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::coordinator::{play_matches, WaitOptions};
 use crate::arena::RunOptions;
-use crate::calibrate::arena_glue::match_config;
-use crate::calibrate::runner::{GameRunner, MatchSpec};
+use crate::calibrate::play::{match_config, GameRunner, MatchSpec};
 use crate::calibrate::CalibrateError;
 
 /// A [`GameRunner`] whose games are played by the store's workers.

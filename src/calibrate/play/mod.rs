@@ -6,6 +6,6 @@ pub(super) mod arena;
 pub(super) mod runner;
 pub(super) mod sim;
 
-pub use arena::ArenaRunner;
+pub use arena::{match_config, ArenaRunner};
 pub use runner::{EngineSpec, GameRunner, MatchSpec, RateOnly};
 pub use sim::SimRunner;
