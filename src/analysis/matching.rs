@@ -311,6 +311,17 @@ fn measure_sample(
     n: usize,
 ) -> Result<(Counts, usize)> {
     let n = n.div_ceil(SAMPLE_CHUNK) * SAMPLE_CHUNK;
+    let multi = bars(opts.quiet);
+    let total: u64 = opts
+        .human
+        .iter()
+        .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+        .sum();
+    let files_bar = multi.add(ProgressBar::new(2 * total));
+    files_bar.set_style(style(
+        "{msg} [{bar:30}] {bytes}/{total_bytes} (two passes), ETA {eta}",
+    ));
+    files_bar.set_message("drawing the sample");
     let read = Arc::new(AtomicU64::new(0));
     let mut sampler = Sampler::new(n, opts.sample_seed);
     let counts = stream(
@@ -319,6 +330,7 @@ fn measure_sample(
         &read,
         |_, _| true,
         |g| {
+            files_bar.set_position(read.load(Ordering::Relaxed));
             sampler.offer(&names[g.file], &g);
             Ok(())
         },
@@ -331,6 +343,7 @@ fn measure_sample(
         &read,
         |f, n| chosen.contains_key(&(f, n)),
         |g| {
+            files_bar.set_position(read.load(Ordering::Relaxed));
             for (d, it) in chosen_items(&g, &chosen[&(g.file, g.number)]) {
                 by_band.entry(it.band).or_default().push((d, it));
             }
@@ -354,8 +367,8 @@ fn measure_sample(
             .filter(|g| g.settings.iter().any(|(k, _)| !work.is_done(k, chunk)))
             .count()
     };
+    files_bar.finish_and_clear();
     let total: usize = chunks.iter().map(|(c, its)| pending(c) * its.len()).sum();
-    let multi = bars(opts.quiet);
     let bar = multi.add(ProgressBar::new(total as u64));
     bar.set_style(style(
         "sampled positions [{bar:30}] {pos}/{len} evaluations, ETA {eta}",
