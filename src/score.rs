@@ -39,7 +39,3 @@ pub const fn mated_in(ply: i32) -> i32 {
     -MATE + ply
 }
 
-/// True for mate and mated scores.
-pub const fn is_mate(score: i32) -> bool {
-    score >= MATE_BOUND || score <= -MATE_BOUND
-}

@@ -10,9 +10,9 @@ use super::compare_human::{human_section, load_human, write_human, HumanInput};
 use super::compare_play::{load_play, play_section, write_play, Play, PLAY_TARGETS};
 use super::compare_plot::curves_plot;
 use super::document::{f0, Document};
+use super::error::{write, ReportError};
 use super::files::files_section;
 use super::levels::Levels;
-use super::{write, ReportError};
 use crate::results::{
     self as data, CompareFamilyRow, CompareHumanRow, CompareTargetRow, TcVerdict,
 };

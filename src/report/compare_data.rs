@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use super::error::ReportError;
 use super::plots::knob_value;
 use super::stats::verify_stats;
-use super::ReportError;
 use crate::results::{
     self as data, tc_verdict, CompareFamilyRow, CompareTargetRow, CurveRow, GameRow, PointRow,
     RangeFlag, ResultsError, Summary, TargetRow, TcCheckRow, VerifyRow,

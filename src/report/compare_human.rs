@@ -12,9 +12,9 @@ use serde::Deserialize;
 use super::compare_data::Family;
 use super::compare_play::interpolate;
 use super::document::Document;
+use super::error::ReportError;
 use super::levels::Levels;
 use super::plots::{matching_plot, MatchLine};
-use super::ReportError;
 use crate::results::{self as data, state_ratio, AnalysisRow, CompareHumanRow, LevelRow};
 
 pub const HUMAN_CSV: &str = "compare_human.csv";

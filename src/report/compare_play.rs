@@ -8,8 +8,8 @@ use std::path::Path;
 use super::compare_data::Family;
 use super::compare_play_plot::{level_plot, Series};
 use super::document::Document;
+use super::error::ReportError;
 use super::levels::{load_levels, Levels, RHO_MAX};
-use super::ReportError;
 use crate::results::{self as data, ComparePlayRow, LevelRow};
 
 /// The plots' and the table's file names in the output folder.

@@ -6,8 +6,8 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::compare_data::Family;
+use super::error::ReportError;
 use super::plots::{err, legend_and_write};
-use super::ReportError;
 
 /// Elo against t for the families with a fit; returns whether anything was drawn.
 pub fn curves_plot(path: &Path, families: &[Family]) -> Result<bool, ReportError> {

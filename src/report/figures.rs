@@ -2,10 +2,10 @@
 
 use std::path::Path;
 
+use super::error::ReportError;
 use super::load::RunData;
 use super::plots;
 use super::stats::GameStats;
-use super::ReportError;
 use crate::results::{write_csv, LengthRow, TerminationRow};
 
 /// A plot file with its caption.

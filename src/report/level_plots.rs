@@ -5,9 +5,9 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use super::error::ReportError;
 use super::levels::Levels;
 use super::plots::{err, legend_and_write};
-use super::ReportError;
 use crate::results::LevelRow;
 
 /// The plot files (beside report.md) with their captions, in the section's order.

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::ReportError;
+use super::error::ReportError;
 use crate::results::{
     self as data, CurveRow, GameRow, PointRow, PoolRow, ResultsError, Summary, TargetRow,
     TcCheckRow, VerifyOpponentRow, VerifyRow,

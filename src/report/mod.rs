@@ -17,6 +17,7 @@ pub mod compare_play;
 pub mod compare_play_plot;
 pub mod compare_plot;
 pub mod document;
+mod error;
 pub mod figures;
 pub mod files;
 pub mod level_plots;
@@ -37,50 +38,14 @@ use std::path::{Path, PathBuf};
 
 pub use compare::{compare, CompareOptions};
 pub use compare_data::same_folder;
+pub use error::ReportError;
 pub use levels::{load_levels, Levels};
 pub use load::{load, RunData};
 pub use rating_data::{RatingReportOptions, SprtSpec};
 pub use rating_report::{match_report, rating_report};
 pub use tc_section::tc_pace_note;
 
-use crate::rating::{LoadError, RateError};
-use crate::results::ResultsError;
-
-/// Why a report could not be written.
-#[derive(Debug, thiserror::Error)]
-pub enum ReportError {
-    #[error("{0} does not exist")]
-    NotFound(PathBuf),
-    #[error("{0}: no games to report (the header only)")]
-    NoGames(PathBuf),
-    #[error("{0} is not a results directory")]
-    NotADirectory(PathBuf),
-    #[error(transparent)]
-    Results(#[from] ResultsError),
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error(transparent)]
-    Load(#[from] LoadError),
-    #[error(transparent)]
-    Rate(#[from] RateError),
-    #[error("plot {path}: {message}")]
-    Plot { path: PathBuf, message: String },
-}
-
-fn write(path: &Path, text: &str) -> Result<(), ReportError> {
-    std::fs::write(path, text).map_err(|source| ReportError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
-}
+use error::write;
 
 /// Writes report.md, report.html, the SVG plots and the game-statistics CSVs (and, for an
 /// analysed run, analysis/levels.csv); returns the HTML path.

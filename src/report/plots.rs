@@ -6,7 +6,7 @@ use plotters::prelude::*;
 
 use crate::results::{CurveRow, PointRow, PoolRow, VerifyRow};
 
-use super::ReportError;
+use super::error::ReportError;
 
 /// A plotters error, naming the plot's file.
 pub(super) fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {

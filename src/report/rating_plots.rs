@@ -5,10 +5,10 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use super::error::ReportError;
 use super::figures::Figure;
 use super::plots::{err, legend_and_write};
 use super::rating_data::{HistoryRow, RatingData, SprtRow};
-use super::ReportError;
 use crate::rating::Ratings;
 
 /// Distinct colours for players' lines.

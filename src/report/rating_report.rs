@@ -10,12 +10,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::error::{write, ReportError};
 use super::figures::game_figures;
 use super::rating_data::{HistoryRow, RatingData, RatingReportOptions, SprtRow, SprtSpec};
 use super::rating_plots;
 use super::rating_sections;
 use super::stats::{facts_stats, GameFacts};
-use super::{write, ReportError};
 use crate::rating::{
     head_to_head, load_games, pairs_met, rate, Game, HeadToHead, LoadOptions, RateOptions, Ratings,
     SprtResult,

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::{de::DeserializeOwned, Serialize};
 
-use super::ResultsError;
+use super::error::ResultsError;
 
 /// A row type of a results CSV: what [`read_csv`] checks beyond the fields' own parsing.
 pub trait CsvRow: DeserializeOwned {

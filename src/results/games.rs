@@ -5,7 +5,7 @@ use std::path::Path;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::csvfile::CsvRow;
-use super::ResultsError;
+use super::error::ResultsError;
 
 /// Result of a finished game, from White's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -98,17 +98,6 @@ impl Termination {
             Termination::Unknown => "unterminated",
             _ => "normal",
         }
-    }
-
-    /// True when an engine failed (it loses and is restarted).
-    pub fn is_failure(self) -> bool {
-        matches!(
-            self,
-            Termination::TimeForfeit
-                | Termination::IllegalMove
-                | Termination::Crash
-                | Termination::Stall
-        )
     }
 }
 

@@ -19,6 +19,7 @@
 
 mod compare;
 mod csvfile;
+mod error;
 mod games;
 mod levels;
 mod markdown;
@@ -32,6 +33,7 @@ pub use compare::{
 pub use csvfile::{
     append_csv, read_csv, read_csv_lines, read_csv_or_empty, read_csv_rows, write_csv, CsvRow,
 };
+pub use error::ResultsError;
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
 pub use levels::{state_ratio, AnalysisRow, LevelElo, LevelKind, LevelRow};
 pub use markdown::md_cell;
@@ -40,28 +42,3 @@ pub use rows::{
     RangeFlag, TargetRow, TerminationRow, VerifyOpponentRow, VerifyRow,
 };
 pub use summary::{read_summary, write_summary, KnobSummary, Summary, SUMMARY_FILE};
-
-use std::path::PathBuf;
-
-/// A results file that could not be read or written; always names the file.
-#[derive(Debug, thiserror::Error)]
-pub enum ResultsError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{path}:{line}: {message}")]
-    Parse {
-        path: PathBuf,
-        line: u64,
-        message: String,
-    },
-    #[error("{path}: {message}")]
-    Invalid { path: PathBuf, message: String },
-}

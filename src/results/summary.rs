@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::ResultsError;
+use super::error::ResultsError;
 
 /// File name of the summary in a run directory.
 pub const SUMMARY_FILE: &str = "summary.toml";

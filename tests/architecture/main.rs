@@ -24,23 +24,6 @@ const KNOWN_UP: &[&str] = &[
     "engine/eval/terms.rs -> engine/eval/mod.rs",
     "engine/search/node.rs -> engine/search/mod.rs",
     "engine/search/root.rs -> engine/search/mod.rs",
-    "report/compare.rs -> report/mod.rs",
-    "report/compare_data.rs -> report/mod.rs",
-    "report/compare_human.rs -> report/mod.rs",
-    "report/compare_play.rs -> report/mod.rs",
-    "report/compare_play_plot.rs -> report/mod.rs",
-    "report/compare_plot.rs -> report/mod.rs",
-    "report/document.rs -> report/mod.rs",
-    "report/figures.rs -> report/mod.rs",
-    "report/level_plots.rs -> report/mod.rs",
-    "report/levels.rs -> report/mod.rs",
-    "report/load.rs -> report/mod.rs",
-    "report/plots.rs -> report/mod.rs",
-    "report/rating_plots.rs -> report/mod.rs",
-    "report/rating_report.rs -> report/mod.rs",
-    "results/csvfile.rs -> results/mod.rs",
-    "results/games.rs -> results/mod.rs",
-    "results/summary.rs -> results/mod.rs",
 ];
 
 /// Top-level modules each may use (besides itself), as docs/architecture.md draws them; the

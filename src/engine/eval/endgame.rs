@@ -11,14 +11,6 @@ const MOP_UP_EDGE: i32 = 40;
 /// Centipawns per step the strong king comes closer to the lone king.
 const MOP_UP_KINGS: i32 = 10;
 
-/// Manhattan distance between two squares.
-#[inline]
-pub fn manhattan(a: Square, b: Square) -> i32 {
-    let df = a.file().to_u32() as i32 - b.file().to_u32() as i32;
-    let dr = a.rank().to_u32() as i32 - b.rank().to_u32() as i32;
-    df.abs() + dr.abs()
-}
-
 /// Manhattan distance from `sq` to the nearest corner (0..=6); 6 minus it is the distance
 /// from the centre, so it also measures how far a king is from the edge.
 #[inline]
