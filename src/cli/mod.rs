@@ -54,6 +54,9 @@ enum Command {
     /// A network's policy over the legal moves and its win/draw/loss for one position (Maia nets
     /// shipped inside skillcal, or any lc0 network file).
     Policy(policy::PolicyArgs),
+    /// The network's speed: positions evaluated a second on one thread (scripts/policy-bench.sh
+    /// compares it with lc0's).
+    PolicyBench(policy::PolicyBenchArgs),
     /// Run (or resume) a batch of games between UCI engines.
     Match(arena::MatchArgs),
     /// Rate players from games.csv or PGN files.
@@ -93,6 +96,7 @@ pub fn main() -> ExitCode {
         Some(Command::Bench(args)) => engine::bench(args),
         Some(Command::Perft(args)) => engine::perft(args),
         Some(Command::Policy(args)) => policy::run(&args),
+        Some(Command::PolicyBench(args)) => policy::run_bench(&args),
         Some(Command::Match(args)) => arena::run(args),
         Some(Command::Rate(args)) => rate::run(&args),
         Some(Command::Calibrate(args)) => calibrate::run(&args),

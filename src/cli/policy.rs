@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 
-use crate::policy::{game, Evaluator, Net};
+use crate::policy::{bench, game, Evaluator, Net};
 
 #[derive(clap::Args, Debug)]
 pub struct PolicyArgs {
@@ -35,5 +35,36 @@ pub fn run(args: &PolicyArgs) -> anyhow::Result<()> {
         outln!("{} {p:.6}", m.to_uci(shakmaty::CastlingMode::Standard));
     }
     outln!("wdl {:.6} {:.6} {:.6}", e.wdl[0], e.wdl[1], e.wdl[2]);
+    Ok(())
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PolicyBenchArgs {
+    /// The network: a Maia band (1100 ... 1900) or an lc0 network file.
+    #[arg(long, default_value = "1100")]
+    pub net: String,
+    /// Positions evaluated at once.
+    #[arg(long, default_value_t = 1)]
+    pub batch: usize,
+    /// Positions to evaluate (after a warm-up pass).
+    #[arg(long, default_value_t = 2000)]
+    pub evaluations: usize,
+}
+
+/// Prints `N positions in S s: P positions a second (batch B, one thread)`.
+pub fn run_bench(args: &PolicyBenchArgs) -> anyhow::Result<()> {
+    if args.batch == 0 || args.evaluations == 0 {
+        anyhow::bail!("--batch and --evaluations must be at least 1");
+    }
+    let net = Net::from_arg(&args.net)?;
+    let r = bench::run(&net, args.batch, args.evaluations);
+    outln!(
+        "{} positions in {:.3} s: {:.1} positions a second (net {}, batch {}, one thread)",
+        r.evaluations,
+        r.elapsed.as_secs_f64(),
+        r.per_second(),
+        net.name,
+        r.batch
+    );
     Ok(())
 }
