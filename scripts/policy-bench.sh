@@ -8,7 +8,8 @@
 #
 # lc0 comes from scripts/build-lc0.sh. Its backendbench evaluates the start position again and
 # again (encoding and network, no softmax); skillcal policy-bench the positions of a game with
-# their history (encoding, network and the policy over the legal moves).
+# their history (encoding, network and the policy over the legal moves). Both figures are means
+# (lc0's "mean nps" column); on a loaded machine lc0's median says more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lc0=${1:-target/lc0/build/lc0}
@@ -22,7 +23,7 @@ for round in 1 2 3; do
     ours=$(target/release/skillcal policy-bench --net "$band" --batch 1 --evaluations 3000 |
         sed -E 's/.*: ([0-9.]+) positions a second.*/\1/')
     theirs=$("$lc0" backendbench --backend=blas --weights="$net" --threads=1 --batches=3000 \
-        --start-batch-size=1 --max-batch-size=1 2>/dev/null | awk -F, '$1 ~ /^ *1$/ {print $2+0}')
+        --start-batch-size=1 --max-batch-size=1 --nncache=0 2>/dev/null | awk -F, '$1 ~ /^ *1$/ {print $2+0}')
     echo "round $round: skillcal $ours, lc0 $theirs positions a second"
     ours_best=$(awk -v a="$ours" -v b="$ours_best" 'BEGIN {print (a > b ? a : b)}')
     lc0_best=$(awk -v a="$theirs" -v b="$lc0_best" 'BEGIN {print (a > b ? a : b)}')
