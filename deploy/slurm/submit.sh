@@ -12,7 +12,7 @@ workers=${1:?usage: submit.sh WORKERS CPUS -- COMMAND...}
 cpus=${2:?usage: submit.sh WORKERS CPUS -- COMMAND...}
 shift 2
 [ "${1:-}" = "--" ] && shift
-: "${SKILLCAL_STORE:?set SKILLCAL_STORE to the store's URL}"
+: "${SKILLCAL_STORE:?set SKILLCAL_STORE to the URL of the store}"
 export SKILLCAL_STORE
 here=$(cd "$(dirname "$0")" && pwd)
 "${SKILLCAL:-skillcal}" store init
