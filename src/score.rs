@@ -38,4 +38,3 @@ pub const fn mate_in(ply: i32) -> i32 {
 pub const fn mated_in(ply: i32) -> i32 {
     -MATE + ply
 }
-

@@ -67,11 +67,12 @@ pub fn calibrate(
             batch = batch.max(b + 1);
         }
     }
-    loop {
+    // the loop's last fit is the one the outputs are written from: the curve is fitted once
+    let (games, analysis) = loop {
         let games = all_games(dir)?;
         let analysis = analyse(cfg, &games)?;
         if opts.fit_only {
-            break;
+            break (games, analysis);
         }
         let pool_elo = pool_estimates(cfg, &analysis);
         let state = PlanState {
@@ -100,7 +101,7 @@ pub fn calibrate(
                 if !opts.quiet {
                     eprintln!("stopped: {}", plan::stop_reason(cfg, &state));
                 }
-                break;
+                break (games, analysis);
             }
         };
         let mut specs: Vec<(String, MatchSpec, String)> = Vec::new();
@@ -183,8 +184,8 @@ pub fn calibrate(
             .collect();
         runner.run_batch(&batch_matches)?;
         batch += 1;
-    }
-    write_results(cfg, dir, batch)
+    };
+    write_results(cfg, dir, batch, &games, analysis)
 }
 
 /// Games of the pool ladder (adjacent members against each other), played in batch 0.

@@ -6,10 +6,12 @@ use std::path::Path;
 use crate::calibrate::config::calibration::{knobs_label, CalibrationConfig};
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::fit::curve::{self, CurveFit, RangeFlag, Role, Z95};
-use crate::calibrate::run::fits::analyse;
-use crate::calibrate::run::folder::{all_games, merge_games};
+use crate::calibrate::run::fits::Analysis;
+use crate::calibrate::run::folder::merge_games;
 use crate::calibrate::table::uci_elo;
-use crate::results::{self as data, CurveRow, KnobSummary, PointRow, PoolRow, Summary, TargetRow};
+use crate::results::{
+    self as data, CurveRow, GameRow, KnobSummary, PointRow, PoolRow, Summary, TargetRow,
+};
 
 /// What a calibration ended with.
 #[derive(Debug, Clone)]
@@ -24,11 +26,16 @@ pub struct Outcome {
     pub table: bool,
 }
 
-/// Writes `games.csv`, the fit CSVs, the table and `summary.toml` from all games of the run.
-pub fn write_results(cfg: &CalibrationConfig, dir: &Path, batches: u32) -> Result<Outcome> {
+/// Writes `games.csv`, the fit CSVs, the table and `summary.toml` from all games of the run
+/// (`games`) and the loop's last fit of them (`a`): the curve is fitted once.
+pub fn write_results(
+    cfg: &CalibrationConfig,
+    dir: &Path,
+    batches: u32,
+    games: &[GameRow],
+    a: Analysis,
+) -> Result<Outcome> {
     merge_games(dir)?;
-    let games = all_games(dir)?;
-    let a = analyse(cfg, &games)?;
     let mut notes = a.notes.clone();
     if let Some(f) = &cfg.pool.file {
         let n: u32 = cfg.pool_pairs.iter().map(|p| p.games).sum();
