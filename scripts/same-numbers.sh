@@ -6,7 +6,8 @@
 # tables, fit_curve.csv, summaries, report.md and every other file written.
 #   scripts/same-numbers.sh BASE [HEAD]
 # BASE, HEAD: a skillcal binary, or a commit (built once into target/same-numbers/<commit>).
-# HEAD defaults to target/release/skillcal. Exit status 1 when anything differs.
+# HEAD defaults to target/release/skillcal. The games, configs and pool are taken from the commit
+# INPUTS (default HEAD), the same for both builds. Exit status 1 when anything differs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -30,6 +31,12 @@ binary() { # a binary path, or a commit built once
 BASE=$(binary "$1")
 HEAD=$(binary "${2:-target/release/skillcal}")
 
+work=$(mktemp -d "${TMPDIR:-/tmp}/same-numbers.XXXXXX")
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+mkdir -p "$work/inputs"
+git archive "${INPUTS:-HEAD}" configs results | tar -x -C "$work/inputs" --exclude='*.pgn'
+cd "$work/inputs"
+
 # (run folder, config) pairs: a run's calibrate.toml and a config share their `name` and `seed`
 pairs=()
 for run in results/*/calibrate.toml results/*/*/calibrate.toml; do
@@ -45,9 +52,6 @@ for run in results/*/calibrate.toml results/*/*/calibrate.toml; do
     echo "skipped $(dirname "$run"): no config in configs/ with its ${name} and ${seed}"
   fi
 done
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/same-numbers.XXXXXX")
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 
 refit() { # BIN DIR: the copies refitted and reported by BIN in DIR
   local bin=$1 dir=$2
