@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::position::Game;
 use super::search::{Control, Engine, SearchParams};
 use super::weaken::Weakening;
-use crate::strength::{OptionError, Settings};
+use crate::strength::{Family, OptionError, Settings};
 
 pub const DEFAULT_DEPTH: u32 = 11;
 const BENCH_HASH_MB: usize = 16;
@@ -136,6 +136,17 @@ pub fn run(args: &BenchOptions) -> Result<(), EngineError> {
              (scripts/policy-bench.sh measures the network)"
                 .to_string(),
         ));
+    }
+    if settings.style == Family::Human {
+        return Err(EngineError::Argument(
+            "bench --set 'Style=human': bench measures the search alone, and Style human plays \
+             a Maia net's policy before any search (its move choice is tested in \
+             tests/engine/uci_human.rs)"
+                .to_string(),
+        ));
+    }
+    if seen.iter().any(|(k, _)| k == "humanstrength") {
+        eprintln!("note: bench --set HumanStrength has no effect outside Style human");
     }
     // checked once every option is set: a StrengthTable or Style after it sets the range
     if let Some((_, s)) = seen.iter().find(|(k, _)| k == "uci_elo") {

@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use shakmaty::{Color, Position};
 
+mod human;
 mod maia;
 
 use super::command::{self, Command, Go};
@@ -25,7 +26,7 @@ use super::score::{Bound, UciScore};
 use super::search::{Control, Engine, Info, SearchParams, SearchResult};
 use super::weaken::Weakening;
 use crate::strength::knob::parse_int;
-use crate::strength::{clock_seed, Settings};
+use crate::strength::{clock_seed, Family, Settings};
 
 const NAME: &str = concat!("skillcal ", env!("CARGO_PKG_VERSION"));
 /// The line a caught search-thread panic prints (the engine answers on with a fresh search
@@ -443,6 +444,31 @@ impl Uci {
         if self.settings.maia.on {
             return self.go_maia(&game, go.infinite || go.ponder);
         }
+        let params = self.search_params(&go, &game);
+        // UCI_LimitStrength: the table's row replaces the knobs it has columns for.
+        let eff = self.settings.effective();
+        if eff.style == Family::Human {
+            return self.go_human(game, params, eff.human_strength, go.ponder);
+        }
+        if Weakening::is_random(&eff) && self.settings.random_seed == 0 && !self.seed_told {
+            self.say(&format!(
+                "info string RandomSeed 0: seeded from the clock with {} (set RandomSeed to replay)",
+                self.seed
+            ));
+            self.seed_told = true;
+        }
+        // Every search under UCI_LimitStrength names its family and row, so a game log shows
+        // what each move was played with.
+        if let Some(text) = self.settings.strength_info() {
+            self.say(&format!("info string {text}"));
+        }
+        let mut params = params;
+        let choice = Weakening::prepare(&eff, self.seed, &game, &mut params);
+        self.start_search(game, params, choice, go.ponder);
+    }
+
+    /// The search's limits from `go` (the clock of the side to move, nodes, depth, searchmoves).
+    fn search_params(&mut self, go: &Go, game: &Game) -> SearchParams {
         let mut params = SearchParams::default();
         let l = &mut params.limits;
         l.move_overhead = Duration::from_millis(self.opts.move_overhead_ms);
@@ -475,22 +501,7 @@ impl Uci {
                 Err(e) => self.say(&format!("info string searchmoves: {e:#}, ignored")),
             }
         }
-        // UCI_LimitStrength: the table's row replaces the knobs it has columns for.
-        let eff = self.settings.effective();
-        if Weakening::is_random(&eff) && self.settings.random_seed == 0 && !self.seed_told {
-            self.say(&format!(
-                "info string RandomSeed 0: seeded from the clock with {} (set RandomSeed to replay)",
-                self.seed
-            ));
-            self.seed_told = true;
-        }
-        // Every search under UCI_LimitStrength names its family and row, so a game log shows
-        // what each move was played with.
-        if let Some(text) = self.settings.strength_info() {
-            self.say(&format!("info string {text}"));
-        }
-        let choice = Weakening::prepare(&eff, self.seed, &game, &mut params);
-        self.start_search(game, params, choice, go.ponder);
+        params
     }
 
     fn start_search(&mut self, game: Game, params: SearchParams, choice: Weakening, ponder: bool) {

@@ -23,16 +23,19 @@ pub enum Family {
     /// `LimitNodes` and `ScoreInaccuracy` together: the path of the first full calibration.
     #[default]
     Blend,
+    /// `HumanStrength`: Maia's moves at a scheduled strength (strength/human.rs).
+    Human,
 }
 
 impl Family {
-    pub const ALL: [Family; 6] = [
+    pub const ALL: [Family; 7] = [
         Family::Nodes,
         Family::Inaccuracy,
         Family::Gaussian,
         Family::Gbm,
         Family::EvalNoise,
         Family::Blend,
+        Family::Human,
     ];
 
     /// The `Style` combo value (also the config's and the table's file stem).
@@ -44,6 +47,7 @@ impl Family {
             Family::Gbm => "gbm",
             Family::EvalNoise => "evalnoise",
             Family::Blend => "blend",
+            Family::Human => super::human::HUMAN_STYLE,
         }
     }
 
@@ -64,12 +68,13 @@ impl Family {
             Family::Gbm => include_str!("../../configs/families/gbm.csv"),
             Family::EvalNoise => include_str!("../../configs/families/evalnoise.csv"),
             Family::Blend => super::table::EMBEDDED_CSV,
+            Family::Human => include_str!("../../configs/families/human.csv"),
         }
     }
 
     /// The family's embedded table, parsed once.
     pub fn table(self) -> &'static EloTable {
-        static TABLES: [OnceLock<EloTable>; 6] = [const { OnceLock::new() }; 6];
+        static TABLES: [OnceLock<EloTable>; 7] = [const { OnceLock::new() }; 7];
         let i = Family::ALL.iter().position(|&f| f == self).unwrap_or(0);
         TABLES[i].get_or_init(|| {
             EloTable::parse(self.table_csv(), super::table::EMBEDDED_NAME)

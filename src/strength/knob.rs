@@ -4,6 +4,7 @@ use std::fmt;
 
 use crate::score::MAX_EVAL;
 
+use super::human::HUMAN_MAX;
 use super::noise::DEFAULT_WIN_GUARD;
 
 /// Which noise model the MultiPV choice uses (UCI combo `NoiseModel`).
@@ -99,10 +100,11 @@ pub enum Knob {
     LimitNps,
     LimitDepth,
     WinGuard,
+    HumanStrength,
 }
 
 impl Knob {
-    pub const ALL: [Knob; 13] = [
+    pub const ALL: [Knob; 14] = [
         Knob::ScoreInaccuracy,
         Knob::EvalNoise,
         Knob::MultiPv,
@@ -116,6 +118,7 @@ impl Knob {
         Knob::LimitNps,
         Knob::LimitDepth,
         Knob::WinGuard,
+        Knob::HumanStrength,
     ];
 
     /// The exact UCI option name (also the UCI_Elo table column name).
@@ -134,6 +137,7 @@ impl Knob {
             Knob::LimitNps => "LimitNps",
             Knob::LimitDepth => "LimitDepth",
             Knob::WinGuard => "WinGuard",
+            Knob::HumanStrength => "HumanStrength",
         }
     }
 
@@ -183,6 +187,9 @@ impl Knob {
             // the position itself is a recognized win the engine plays at full strength anyway,
             // see `engine::weaken`).
             Knob::WinGuard => int(100, i64::from(MAX_EVAL), i64::from(DEFAULT_WIN_GUARD)),
+            // `Style=human`'s path (strength/human.rs); the default is its strongest point, as
+            // every other knob's default is full strength
+            Knob::HumanStrength => int(0, i64::from(HUMAN_MAX), i64::from(HUMAN_MAX)),
         }
     }
 

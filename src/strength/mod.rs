@@ -6,6 +6,7 @@
 //! MultiPV candidates to [`noise::choose`]. Formulas: docs/strength.md.
 
 pub mod family;
+pub mod human;
 pub mod knob;
 pub mod maia;
 pub mod noise;

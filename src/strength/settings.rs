@@ -96,6 +96,8 @@ pub struct Settings {
     pub limit_depth: u32,
     /// WinGuard: best score (cp) from which noise and Errors no longer change the move.
     pub win_guard: i32,
+    /// HumanStrength: the point on `Style=human`'s schedule (see [`super::human`]).
+    pub human_strength: u32,
     /// RandomSeed (0 = from the clock, see [`super::seed::clock_seed`]).
     pub random_seed: u64,
     /// UCI_LimitStrength: when on, the table row for `elo` overrides the knobs it has columns for.
@@ -128,6 +130,7 @@ impl Default for Settings {
             limit_nps: 0,
             limit_depth: 0,
             win_guard: 0,
+            human_strength: 0,
             random_seed: 0,
             limit_strength: false,
             elo: elo_bounds(&table).0,
@@ -203,11 +206,7 @@ fn parse_elo(text: &str) -> Result<i64, String> {
 }
 
 fn parse_bool(text: &str) -> Option<bool> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => None,
-    }
+    text.trim().to_ascii_lowercase().parse().ok()
 }
 
 /// Formats a value as it is written in `setoption` and in tables.
@@ -241,6 +240,7 @@ impl Settings {
             Knob::LimitNps => n(self.limit_nps as f64),
             Knob::LimitDepth => n(f64::from(self.limit_depth)),
             Knob::WinGuard => n(f64::from(self.win_guard)),
+            Knob::HumanStrength => n(f64::from(self.human_strength)),
         }
     }
 
@@ -267,6 +267,7 @@ impl Settings {
             Knob::LimitNps => self.limit_nps = x as u64,
             Knob::LimitDepth => self.limit_depth = x as u32,
             Knob::WinGuard => self.win_guard = x as i32,
+            Knob::HumanStrength => self.human_strength = x as u32,
         }
     }
 

@@ -103,6 +103,11 @@ fn the_default_matcher_lets_every_table_row_play_its_own_node_limit() {
                 _ => None,
             })
             .fold(0.0, f64::max);
+        // Style human's nodes are its schedule's (HumanStrength has no LimitNodes column)
+        let most = match family {
+            Family::Human => skillcal::strength::human::NODES_RANGE.1,
+            _ => most,
+        };
         assert!(most > 0.0, "{family}: every table is node-bounded");
         assert!(
             (cap as f64) > most,

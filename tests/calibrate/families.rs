@@ -218,7 +218,7 @@ fn install_names_a_family_or_fails_before_playing() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("--install nodez: not a family (one of nodes, inaccuracy, gaussian, gbm, evalnoise, blend)"),
+        err.contains("--install nodez: not a family (one of nodes, inaccuracy, gaussian, gbm, evalnoise, blend, human)"),
         "{err}"
     );
     assert!(

@@ -11,6 +11,7 @@ mod search;
 mod search_bounds;
 mod uci;
 mod uci_fuzz_regressions;
+mod uci_human;
 mod uci_maia;
 mod uci_robust;
 mod uci_values;

@@ -4,6 +4,7 @@
 mod support;
 
 mod eval_noise;
+mod human;
 mod noise;
 mod options;
 mod search;

@@ -17,7 +17,7 @@ fn style_picks_the_family_table_and_a_bad_style_names_the_option() {
     assert_eq!(s.to_spec(), "Style=gaussian");
     assert_eq!(Settings::from_spec("Style=gaussian").unwrap(), s);
     let err = s.set_option("Style", "wild").unwrap_err().to_string();
-    assert!(err.starts_with("option Style: bad value 'wild': 'wild' is not one of nodes, inaccuracy, gaussian, gbm, evalnoise, blend, maia"), "{err}");
+    assert!(err.starts_with("option Style: bad value 'wild': 'wild' is not one of nodes, inaccuracy, gaussian, gbm, evalnoise, blend, human, maia"), "{err}");
     assert_eq!(s.style, Family::Gaussian, "a bad value changes nothing");
     let decl = s
         .uci_options()
@@ -26,7 +26,7 @@ fn style_picks_the_family_table_and_a_bad_style_names_the_option() {
         .find(|d| d.contains("name Style"));
     assert_eq!(
         decl.as_deref(),
-        Some("option name Style type combo default blend var nodes var inaccuracy var gaussian var gbm var evalnoise var blend var maia")
+        Some("option name Style type combo default blend var nodes var inaccuracy var gaussian var gbm var evalnoise var blend var human var maia")
     );
 }
 

@@ -15,7 +15,7 @@ use shakmaty::{Chess, Move};
 use super::Uci;
 use crate::engine::position::{uci_string, Game};
 use crate::engine::search::{Control, Engine};
-use crate::policy::{Evaluation, Evaluator, Net};
+use crate::policy::{Evaluation, Evaluator, Net, PolicyError};
 use crate::strength::{move_seed, policy_rng};
 
 /// The positions of the current game and the loaded network.
@@ -36,10 +36,31 @@ impl MaiaState {
     pub fn push(&mut self, pos: &Chess) {
         self.positions.push(pos.clone());
     }
+
+    /// The evaluator of the net of `band`, loaded unless it is the one kept (then kept).
+    pub fn evaluator(&mut self, band: u32) -> Result<Arc<Mutex<Evaluator>>, PolicyError> {
+        match &self.evaluator {
+            Some((b, e)) if *b == band => Ok(e.clone()),
+            _ => {
+                let e = Arc::new(Mutex::new(Evaluator::new(Net::maia(band)?, 1)));
+                self.evaluator = Some((band, e.clone()));
+                Ok(e)
+            }
+        }
+    }
+
+    /// The game's positions up to `root` (its history for the net), or `root` alone when the
+    /// positions tracked by `position` do not end there.
+    pub fn history(&self, root: &Chess) -> Vec<Chess> {
+        match self.positions.last() {
+            Some(p) if p == root => self.positions.clone(),
+            _ => vec![root.clone()],
+        }
+    }
 }
 
 /// lc0's conversion of an expected score `q` (win minus loss) to centipawns.
-fn centipawns(q: f32) -> i32 {
+pub(super) fn centipawns(q: f32) -> i32 {
     let q = f64::from(q).clamp(-0.999, 0.999);
     (90.0 * (1.563_754_189_7 * q).tan())
         .round()
@@ -47,7 +68,7 @@ fn centipawns(q: f32) -> i32 {
 }
 
 /// The move played: the top move at temperature 0, else one drawn from the softmax.
-fn choose(e: &Evaluation, temperature: f64, seed: u64) -> Option<Move> {
+pub(super) fn choose(e: &Evaluation, temperature: f64, seed: u64) -> Option<Move> {
     if temperature <= 0.0 {
         return e.best();
     }

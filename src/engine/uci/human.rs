@@ -1,0 +1,195 @@
+//! `Style=human`: the move a Maia net's policy and, in the schedule's upper half, a search of the
+//! policy's candidates choose at `HumanStrength` (schedule and rule: `strength::human`). The
+//! sampled moves come from the engine's seeded generator (seed, position, ply), and the search
+//! is node-bounded on one thread, so a game replays with the same RandomSeed.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use shakmaty::{Chess, Move, Position};
+
+use super::maia::{centipawns, choose};
+use super::{info_line, Uci};
+use crate::engine::position::{uci_string, Game};
+use crate::engine::search::{Control, Engine, SearchParams};
+use crate::policy::Evaluator;
+use crate::strength::human::{self, HumanPlan, SearchPlan};
+use crate::strength::move_seed;
+
+/// What the answering thread says: a line per report, then the move.
+type Say = Arc<dyn Fn(&str) + Send + Sync>;
+
+impl Uci {
+    /// `go` under `Style=human` at HumanStrength `h`; `params` holds `go`'s limits (a clock or
+    /// `go nodes` may end the search before the schedule's nodes do).
+    pub(super) fn go_human(&mut self, game: Game, params: SearchParams, h: u32, ponder: bool) {
+        let plan = human::plan(h);
+        let evaluator = match self.maia.evaluator(plan.net) {
+            Ok(e) => e,
+            Err(e) => {
+                self.say(&format!("info string Style human: Maia {}: {e}", plan.net));
+                self.say("bestmove 0000");
+                return;
+            }
+        };
+        if plan.temperature > 0.0 && self.settings.random_seed == 0 && !self.seed_told {
+            self.say(&format!(
+                "info string RandomSeed 0: seeded from the clock with {} (set RandomSeed to replay)",
+                self.seed
+            ));
+            self.seed_told = true;
+        }
+        if let Some(text) = self.settings.strength_info() {
+            self.say(&format!("info string {text}"));
+        }
+        let positions = self.maia.history(&game.root);
+        let seed = move_seed(self.seed, game.root_key, game.history.len() as u32);
+        let mut engine = self
+            .engine
+            .take()
+            .unwrap_or_else(|| Engine::new(self.opts.hash_mb));
+        let wait = params.limits.infinite || ponder;
+        self.control = Control::default();
+        self.control.ponder.store(wait, Ordering::SeqCst);
+        let control = self.control.clone();
+        let answered = Arc::new(AtomicBool::new(false));
+        self.answered = answered.clone();
+        let out = self.out.clone();
+        let say: Say = Arc::new(move |line: &str| out.say(line));
+        let handle = std::thread::Builder::new()
+            .name("human".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let played = play(
+                    &mut engine,
+                    &game,
+                    &positions,
+                    &evaluator,
+                    &plan,
+                    seed,
+                    params,
+                    &control,
+                    &say,
+                );
+                while control.ponder.load(Ordering::SeqCst) && !control.stop.load(Ordering::SeqCst)
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                say(&match played {
+                    Some(m) => format!("bestmove {}", uci_string(m)),
+                    None => "bestmove 0000".to_string(),
+                });
+                answered.store(true, Ordering::SeqCst);
+                engine
+            });
+        match handle {
+            Ok(h) => self.worker = Some(h),
+            Err(e) => self.say(&format!("info string cannot start the human thread: {e}")),
+        }
+    }
+}
+
+/// The move played (None: the game is over), its reports said on the way.
+#[allow(clippy::too_many_arguments)]
+fn play(
+    engine: &mut Engine,
+    game: &Game,
+    positions: &[Chess],
+    evaluator: &Mutex<Evaluator>,
+    plan: &HumanPlan,
+    seed: u64,
+    params: SearchParams,
+    control: &Control,
+    say: &Say,
+) -> Option<Move> {
+    let e = match evaluator.lock() {
+        Ok(mut ev) => ev.evaluate(positions),
+        Err(poisoned) => poisoned.into_inner().evaluate(positions),
+    };
+    if e.moves.is_empty() {
+        say(if game.root.is_check() {
+            "info depth 0 score mate 0"
+        } else {
+            "info depth 0 score cp 0"
+        });
+        return None;
+    }
+    let Some(search) = &plan.search else {
+        let m = choose(&e, plan.temperature, seed)?;
+        say(&format!(
+            "info depth 1 seldepth 1 multipv 1 score cp {} nodes 1 pv {}",
+            centipawns(e.q()),
+            uci_string(m)
+        ));
+        return Some(m);
+    };
+    let probs = e.probabilities(1.0);
+    let mut moves: Vec<(Move, f32)> = human::candidates(&probs)
+        .into_iter()
+        .map(|i| (e.moves[i], probs[i]))
+        .collect();
+    // the searches below answer `stop` but not `ponderhit`: the thread waits for those itself
+    let inner = Control {
+        stop: control.stop.clone(),
+        ..Control::default()
+    };
+    let mut limited = params;
+    limited.limits.infinite = false;
+    limited.limits.nodes = Some(
+        limited
+            .limits
+            .nodes
+            .map_or(search.nodes, |n| n.min(search.nodes)),
+    );
+    if search.engine_best {
+        let own = engine.search(game, &limited, &inner, &mut |_| {});
+        if let Some(best) = own.best.filter(|b| !moves.iter().any(|(m, _)| m == b)) {
+            let p = e
+                .moves
+                .iter()
+                .position(|m| *m == best)
+                .map_or(0.0, |i| probs[i]);
+            moves.push((best, p));
+        }
+    }
+    let fallback = moves[0].0;
+    let chosen = choose_searched(engine, game, limited, &inner, &moves, search, say);
+    Some(chosen.unwrap_or(fallback))
+}
+
+/// Searches `moves` together (MultiPV over them) and picks by [`human::pick`]; None when the
+/// search was stopped before scoring any.
+fn choose_searched(
+    engine: &mut Engine,
+    game: &Game,
+    mut params: SearchParams,
+    control: &Control,
+    moves: &[(Move, f32)],
+    search: &SearchPlan,
+    say: &Say,
+) -> Option<Move> {
+    params.limits.searchmoves = moves.iter().map(|(m, _)| *m).collect();
+    params.multipv = moves.len();
+    let result = engine.search(game, &params, control, &mut |info| say(&info_line(info)));
+    let scored: Vec<(Move, f32, i32)> = result
+        .candidates
+        .iter()
+        .filter_map(|c| {
+            let p = moves.iter().find(|(m, _)| *m == c.mv)?.1;
+            Some((c.mv, p, c.score))
+        })
+        .collect();
+    let pairs: Vec<(f32, i32)> = scored.iter().map(|&(_, p, s)| (p, s)).collect();
+    let i = human::pick(&pairs, search.margin)?;
+    let (m, p, s) = scored[i];
+    say(&format!(
+        "info string human: {} (policy {:.0}%, {s} cp) among {} candidates within {} cp, {} nodes",
+        uci_string(m),
+        p * 100.0,
+        scored.len(),
+        search.margin,
+        result.nodes
+    ));
+    Some(m)
+}

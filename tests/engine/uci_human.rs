@@ -1,0 +1,135 @@
+//! `Style=human` over a real pipe: the option declared, legal moves over a game at points of
+//! both halves of the schedule, Maia-1900's own moves at 500, the same seed replaying a game,
+//! and `UCI_Elo` read from the family's table.
+
+use std::time::Duration;
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+use skillcal::policy::{Evaluator, Net};
+
+use crate::support::uci_pipe::Engine;
+
+const WAIT: Duration = Duration::from_secs(60);
+const CLOCK: &str = "go wtime 60000 btime 60000 winc 1000 binc 1000";
+
+fn human_engine(opts: &[(&str, &str)]) -> Engine {
+    let mut e = Engine::start();
+    e.send("uci");
+    let decls = e.until("uciok", WAIT);
+    assert!(
+        decls
+            .iter()
+            .any(|l| l == "option name HumanStrength type spin default 1000 min 0 max 1000"),
+        "{decls:#?}"
+    );
+    assert!(decls
+        .iter()
+        .any(|l| l.starts_with("option name Style ") && l.contains(" var human")));
+    e.send("setoption name Style value human");
+    for (k, v) in opts {
+        e.send(&format!("setoption name {k} value {v}"));
+    }
+    e.send("isready");
+    e.until("readyok", WAIT);
+    e
+}
+
+/// Plays the engine against itself from the start position (at most `plies`), each move checked
+/// legal; returns the moves and every line the engine said.
+fn self_play(e: &mut Engine, plies: usize, go: &str) -> (Vec<String>, Vec<String>) {
+    let mut pos = Chess::default();
+    let mut moves: Vec<String> = Vec::new();
+    let mut said = Vec::new();
+    while moves.len() < plies && !pos.is_game_over() {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send(go);
+        let lines = e.until("bestmove", WAIT);
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        let m = best
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok())
+            .unwrap_or_else(|| panic!("illegal bestmove {best} after {moves:?}: {lines:#?}"));
+        pos.play_unchecked(m);
+        moves.push(best);
+        said.extend(lines);
+    }
+    (moves, said)
+}
+
+#[test]
+fn legal_moves_over_a_game_at_points_of_both_halves() {
+    for h in ["0", "250", "650", "850"] {
+        let mut e = human_engine(&[("HumanStrength", h), ("RandomSeed", "3")]);
+        let (moves, said) = self_play(&mut e, 40, CLOCK);
+        e.quit();
+        assert!(moves.len() >= 20, "HumanStrength {h}: {moves:?}");
+        let searched = said.iter().any(|l| l.starts_with("info string human: "));
+        assert_eq!(searched, h == "650" || h == "850", "HumanStrength {h}");
+    }
+}
+
+#[test]
+fn at_500_every_move_is_maia_1900s_top_move() {
+    let mut e = human_engine(&[("HumanStrength", "500")]);
+    let (moves, _) = self_play(&mut e, 30, CLOCK);
+    e.quit();
+    let mut eval = Evaluator::new(Net::maia(1900).unwrap(), 1);
+    let mut game = vec![Chess::default()];
+    for m in &moves {
+        let pos = game.last().unwrap().clone();
+        let best = eval.evaluate(&game).best().unwrap();
+        assert_eq!(best.to_uci(CastlingMode::Standard).to_string(), *m);
+        let mv = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        game.push(pos.play(mv).unwrap());
+    }
+}
+
+#[test]
+fn the_same_seed_replays_the_game() {
+    for h in ["150", "700"] {
+        let play = |seed: &str| {
+            let mut e = human_engine(&[("HumanStrength", h), ("RandomSeed", seed)]);
+            let (moves, _) = self_play(&mut e, 30, CLOCK);
+            e.quit();
+            moves
+        };
+        let a = play("11");
+        assert_eq!(a, play("11"), "HumanStrength {h}: the same seed replays");
+        if h == "150" {
+            assert_ne!(a, play("12"), "another seed samples another game");
+        }
+    }
+}
+
+#[test]
+fn uci_elo_reads_the_human_table() {
+    let mut e = human_engine(&[("UCI_LimitStrength", "true"), ("UCI_Elo", "1500")]);
+    e.send("position startpos");
+    e.send("go nodes 1000");
+    let lines = e.until("bestmove", WAIT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string UCI_Elo 1500 (Style human")
+                && l.contains("HumanStrength=")),
+        "{lines:#?}"
+    );
+    e.send("setoption name HumanStrength value 1001");
+    e.send("isready");
+    let lines = e.until("readyok", WAIT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("option HumanStrength: bad value '1001'")),
+        "{lines:#?}"
+    );
+    e.quit();
+}
