@@ -29,7 +29,7 @@ CHUNKS="$OUT/matching-chunks.csv"
 if [ ! -f "$CHUNKS" ] && [ -f "$CHUNKS.zst" ]; then
     zstd -q -d "$CHUNKS.zst" -o "$CHUNKS"
 fi
-keep() { zstd -q -19 -f "$CHUNKS" -o "$CHUNKS.zst"; }
+keep() { if [ -f "$CHUNKS" ]; then zstd -q -19 -f "$CHUNKS" -o "$CHUNKS.zst"; fi; }
 trap keep EXIT
 
 FILES=("$HUMAN_DIR"/datasnaek_lichess_20k.pgn.zst "$HUMAN_DIR"/lichess_2018-06_hlias_28k.pgn.zst)
