@@ -4,6 +4,9 @@
 use crate::analysis::engine::{EngineConfig, Limit, UciEngine};
 
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Example:\n  skillcal analyse results/m1 --out results/m1-analysis --limit nodes=15000"
+)]
 pub struct AnalyseArgs {
     /// PGN files, or run folders in which every games.pgn below is read.
     games: Vec<std::path::PathBuf>,

@@ -28,6 +28,9 @@ fn node_count(s: &str) -> Result<u64, String> {
 /// inside the config file are relative to its folder; paths given here to the working
 /// directory.
 #[derive(clap::Args, Debug, Default)]
+#[command(
+    after_help = "Example:\n  skillcal match --engine builtin --engine stockfish --nodes 20000 --rounds 10 --out results/m1"
+)]
 pub struct MatchArgs {
     /// Match configuration (TOML): besides what the flags set, adjudication, per-engine limits
     /// and names, book order and plies, games per opening, the time margin.

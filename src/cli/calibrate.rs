@@ -18,6 +18,7 @@ use crate::results::{tc_verdict, TcCheckRow, TcVerdict, VerifyRow};
 use crate::strength::Family;
 
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Example:\n  skillcal calibrate configs/default.toml --out results/my-run")]
 pub struct CalibrateArgs {
     /// Calibration configuration (TOML), e.g. configs/default.toml.
     pub config: PathBuf,
@@ -147,6 +148,7 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Example:\n  skillcal pool configs/pool.toml --out results/my-pool")]
 pub struct PoolArgs {
     /// Pool measurement config (TOML), e.g. configs/pool.toml.
     pub config: PathBuf,
@@ -208,6 +210,9 @@ pub fn run_pool(args: &PoolArgs) -> Result<()> {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Example:\n  skillcal verify results/my-run/uci_elo_table.csv --config configs/default.toml --levels 1200,1600,2000"
+)]
 pub struct VerifyArgs {
     /// UCI_Elo table to verify (loaded by the engine through its StrengthTable option).
     pub table: PathBuf,
@@ -355,6 +360,9 @@ fn print_summary(rows: &[VerifyRow], low: f64) {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Example:\n  skillcal tc-check results/my-run/uci_elo_table.csv --config configs/default.toml"
+)]
 pub struct TcCheckArgs {
     /// UCI_Elo table whose levels are played (as verify plays them).
     pub table: PathBuf,

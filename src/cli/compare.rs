@@ -7,6 +7,9 @@ use anyhow::{bail, Result};
 use crate::report;
 
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Example:\n  skillcal compare results/families/nodes results/families/gaussian --out results/compare"
+)]
 pub struct CompareArgs {
     /// Calibration run folders (`skillcal calibrate --out`), one per family.
     #[arg(required = true)]

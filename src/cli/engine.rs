@@ -5,6 +5,7 @@ use crate::engine::bench::{self, BenchOptions};
 use crate::engine::perft::{self, PerftOptions};
 
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Example:\n  skillcal bench")]
 pub struct BenchArgs {
     /// Search depth per position (at least 1) [default: 11].
     pub depth: Option<u32>,
@@ -18,6 +19,7 @@ pub struct BenchArgs {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Example:\n  skillcal perft 5")]
 pub struct PerftArgs {
     /// Depth in plies.
     pub depth: u32,

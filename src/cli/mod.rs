@@ -27,6 +27,7 @@ mod arena;
 mod calibrate;
 mod compare;
 mod engine;
+mod init;
 mod policy;
 mod rate;
 mod report;
@@ -37,7 +38,16 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "skillcal", version, about = "Calibrated playing strength for chess engines", long_about = None)]
+#[command(
+    name = "skillcal",
+    version,
+    about = "Calibrated playing strength for chess engines",
+    long_about = None,
+    after_help = "Examples:\n  skillcal init --engine /path/to/engine     # a calibration config for your engine\n  \
+                  skillcal calibrate calibration.toml --out run\n  \
+                  skillcal match --engine builtin --engine stockfish --nodes 20000 --rounds 10 --out m1\n  \
+                  skillcal rate m1/games.csv\n\nEach command's --help ends with an example."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -61,6 +71,8 @@ enum Command {
     Match(arena::MatchArgs),
     /// Rate players from games.csv or PGN files.
     Rate(rate::RateArgs),
+    /// Write a commented calibration config for a UCI engine, from the options it declares.
+    Init(init::InitArgs),
     /// Calibrate the built-in engine's strength knobs against a reference pool.
     Calibrate(calibrate::CalibrateArgs),
     /// Measure the reference pool's own scale (its ladder) once, for calibrations to load.
@@ -99,6 +111,7 @@ pub fn main() -> ExitCode {
         Some(Command::PolicyBench(args)) => policy::run_bench(&args),
         Some(Command::Match(args)) => arena::run(args),
         Some(Command::Rate(args)) => rate::run(&args),
+        Some(Command::Init(args)) => init::run(&args),
         Some(Command::Calibrate(args)) => calibrate::run(&args),
         Some(Command::Pool(args)) => calibrate::run_pool(&args),
         Some(Command::Verify(args)) => calibrate::run_verify(&args),

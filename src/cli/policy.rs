@@ -5,6 +5,7 @@ use anyhow::Context;
 use crate::policy::{bench, game, Evaluator, Net};
 
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Example:\n  skillcal policy --net 1500 --moves e2e4 e7e5")]
 pub struct PolicyArgs {
     /// The network: a Maia band shipped inside skillcal (1100, 1200, ..., 1900) or the path of
     /// an lc0 network file (.pb.gz).

@@ -18,6 +18,9 @@ pub enum SprtScaleArg {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Example:\n  skillcal rate results/m1/games.csv --anchor \"sf15.1-skill0=1320\""
+)]
 pub struct RateArgs {
     /// games.csv or PGN files.
     #[arg(required = true)]

@@ -11,6 +11,7 @@ use crate::report::load::is_match_folder;
 use crate::report::{match_report, RatingReportOptions, SprtSpec};
 
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Example:\n  skillcal report results/my-run")]
 pub struct ReportArgs {
     /// Results directory of a calibration (or verification, tc-check) run, of `skillcal pool`, or
     /// of `skillcal match`.

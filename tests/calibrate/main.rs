@@ -11,6 +11,7 @@ mod e2e;
 mod families;
 mod fit;
 mod held;
+mod init;
 mod install;
 mod paths_lock;
 mod per_second;
