@@ -28,6 +28,9 @@ pub fn optional_store(flag: &Option<String>) -> Option<String> {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Example:\n  skillcal store init --store postgres://skillcal@db:5432/skillcal"
+)]
 pub struct StoreArgs {
     #[command(subcommand)]
     pub command: StoreCommand,
@@ -45,6 +48,9 @@ pub enum StoreCommand {
 
 /// `skillcal worker`: claims units from the store and plays them with this machine's engines.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Example:\n  skillcal worker --store postgres://skillcal@db:5432/skillcal --slots 4"
+)]
 pub struct WorkerArgs {
     /// postgres://USER:PASSWORD@HOST:PORT/DB [default: $SKILLCAL_STORE]
     #[arg(long)]
@@ -66,6 +72,9 @@ pub struct WorkerArgs {
 
 /// `skillcal export`: a run of the store written as a run folder.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Example:\n  skillcal export --store postgres://skillcal@db:5432/skillcal 7 results/run-7"
+)]
 pub struct ExportArgs {
     /// postgres://USER:PASSWORD@HOST:PORT/DB [default: $SKILLCAL_STORE]
     #[arg(long)]
