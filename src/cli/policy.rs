@@ -40,6 +40,7 @@ pub fn run(args: &PolicyArgs) -> anyhow::Result<()> {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Example:\n  skillcal policy-bench --net 1500 --batch 16")]
 pub struct PolicyBenchArgs {
     /// The network: a Maia band (1100 ... 1900) or an lc0 network file.
     #[arg(long, default_value = "1100")]
