@@ -150,4 +150,7 @@ pub use summary::MatchSummary;
 pub use time_control::{GoLimits, TimeControl};
 pub use uci_engine::{parse_bestmove, parse_info, SearchInfo};
 pub use uci_option::{OptionDecl, OptionKind};
-pub use unit::{plan_units, preflight_if_local, PlayedGame, Unit, UnitGame, UnitPlayer};
+pub use unit::{
+    plan_units, preflight_if_local, spec_from_text, spec_to_text, PlayedGame, Unit, UnitGame,
+    UnitPlayer,
+};

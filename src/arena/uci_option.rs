@@ -179,7 +179,7 @@ pub struct UciOptions(
     /// Read from a TOML table: such an engine's name lists its options sorted, as it always
     /// did (the table was read sorted before it kept its order), so names and games.csv rows
     /// stay as they were; options given any other way are named as written.
-    bool,
+    pub(crate) bool,
 );
 
 impl From<Vec<(String, String)>> for UciOptions {

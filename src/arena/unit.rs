@@ -94,6 +94,35 @@ pub async fn preflight_if_local(cfg: &MatchConfig, opts: &RunOptions) -> Result<
     Ok(true)
 }
 
+/// A unit's engines as text for the store: the TOML of `spec`, after a first line naming the
+/// engines whose options were written as a list, not read from a TOML table (TOML keeps their
+/// order but not that fact, and it decides how the engine is named and its settings written).
+pub fn spec_to_text(spec: &MatchConfig) -> std::result::Result<String, String> {
+    let listed: Vec<String> = (spec.engines.iter().enumerate())
+        .filter(|(_, e)| !e.options.1)
+        .map(|(i, _)| i.to_string())
+        .collect();
+    let toml = toml::to_string(spec).map_err(|e| e.to_string())?;
+    Ok(format!("# listed options: {}\n{toml}", listed.join(",")))
+}
+
+/// The unit's engines back from [`spec_to_text`].
+pub fn spec_from_text(text: &str) -> std::result::Result<MatchConfig, String> {
+    let mut spec: MatchConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+    let first = text.lines().next().unwrap_or("");
+    if let Some(list) = first.strip_prefix("# listed options: ") {
+        for i in list
+            .split(',')
+            .filter_map(|v| v.trim().parse::<usize>().ok())
+        {
+            if let Some(e) = spec.engines.get_mut(i) {
+                e.options.1 = false;
+            }
+        }
+    }
+    Ok(spec)
+}
+
 /// A finished game of a unit: its games.csv row and its PGN text.
 #[derive(Clone, Debug)]
 pub struct PlayedGame {

@@ -67,7 +67,7 @@ pub async fn enqueue(
 ) -> Result<i64> {
     let mut rows = Vec::with_capacity(units.len());
     for u in units {
-        let spec = toml::to_string(&u.spec)
+        let spec = crate::arena::spec_to_text(&u.spec)
             .map_err(|e| StoreError::Other(format!("cannot write a unit's config: {e}")))?;
         let names: Vec<String> = u
             .spec
@@ -164,7 +164,7 @@ fn decode(db: &Db, r: &Row) -> Result<Claimed> {
     };
     let spec_text: String = r.get("spec");
     let spec: MatchConfig =
-        toml::from_str(&spec_text).map_err(|e| bad(&format!("its config: {e}")))?;
+        crate::arena::spec_from_text(&spec_text).map_err(|e| bad(&format!("its config: {e}")))?;
     let moves: String = r.get("opening_moves");
     let games = parse_games(r.get("games")).ok_or_else(|| bad("its games"))?;
     Ok(Claimed {

@@ -18,7 +18,7 @@ fn two_hundred_games_through_three_workers_are_the_file_paths() {
         "--engine",
         "builtin",
         "--engine",
-        "builtin:ScoreInaccuracy=150",
+        "builtin:ScoreInaccuracy=150,Hash=8",
         "--nodes",
         "40",
         "--games",
