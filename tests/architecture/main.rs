@@ -1,7 +1,7 @@
 //! The architecture, checked from the sources (docs/architecture.md): dependencies between the
 //! top-level modules point one way, no files import each other in a circle of any length (graph.rs
 //! reads the file-level import graph), no file imports from a `mod.rs` above it, clap lives only
-//! in the CLI, and no source file grows past 600 lines unless listed here with its reason.
+//! in the CLI, no source file grows past 500 lines and no function past 120 unless listed here.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -9,8 +9,45 @@ use std::path::{Path, PathBuf};
 mod docs;
 mod graph;
 
-/// Files allowed past 600 lines, with why one concern needs the room.
-const LONG_FILES: &[(&str, &str)] = &[];
+/// Files allowed past 500 lines, with why (or until when).
+const LONG_FILES: &[(&str, &str)] = &[
+    ("arena/config.rs", "to be split (issue 45)"),
+    ("arena/uci_engine.rs", "to be split (issue 45)"),
+    ("calibrate/config/pool_file.rs", "to be split (issue 45)"),
+    ("calibrate/fit/curve.rs", "to be split (issue 45)"),
+    ("calibrate/verify/levels.rs", "to be split (issue 45)"),
+    ("engine/movepick.rs", "to be split (issue 45)"),
+    ("engine/uci.rs", "to be split (issue 45)"),
+    ("strength/settings.rs", "to be split (issue 45)"),
+];
+
+/// Functions still over 120 lines (issue 45 takes them apart); the engine's search
+/// (`engine/search/`) is exempt: its loops read best whole.
+const LONG_FNS: &[&str] = &[
+    "analysis/mod.rs::run",
+    "analysis/pool.rs::run_jobs",
+    "arena/driver.rs::run_match_async",
+    "bin/skillcal-mock-engine.rs::main",
+    "calibrate/config/validate.rs::validate",
+    "calibrate/fit/held.rs::fit_held",
+    "calibrate/pool/output.rs::write_results",
+    "calibrate/pool/output.rs::report_markdown",
+    "calibrate/run/driver.rs::calibrate",
+    "calibrate/run/fits.rs::analyse",
+    "calibrate/run/outputs.rs::write_results",
+    "calibrate/run/plan.rs::next_batch",
+    "cli/rate.rs::run",
+    "rating/games.rs::read_csv",
+    "rating/pgn.rs::read_pgn",
+    "rating/pgn_text.rs::scan",
+    "rating/rate.rs::rate",
+    "rating/rate.rs::build",
+    "report/compare.rs::document",
+    "report/level_plots.rs::draw",
+    "report/plots.rs::curve_plot",
+    "report/rating_sections.rs::document",
+    "report/sections.rs::document",
+];
 
 /// Import cycles still in the code, to be taken apart; any cycle not listed fails the tests.
 /// Empty since issue 12: keep it so.
@@ -347,7 +384,7 @@ fn anyhow_only_in_the_cli() {
 }
 
 #[test]
-fn no_file_over_600_lines_without_a_reason() {
+fn no_file_over_500_lines_without_a_reason() {
     let s = sources();
     let mut long = Vec::new();
     for (p, ..) in &s.files {
@@ -357,11 +394,85 @@ fn no_file_over_600_lines_without_a_reason() {
             .unwrap()
             .to_string_lossy()
             .into_owned();
-        if n > 600 && !LONG_FILES.iter().any(|(f, _)| *f == rel) {
+        if n > 500 && !LONG_FILES.iter().any(|(f, _)| *f == rel) {
             long.push(format!("{rel} ({n} lines)"));
         }
     }
-    assert!(long.is_empty(), "files over 600 lines: {long:?}");
+    assert!(long.is_empty(), "files over 500 lines: {long:?}");
+}
+
+/// Each function's lines, from `fn` to its closing brace (comments and strings blanked).
+fn function_lengths(code: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(k) = code[at..].find("fn ") {
+        let i = at + k;
+        at = i + 3;
+        if i > 0
+            && code[..i]
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        {
+            continue;
+        }
+        let name: String = code[at..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let (Some(open), semi) = (code[at..].find('{'), code[at..].find(';')) else {
+            continue;
+        };
+        if semi.is_some_and(|s| s < open) || name.is_empty() {
+            continue;
+        }
+        let mut depth = 0;
+        let mut end = code.len();
+        for (j, c) in code[at + open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = at + open + j;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push((name, code[i..end].matches('\n').count() + 1));
+    }
+    out
+}
+
+#[test]
+fn no_function_over_120_lines_outside_the_search() {
+    let mut paths = Vec::new();
+    rust_files(&src(), &mut paths);
+    let mut long = Vec::new();
+    for p in paths {
+        let rel = p
+            .strip_prefix(src())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if rel.starts_with("engine/search/") {
+            continue;
+        }
+        let code = graph::strip(&std::fs::read_to_string(&p).unwrap());
+        for (name, n) in function_lengths(&code) {
+            let key = format!("{rel}::{name}");
+            if n > 120 && !LONG_FNS.contains(&key.as_str()) {
+                long.push(format!("{key} ({n} lines)"));
+            }
+        }
+    }
+    assert!(long.is_empty(), "functions over 120 lines: {long:?}");
+    assert_eq!(
+        function_lengths("fn a() {\n  if x { y }\n}\nfn b();\nfn c() {}"),
+        [("a".to_string(), 3), ("c".to_string(), 1)]
+    );
 }
 
 #[test]
