@@ -242,11 +242,19 @@ pub struct VerifyArgs {
     /// $SKILLCAL_STORE): each batch enqueued, played by `skillcal worker`s, fitted as here.
     #[arg(long, value_name = "URL")]
     pub store: Option<String>,
+    /// Pool members every level also meets beside its nearest, comma separated (default: the
+    /// config's verify.also_against), e.g. `--also-against maia1-1100,maia1-1500`.
+    #[arg(long, value_delimiter = ',')]
+    pub also_against: Vec<String>,
 }
 
 /// `skillcal verify`: plays the levels, prints the summary, writes the reports.
 pub fn run_verify(args: &VerifyArgs) -> Result<()> {
-    let cfg = CalibrationConfig::load(&args.config)?;
+    let mut cfg = CalibrationConfig::load(&args.config)?;
+    if !args.also_against.is_empty() {
+        cfg.verify.also_against = args.also_against.clone();
+        cfg.check_also_against("--also-against")?;
+    }
     let origin = args.config.display().to_string();
     let out = args.out.clone().unwrap_or_else(|| {
         args.table

@@ -9,6 +9,7 @@
 //! | `plan.csv` | [`PlanRow`]: why each match was chosen |
 //! | `pool.csv` | [`PoolRow`] (a calibration's), [`PoolMemberRow`] (a `skillcal pool` run's) |
 //! | `pool-pairs.csv` | [`PoolPairRow`] |
+//! | `human-scale.csv` | [`HumanScaleRow`] (the pool's scale to Lichess ratings) |
 //! | `fit_curve.csv`, `fit_points.csv` | [`CurveRow`], [`PointRow`] |
 //! | `table_details.csv` | [`TargetRow`] (range as [`RangeFlag`]) |
 //! | `verify.csv` | [`VerifyRow`] |
@@ -21,6 +22,7 @@ mod compare;
 mod csvfile;
 mod error;
 mod games;
+mod human_scale;
 mod levels;
 mod markdown;
 mod rows;
@@ -35,6 +37,7 @@ pub use csvfile::{
 };
 pub use error::ResultsError;
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
+pub use human_scale::HumanScaleRow;
 pub use levels::{state_ratio, AnalysisRow, LevelElo, LevelKind, LevelRow};
 pub use markdown::md_cell;
 pub use rows::{

@@ -5,6 +5,7 @@
 //! and [`noise::perturb_root_score`] for the bound tests, and hands the completed iteration's
 //! MultiPV candidates to [`noise::choose`]. Formulas: docs/strength.md.
 
+pub mod elo_scale;
 pub mod family;
 pub mod human;
 pub mod knob;

@@ -5,6 +5,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::elo_scale::{self, UCI_ELO_SCALE};
 use super::family::Family;
 use super::knob::{parse_int, Kind, Knob, NoiseModel, Value};
 use super::maia::{self, Maia, MAIA_STYLE};
@@ -102,8 +103,10 @@ pub struct Settings {
     pub random_seed: u64,
     /// UCI_LimitStrength: when on, the table row for `elo` overrides the knobs it has columns for.
     pub limit_strength: bool,
-    /// UCI_Elo.
+    /// UCI_Elo, on the scale `UCI_EloScale` names.
     pub elo: i64,
+    /// UCI_EloScale: `pool` (the tables' own scale) or a human scale (`lichess-blitz`, ...).
+    pub elo_scale: String,
     /// Style: the weakening family whose embedded table `UCI_Elo` reads.
     pub style: Family,
     /// A `StrengthTable` file replaces the style's embedded table.
@@ -134,6 +137,7 @@ impl Default for Settings {
             random_seed: 0,
             limit_strength: false,
             elo: elo_bounds(&table).0,
+            elo_scale: elo_scale::POOL.to_string(),
             style: Family::default(),
             strength_table: TableSource::Embedded,
             table: Arc::new(table),
@@ -298,6 +302,17 @@ impl Settings {
             // kept as given, whatever the table: a `StrengthTable` or `Style` set after it may
             // cover it (the arena checks the range once every option is set)
             self.elo = parse_elo(v).map_err(bad)?;
+        } else if n.eq_ignore_ascii_case(UCI_ELO_SCALE) {
+            self.elo_scale = match elo_scale::find(v) {
+                Some(None) => elo_scale::POOL.to_string(),
+                Some(Some(m)) => m.name.clone(),
+                None => {
+                    return Err(bad(format!(
+                        "'{v}' is not one of {}",
+                        elo_scale::names().join(", ")
+                    )))
+                }
+            };
         } else if n.eq_ignore_ascii_case(STRENGTH_TABLE) {
             if v.is_empty() || v == EMBEDDED_NAME {
                 self.strength_table = TableSource::Embedded;
@@ -383,6 +398,13 @@ impl Settings {
             },
         });
         decls.push(OptionDecl {
+            name: UCI_ELO_SCALE,
+            kind: DeclKind::Combo {
+                default: elo_scale::POOL.to_string(),
+                vars: elo_scale::names(),
+            },
+        });
+        decls.push(OptionDecl {
             name: STYLE,
             kind: DeclKind::Combo {
                 default: Family::default().name().to_string(),
@@ -441,6 +463,9 @@ impl Settings {
         if self.elo != default.elo {
             parts.push(format!("{UCI_ELO}={}", self.elo));
         }
+        if self.elo_scale != default.elo_scale {
+            parts.push(format!("{UCI_ELO_SCALE}={}", self.elo_scale));
+        }
         if self.style != default.style {
             parts.push(format!("{STYLE}={}", self.style));
         }
@@ -477,12 +502,13 @@ impl Settings {
     /// played instead (the nearer bound, as the table clamps it).
     pub fn elo_outside(&self) -> Option<EloOutside> {
         let (lo, hi) = self.elo_bounds();
-        if (lo..=hi).contains(&self.elo) {
+        let elo = self.pool_elo().round() as i64;
+        if (lo..=hi).contains(&elo) {
             return None;
         }
         Some(EloOutside {
             bounds: (lo, hi),
-            used: self.elo.clamp(lo, hi),
+            used: elo.clamp(lo, hi),
             table: match &self.strength_table {
                 TableSource::Embedded => format!("the Style {} table", self.style),
                 TableSource::Path(p) => format!("the table {}", p.display()),
@@ -493,7 +519,16 @@ impl Settings {
     /// The table row `UCI_LimitStrength` would apply (None when it is off, or under
     /// `Style=maia`, which has no table).
     pub fn strength_row(&self) -> Option<Row> {
-        (self.limit_strength && !self.maia.on).then(|| self.table.settings_for_elo(self.elo as f64))
+        (self.limit_strength && !self.maia.on).then(|| self.table.settings_for_elo(self.pool_elo()))
+    }
+
+    /// `UCI_Elo` on the pool's scale, the tables' own: mapped from the scale `UCI_EloScale`
+    /// names.
+    pub fn pool_elo(&self) -> f64 {
+        match elo_scale::find(&self.elo_scale) {
+            Some(Some(m)) => m.to_pool(self.elo as f64),
+            _ => self.elo as f64,
+        }
     }
 
     /// The settings the engine plays with: with `UCI_LimitStrength` on, the table's row for
@@ -526,8 +561,14 @@ impl Settings {
         };
         // what the row cannot do, said where the user sees the row
         let (lo, hi) = self.table.elo_range();
-        let elo = self.elo as f64;
+        let elo = self.pool_elo();
         let mut caveats = String::new();
+        if self.elo_scale != elo_scale::POOL {
+            caveats += &format!(
+                "; {} on {} is {elo:.0} on the pool's scale",
+                self.elo, self.elo_scale
+            );
+        }
         if elo < lo || elo > hi {
             caveats += &format!(
                 "; {elo} is outside the table's {lo}-{hi}: its {} row is played",

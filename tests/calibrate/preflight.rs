@@ -73,6 +73,13 @@ fn a_config_without_its_book_or_with_bad_settings_fails_before_any_folder() {
         ),
         (
             fixed.replace(
+                "opponents_per_level = 2",
+                "opponents_per_level = 2\nalso_against = [\"sf15.1-skill0\", \"nobody\"]",
+            ),
+            "key `verify.also_against`: `nobody` is not a member of the pool",
+        ),
+        (
+            fixed.replace(
                 "levels = [1400, 1600, 1800, 2000, 2200]",
                 "levels = [1400, 1600, 1400]",
             ),

@@ -376,3 +376,36 @@ fn limits_combine_with_go() {
     assert_eq!((d.node_limit(None), d.node_limit(Some(7))), (None, Some(7)));
     assert_eq!((d.depth_limit(None), d.nps_limit()), (None, None));
 }
+
+#[test]
+fn uci_elo_scale_reads_uci_elo_as_a_lichess_rating() {
+    use skillcal::strength::elo_scale;
+    let blitz = elo_scale::maps()
+        .iter()
+        .find(|m| m.name == "lichess-blitz")
+        .expect("configs/human_scale.csv has lichess-blitz");
+    let mut s = Settings::from_spec("UCI_LimitStrength=true,UCI_Elo=1600").unwrap();
+    let pool_row = s.strength_row().unwrap();
+    s.set_option("UCI_EloScale", "Lichess-Blitz").unwrap();
+    assert_eq!(s.elo_scale, "lichess-blitz");
+    assert!((s.pool_elo() - (1600.0 - blitz.offset)).abs() < 1e-9 || blitz.line.is_some());
+    // a Lichess 1600 is weaker than a pool 1600: the row has fewer nodes
+    let row = s.strength_row().unwrap();
+    assert_eq!(row.elo, s.table().settings_for_elo(s.pool_elo()).elo);
+    assert_ne!(row, pool_row);
+    let info = s.strength_info().unwrap();
+    assert!(info.contains("1600 on lichess-blitz is"), "{info}");
+    // named in the spec, and read back
+    assert!(
+        s.to_spec().contains("UCI_EloScale=lichess-blitz"),
+        "{}",
+        s.to_spec()
+    );
+    assert_eq!(Settings::from_spec(&s.to_spec()).unwrap(), s);
+    // an unknown scale is refused, naming the choices; the previous one is kept
+    let e = s.set_option("UCI_EloScale", "fide").unwrap_err();
+    assert!(e.to_string().contains("pool, lichess-blitz"), "{e}");
+    assert_eq!(s.elo_scale, "lichess-blitz");
+    s.set_option("UCI_EloScale", "pool").unwrap();
+    assert_eq!(s.strength_row().unwrap(), pool_row);
+}

@@ -318,6 +318,9 @@ pub struct VerifyConfig {
     pub levels: Vec<f64>,
     pub games_per_opponent: usize,
     pub opponents_per_level: usize,
+    /// Pool members every level also meets, beside its nearest (for example human-like
+    /// members at the low end, to see what a level plays like against each kind of opponent).
+    pub also_against: Vec<String>,
 }
 
 impl Default for VerifyConfig {
@@ -326,6 +329,7 @@ impl Default for VerifyConfig {
             levels: Vec::new(),
             games_per_opponent: 20,
             opponents_per_level: 2,
+            also_against: Vec::new(),
         }
     }
 }

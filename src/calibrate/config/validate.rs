@@ -391,8 +391,24 @@ impl CalibrationConfig {
         if self.verify.opponents_per_level == 0 {
             config_err!("{origin}: key `verify.opponents_per_level`: must be at least 1");
         }
+        self.check_also_against(&format!("{origin}: key `verify.also_against`"))?;
         if self.verify.games_per_opponent < 2 || !self.verify.games_per_opponent.is_multiple_of(2) {
             config_err!("{origin}: key `verify.games_per_opponent`: must be even and at least 2");
+        }
+        Ok(())
+    }
+
+    /// Every name in `verify.also_against` is a pool member that rates (not retired);
+    /// `what` names where the list came from (a config key or a flag).
+    pub fn check_also_against(&self, what: &str) -> Result<()> {
+        for name in &self.verify.also_against {
+            if !self.pool.members.iter().any(|m| &m.name == name) {
+                let known: Vec<&str> = self.pool.members.iter().map(|m| m.name.as_str()).collect();
+                config_err!(
+                    "{what}: `{name}` is not a member of the pool (members: {})",
+                    known.join(", ")
+                );
+            }
         }
         Ok(())
     }

@@ -18,6 +18,7 @@
 //! (the pairwise results, enough to refit the pool exactly) and `report.md`.
 
 mod fit;
+mod human_scale;
 mod measure;
 mod output;
 mod plan;

@@ -7,6 +7,7 @@ use std::path::Path;
 use crate::calibrate::config::pool_file::{member_engine, PoolRunConfig};
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::pool::fit::PoolFit;
+use crate::calibrate::pool::human_scale;
 use crate::calibrate::pool::plan::Forecast;
 use crate::calibrate::run::folder::merge_games;
 use crate::rating::model::Z95;
@@ -140,12 +141,14 @@ pub(in crate::calibrate) fn write_results(
         })
         .collect();
     results::write_csv(&dir.join("pool-pairs.csv"), &pair_rows)?;
+    let mut report = report_markdown(cfg, &rows, &pair_rows, games.len(), retired, ahead);
+    if let Some(h) = &cfg.human_scale {
+        let scales = human_scale::fit(h, &rows);
+        results::write_csv(&dir.join("human-scale.csv"), &scales)?;
+        report.push_str(&human_scale::section(h, &scales, &rows));
+    }
     let path = dir.join("report.md");
-    std::fs::write(
-        &path,
-        report_markdown(cfg, &rows, &pair_rows, games.len(), retired, ahead),
-    )
-    .map_err(|e| CalibrateError::io("write", &path, e))
+    std::fs::write(&path, report).map_err(|e| CalibrateError::io("write", &path, e))
 }
 
 /// Reads a `skillcal pool` run's `pool.csv`.

@@ -227,22 +227,45 @@ pub(in crate::calibrate) fn play_level(
     near.sort_by(|a, b| (a.1 - level).abs().total_cmp(&(b.1 - level).abs()));
     near.truncate(cfg.verify.opponents_per_level);
     let mut played = play_against(cfg, &engine, &near, dir, games, seed, runner)?;
-    let Some(more) = follow_up(cfg, &engine.name, &places, &near, &played) else {
-        return Ok(played);
-    };
     let name = dir
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let dir = dir.with_file_name(format!("{name}-more"));
-    played.extend(play_against(
-        cfg,
-        &engine,
-        &more,
-        &dir,
-        games,
-        seed ^ 0xf011,
-        runner,
-    )?);
+    let mut met = near.clone();
+    if let Some(more) = follow_up(cfg, &engine.name, &places, &near, &played) {
+        let more_dir = dir.with_file_name(format!("{name}-more"));
+        played.extend(play_against(
+            cfg,
+            &engine,
+            &more,
+            &more_dir,
+            games,
+            seed ^ 0xf011,
+            runner,
+        )?);
+        met.extend(more);
+    }
+    // the members asked for by name, in a folder of their own so that the nearest members'
+    // games (and an earlier verification's) stay as they were played
+    let also: Vec<(usize, f64)> = places
+        .iter()
+        .copied()
+        .filter(|(j, _)| {
+            cfg.verify.also_against.contains(&cfg.pool.members[*j].name)
+                && !met.iter().any(|m| m.0 == *j)
+        })
+        .collect();
+    if !also.is_empty() {
+        let also_dir = dir.with_file_name(format!("{name}-also"));
+        played.extend(play_against(
+            cfg,
+            &engine,
+            &also,
+            &also_dir,
+            games,
+            seed ^ 0xa150,
+            runner,
+        )?);
+    }
     Ok(played)
 }
 
