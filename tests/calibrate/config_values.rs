@@ -144,7 +144,7 @@ fn the_pool_run_and_the_budget_flag_refuse_a_budget_that_plays_nothing() {
     let root = env!("CARGO_MANIFEST_DIR");
     let pool = std::fs::read_to_string(Path::new(root).join("configs/pool.toml")).unwrap();
     for (from, to, expect) in [
-        ("elo = 1320", "elo = nan", "key `pool.member[4].elo`"),
+        ("elo = 1320", "elo = nan", "key `pool.member[7].elo`"),
         ("budget = ", "budget = 1 #", "key `budget`: 1 plays no game"),
     ] {
         let text = pool.replacen(from, to, 1);

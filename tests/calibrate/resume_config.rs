@@ -151,6 +151,21 @@ fn a_measured_pool_is_compared_by_its_members_as_loaded() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("(pool.member `sf3` options differ"), "{err}");
+    // a member added to the pool since joins: the run's games are against the others, so it
+    // resumes (a measured pool grows when resumed with new members)
+    let grown = format!(
+        "{pool_toml}\n[[pool.member]]\nname = \"sf8-twin\"\nelo = 2600\noptions = {{ \"Skill Level\" = 8 }}\n"
+    );
+    std::fs::write(pool.join("pool.toml"), &grown).unwrap();
+    calibrate::calibrate(&load(), &run, &runner, &QUIET).unwrap();
+    // but a member that left without being retired is refused
+    let shrunk = grown.replacen("name = \"sf0\"", "name = \"sf0-renamed\"", 1);
+    assert_ne!(shrunk, grown);
+    std::fs::write(pool.join("pool.toml"), shrunk).unwrap();
+    let err = calibrate::calibrate(&load(), &run, &runner, &QUIET)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("pool.member (the members' names)"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

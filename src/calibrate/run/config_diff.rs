@@ -1,8 +1,9 @@
 //! Which differences between two calibration configs change the games a run plays. A resumed
 //! run adds games under the same player names, so its players (the subject's engine, the path
-//! that gives each setting its knobs, every pool member's engine as resolved), the book, the
-//! adjudication rules and the seed must stay as they were; the budget, the goals, the targets,
-//! the fit, the plan's choices, concurrency, the anchors and the verification settings may change.
+//! that gives each setting its knobs, every pool member's engine as resolved; members may join),
+//! the book, the adjudication rules and the seed must stay as they were; the budget, the goals,
+//! the targets, the fit, the plan's choices, concurrency, the anchors and the verification
+//! settings may change.
 
 use std::path::Path;
 
@@ -43,10 +44,13 @@ pub fn game_changes(old: &CalibrationConfig, new: &CalibrationConfig) -> Vec<Str
     let names = |c: &CalibrationConfig| -> Vec<String> {
         c.pool.members.iter().map(|m| m.name.clone()).collect()
     };
-    // a member the pool has retired since (`pool.retired`) may leave: the fit leaves its games out
+    // a member the pool has retired since (`pool.retired`) may leave: the fit leaves its games out;
+    // a member added since may join (the run's games so far are against the others, and a pool
+    // grows when it is resumed with new members, as results/pool did with the Maia members)
     let mut kept = names(old);
     kept.retain(|n| !new.pool.retired.contains(n));
-    if kept != names(new) {
+    let now = names(new);
+    if !kept.iter().all(|n| now.contains(n)) {
         differ("pool.member (the members' names)".into(), false);
     } else {
         for j in 0..new.pool.members.len() {
