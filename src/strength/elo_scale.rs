@@ -66,6 +66,31 @@ pub fn find(name: &str) -> Option<Option<&'static ScaleMap>> {
         .map(Some)
 }
 
+/// The scale's own name for a `UCI_EloScale` value (case-insensitive), or why not.
+pub fn canonical(value: &str) -> Result<String, String> {
+    match find(value) {
+        Some(None) => Ok(POOL.to_string()),
+        Some(Some(m)) => Ok(m.name.clone()),
+        None => Err(format!("'{value}' is not one of {}", names().join(", "))),
+    }
+}
+
+/// `elo` on the scale `name`, on the pool's.
+pub fn to_pool(name: &str, elo: f64) -> f64 {
+    match find(name) {
+        Some(Some(m)) => m.to_pool(elo),
+        _ => elo,
+    }
+}
+
+/// What the `info string` of a row adds when `UCI_Elo` is read on a human scale.
+pub fn caveat(name: &str, elo: i64, pool: f64) -> String {
+    if name == POOL {
+        return String::new();
+    }
+    format!("; {elo} on {name} is {pool:.0} on the pool's scale")
+}
+
 /// Reads `human-scale.csv` (the columns `skillcal pool` writes; others ignored).
 pub fn parse(text: &str) -> Result<Vec<ScaleMap>, String> {
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());

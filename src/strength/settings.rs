@@ -303,16 +303,7 @@ impl Settings {
             // cover it (the arena checks the range once every option is set)
             self.elo = parse_elo(v).map_err(bad)?;
         } else if n.eq_ignore_ascii_case(UCI_ELO_SCALE) {
-            self.elo_scale = match elo_scale::find(v) {
-                Some(None) => elo_scale::POOL.to_string(),
-                Some(Some(m)) => m.name.clone(),
-                None => {
-                    return Err(bad(format!(
-                        "'{v}' is not one of {}",
-                        elo_scale::names().join(", ")
-                    )))
-                }
-            };
+            self.elo_scale = elo_scale::canonical(v).map_err(bad)?;
         } else if n.eq_ignore_ascii_case(STRENGTH_TABLE) {
             if v.is_empty() || v == EMBEDDED_NAME {
                 self.strength_table = TableSource::Embedded;
@@ -522,13 +513,9 @@ impl Settings {
         (self.limit_strength && !self.maia.on).then(|| self.table.settings_for_elo(self.pool_elo()))
     }
 
-    /// `UCI_Elo` on the pool's scale, the tables' own: mapped from the scale `UCI_EloScale`
-    /// names.
+    /// `UCI_Elo` on the pool's scale, the tables' own.
     pub fn pool_elo(&self) -> f64 {
-        match elo_scale::find(&self.elo_scale) {
-            Some(Some(m)) => m.to_pool(self.elo as f64),
-            _ => self.elo as f64,
-        }
+        elo_scale::to_pool(&self.elo_scale, self.elo as f64)
     }
 
     /// The settings the engine plays with: with `UCI_LimitStrength` on, the table's row for
@@ -562,13 +549,7 @@ impl Settings {
         // what the row cannot do, said where the user sees the row
         let (lo, hi) = self.table.elo_range();
         let elo = self.pool_elo();
-        let mut caveats = String::new();
-        if self.elo_scale != elo_scale::POOL {
-            caveats += &format!(
-                "; {} on {} is {elo:.0} on the pool's scale",
-                self.elo, self.elo_scale
-            );
-        }
+        let mut caveats = elo_scale::caveat(&self.elo_scale, self.elo, elo);
         if elo < lo || elo > hi {
             caveats += &format!(
                 "; {elo} is outside the table's {lo}-{hi}: its {} row is played",
