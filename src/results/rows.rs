@@ -198,7 +198,7 @@ pub struct VerifyOpponentRow {
     /// Its expected score at the level's measured rating (all opponents together).
     pub expected: f64,
     /// The performance's miss from the level's other opponents' (GLS residual), in its SD: the
-    /// games' binomial noise and the opponents' ratings' covariance ([`crate::calibrate::verify_opponents`]).
+    /// games' binomial noise and the opponents' ratings' covariance (`crate::calibrate::verify_opponents`).
     pub z: f64,
     /// The rating this match alone gives the level (opponent held at its rating), with a 95%
     /// interval from the score's Wilson interval; infinite on the side of a perfect score.

@@ -968,7 +968,10 @@ fn pool_covariance_damage_is_named() {
         });
         edit_lines(&pool.join("pool-covariance.csv"), |l| {
             // an anchored member's row (row k holds the member of column k)
-            let at = l.iter().position(|x| x.starts_with("sf15.1-skill0,")).unwrap();
+            let at = l
+                .iter()
+                .position(|x| x.starts_with("sf15.1-skill0,"))
+                .unwrap();
             names.0 = field(&l[at], 0);
             l[at] = with_field(&l[at], at, "0.000");
         });

@@ -159,7 +159,7 @@ fn a_measured_pool_is_compared_by_its_members_as_loaded() {
     std::fs::write(pool.join("pool.toml"), &grown).unwrap();
     calibrate::calibrate(&load(), &run, &runner, &QUIET).unwrap();
     // but a member that left without being retired is refused
-    let shrunk = grown.replacen("name = \"sf0\"", "name = \"sf0-renamed\"", 1);
+    let shrunk = grown.replacen("name = \"sf8\"", "name = \"sf8-renamed\"", 1);
     assert_ne!(shrunk, grown);
     std::fs::write(pool.join("pool.toml"), shrunk).unwrap();
     let err = calibrate::calibrate(&load(), &run, &runner, &QUIET)

@@ -198,14 +198,14 @@ pub struct CurveFit {
     pub games: f64,
     /// Log-likelihood of the games (and the pool file's) at the fit, for profiling.
     pub loglik: f64,
-    /// Self-play's stretch ([`self_scale`]; [`Stretch::ONE`] when games between settings count
+    /// Self-play's stretch (`self_scale`; [`Stretch::ONE`] when games between settings count
     /// as any).
     pub stretch: Stretch,
     /// Covariance of all parameters (theta first, then the pool's free ratings).
     pub cov: DMatrix<f64>,
     /// Each player's rating as a linear combination of the parameters.
     pub ratings: Vec<Linear>,
-    /// With the pool held ([`crate::calibrate::fit::held`]): what foreseeing more games needs.
+    /// With the pool held (`crate::calibrate::fit::held`): what foreseeing more games needs.
     pub held: Option<Box<crate::calibrate::fit::covariance::HeldParts>>,
     /// The curve needed the weak prior at its tested settings to stay finite
     /// (`solve_curve`: a setting scored 100% or 0%).
@@ -472,7 +472,7 @@ impl CurveFit {
     ///     Sigma' = Sigma - lambda Sigma x x^T Sigma / (1 + lambda x^T Sigma x),
     /// with x the design of the rating difference and lambda = n K^2 p (1 - p) / dispersion the
     /// information of the games. The planner ranks opponents by the curve's variance after it.
-    /// With the pool held the games inform the run's parameters only ([`crate::calibrate::fit::held`]).
+    /// With the pool held the games inform the run's parameters only (`crate::calibrate::fit::held`).
     pub fn with_games(&self, a: Side, b: Side, n: f64) -> CurveFit {
         let (ra, xa) = self.side(a);
         let (rb, xb) = self.side(b);
@@ -508,7 +508,7 @@ impl CurveFit {
 
     /// Increasing on [t_min, 1]. A polynomial's derivative is at most quadratic in t: its
     /// minimum there is at an end or at its own stationary point. A spline's derivative is
-    /// piecewise quadratic, checked on a fine grid ([`SPLINE_GRID`] points).
+    /// piecewise quadratic, checked on a fine grid (`SPLINE_GRID` points).
     pub fn monotone(&self, t_min: f64) -> bool {
         if self.theta.len() < 2 || self.slope(t_min) <= 0.0 || self.slope(1.0) <= 0.0 {
             return false;

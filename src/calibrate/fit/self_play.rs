@@ -23,7 +23,7 @@ use crate::rating::problem::{Linear, Problem};
 /// The t at which [`Stretch::kappa`] is the stretch: the middle of the path [0, 1].
 pub const PIVOT: f64 = 0.5;
 
-/// How much games between two settings stretch their difference: kappa at t = [`PIVOT`],
+/// How much games between two settings stretch their difference: kappa at t = `PIVOT`,
 /// times exp(slope (t - PIVOT)) at the pair's mean t.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Stretch {
@@ -91,7 +91,7 @@ pub fn apply(problem: &mut Problem, among: &Among) {
 /// Bounds of kappa: from self-play compressing differences to twice the largest seen (2.1).
 pub const KAPPA_RANGE: (f64, f64) = (0.5, 4.0);
 
-/// The kappa in [`KAPPA_RANGE`] at which `loglik(kappa)` is largest, by golden-section search
+/// The kappa in `KAPPA_RANGE` at which `loglik(kappa)` is largest, by golden-section search
 /// (the profile is smooth and single-peaked in practice); `None` if any evaluation fails.
 pub fn profile(loglik: impl FnMut(f64) -> Option<f64>) -> Option<f64> {
     golden_max(KAPPA_RANGE, 0.01, loglik)
@@ -101,8 +101,8 @@ pub fn profile(loglik: impl FnMut(f64) -> Option<f64>) -> Option<f64> {
 /// t = 0 to 1, beyond the 1.3-to-2.2 measured on the range.
 pub const SLOPE_RANGE: (f64, f64) = (-2.0, 2.0);
 
-/// The stretch at which `loglik` is largest over kappa in [`KAPPA_RANGE`] and slope in
-/// [`SLOPE_RANGE`]: golden-section over the slope, each slope's kappa by [`profile`].
+/// The stretch at which `loglik` is largest over kappa in `KAPPA_RANGE` and slope in
+/// `SLOPE_RANGE`: golden-section over the slope, each slope's kappa by [`profile`].
 pub fn profile_by_t(mut loglik: impl FnMut(Stretch) -> Option<f64>) -> Option<Stretch> {
     // the best kappa at a slope, and the log-likelihood there
     let mut best_at = |slope: f64| -> Option<(f64, f64)> {

@@ -10,8 +10,8 @@
 //! member's place on the scale once the anchors' common level is fixed (the location the table
 //! gives the scale); the uncertainty of that common level itself is the table's, not ours.
 //!
-//! the run's TOML and the members' engines are the config's (`config/pool_file.rs`); [`mod@fit`]: the pool rated by `rating`;
-//! [`plan`]: which members play next; [`mod@measure`]: the loop; [`output`]: the files.
+//! the run's TOML and the members' engines are the config's (`config/pool_file.rs`); `fit`: the pool rated by `rating`;
+//! `plan`: which members play next; `measure`: the loop; `output`: the files.
 //!
 //! Files in the run folder: `matches/bNNN-MM/` (one arena match each, resumable), `games.csv`
 //! (all games), `pool.csv` (ratings and intervals), `pool-covariance.csv`, `pool-pairs.csv`

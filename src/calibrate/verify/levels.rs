@@ -15,7 +15,7 @@ use crate::results::{self as data, GameRow, VerifyRow};
 
 pub const VERIFY_PREFIX: &str = "skillcal_elo";
 
-/// Each level's games by opponent ([`crate::calibrate::verify::opponents`]).
+/// Each level's games by opponent (`crate::calibrate::verify::opponents`).
 pub const OPPONENTS_FILE: &str = "verify_opponents.csv";
 
 /// Table rows from the lowest reference (`low`: the lowest anchor, or a measured pool's lowest
