@@ -82,8 +82,8 @@ mod tests {
     #[test]
     fn indices_are_distinct_in_positions() {
         for fen in [
-            "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PpPBBPPP/R3K2R b KQkq - 0 1",
+            "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/1PPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PpPBBPPP/R3K2R b KQkq - 0 1",
         ] {
             let pos: Chess = fen
                 .parse::<shakmaty::fen::Fen>()
