@@ -6,6 +6,7 @@
 pub(super) mod calibration;
 pub(super) mod fit;
 pub(super) mod goals;
+pub(super) mod human_scale;
 pub(super) mod path;
 pub(super) mod pool_file;
 pub(super) mod validate;
