@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# The store's overhead with instant engines (the mock engine, 100-ply games): N games through the
-# file path and through the store with one worker (the store's cost a game), then
-# `--concurrency 2` against 2 workers of one slot each. Run on a quiet machine:
-#   scripts/store-bench.sh [N]      (default 400)
+# The store's overhead, on a quiet machine:
+#   1. its cost a game with instant engines (the mock engine, 100-ply games): the coordinator's
+#      wall time for N and for 3N games through the store with one worker, beside the file path
+#      at --concurrency 1; the slope (extra time over the extra 2N games) leaves out the fixed
+#      costs (starting the worker, the coordinator's 0.5 s poll) and keeps the round trips;
+#   2. 2 workers of one slot against --concurrency 2 on node-bounded games (the built-in engine
+#      at NODES nodes a move, G games): the coordinator's wall time beside the file path's.
+#   scripts/store-bench.sh [N] [G] [NODES]      (defaults 400, 100, 20000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-400}
+g=${2:-100}
+nodes=${3:-20000}
 cargo build --release --quiet
 bin=$PWD/target/release/skillcal
 mock=$PWD/target/release/skillcal-mock-engine
@@ -14,31 +20,41 @@ chmod 755 "$work"
 trap 'scripts/pg-temp.sh destroy "$work/pg" >/dev/null 2>&1; rm -rf "$work"' EXIT
 url=$(scripts/pg-temp.sh start "$work/pg")
 "$bin" store init --store "$url" >/dev/null
-args=(--engine "$mock" --engine "$mock" --nodes 1 --games "$n" --max-plies 100 --no-progress)
 now() { date +%s.%N; }
-
-# file path, one game at a time / two
-t0=$(now); "$bin" match "${args[@]}" --out "$work/f1" --concurrency 1 >/dev/null; t1=$(now)
-"$bin" match "${args[@]}" --out "$work/f2" --concurrency 2 >/dev/null; t2=$(now)
-# the store: one worker of one slot / two workers of one slot; the coordinator starts first
+# prints the seconds a file-path match takes
+file_run() {
+  local t0; t0=$(now)
+  "$bin" match "$@" --out "$work/f$RANDOM$RANDOM" --no-progress >/dev/null
+  awk -v a="$t0" -v b="$(now)" 'BEGIN {print b - a}'
+}
+# prints the seconds from enqueueing to the coordinator's exit, WORKERS workers of one slot
 store_run() {
-  local out=$1 workers=$2 pids=()
-  "$bin" match "${args[@]}" --store "$url" --out "$out" >/dev/null 2>"$out.log" &
+  local workers=$1; shift
+  local out="$work/s$RANDOM$RANDOM" pids=() t0 t1
+  t0=$(now)
+  "$bin" match "$@" --store "$url" --out "$out" --no-progress >/dev/null 2>"$out.log" &
   local coord=$!
   for _ in $(seq "$workers"); do
     "$bin" worker --store "$url" --idle-exit 1 >/dev/null 2>&1 &
     pids+=($!)
   done
   wait "$coord"
+  t1=$(now)
   wait "${pids[@]}"
+  awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}'
 }
-t3=$(now); store_run "$work/s1" 1; t4=$(now)
-store_run "$work/s2" 2; t5=$(now)
-awk -v n="$n" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$t4" -v f="$t5" 'BEGIN {
-  f1 = b - a; f2 = c - b; s1 = e - d; s2 = f - e
-  printf "file path, concurrency 1: %.2f s (%.2f ms a game)\n", f1, 1000 * f1 / n
-  printf "store, 1 worker:          %.2f s (%.2f ms a game; +%.2f ms a game beside the file path)\n", s1, 1000 * s1 / n, 1000 * (s1 - f1) / n
-  printf "file path, concurrency 2: %.2f s\n", f2
-  printf "store, 2 workers:         %.2f s (%+.1f%% beside --concurrency 2)\n", s2, 100 * (s2 - f2) / f2
-  print "(the store times include the worker start, its 1 s idle exit and the coordinator polling every 0.5 s)"
+mockargs=(--engine "$mock" --engine "$mock" --nodes 1 --max-plies 100)
+f1=$(file_run "${mockargs[@]}" --games "$n" --concurrency 1)
+f3=$(file_run "${mockargs[@]}" --games $((3 * n)) --concurrency 1)
+s1=$(store_run 1 "${mockargs[@]}" --games "$n")
+s3=$(store_run 1 "${mockargs[@]}" --games $((3 * n)))
+realargs=(--engine builtin --engine builtin --nodes "$nodes" --games "$g")
+fc=$(file_run "${realargs[@]}" --concurrency 2)
+sc=$(store_run 2 "${realargs[@]}")
+awk -v n="$n" -v g="$g" -v nodes="$nodes" -v f1="$f1" -v f3="$f3" -v s1="$s1" -v s3="$s3" \
+    -v fc="$fc" -v sc="$sc" 'BEGIN {
+  fg = 1000 * (f3 - f1) / (2 * n); sg = 1000 * (s3 - s1) / (2 * n)
+  printf "mock engine, %d and %d games: file path %.2f s and %.2f s (%.2f ms a game); store, 1 worker %.2f s and %.2f s (%.2f ms a game)\n", n, 3 * n, f1, f3, fg, s1, s3, sg
+  printf "store round trips: %+.2f ms a game beside the file path (target <= 2)\n", sg - fg
+  printf "built-in at %d nodes, %d games: --concurrency 2 %.2f s, store with 2 workers %.2f s (%+.1f%%, target within 5%%)\n", nodes, g, fc, sc, 100 * (sc - fc) / fc
 }'

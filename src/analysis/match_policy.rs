@@ -12,7 +12,7 @@ use super::match_items::Item;
 use crate::policy::{Evaluation, Evaluator, Net, MAIA_BANDS};
 
 /// Positions sent through the network at once.
-const BATCH: usize = 32;
+const BATCH: usize = 8;
 
 /// One Maia setting: the net's band and the temperature (0: the top move).
 #[derive(Clone, Copy, Debug, PartialEq)]
