@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A real single-node Slurm (Debian's slurm-wlm with munge) and a throwaway PostgreSQL on this
 # machine: configs/smoke.toml calibrated through the store by a job array of 4 workers must give
-# the file path's table. Installs what is missing (root or sudo), starts munged, slurmctld and
+# the file path's games and table. Installs what is missing (root or sudo), starts munged, slurmctld and
 # slurmd with their files in a temporary folder, and stops what it started.
 #   scripts/slurm-check.sh [CONFIG]   (default configs/smoke.toml)
 set -euo pipefail
@@ -107,35 +107,30 @@ played=$(grep -h "games played" "$work"/worker-*.log | awk '{s += $5} END {print
 echo "slurm-check: 4 array tasks, $played games played by the workers" >&2
 grep -h "games played" "$work"/worker-*.log >&2
 [ "$played" -gt 0 ] || { echo "slurm-check: FAIL: no worker played a game" >&2; exit 1; }
-# The planner weighs each candidate pair by its measured seconds a game (calibrate's cost.rs), so
-# which settings a later batch plays depends on the machine's timing, through the file path
-# twice as well. What must agree: every match both runs played with the same config (match.toml)
-# holds the same games between built-in settings (games.csv without its seconds column), the
-# first batch at least.
-same=0
-for dir in "$work"/file/matches/*/; do
-  name=$(basename "$dir")
-  other=$work/store/matches/$name
-  # the same config but for the event tag, which names the run's folder
-  [ -f "$other/match.toml" ] &&
-    diff <(grep -v '^event = ' "$dir/match.toml") <(grep -v '^event = ' "$other/match.toml") >/dev/null ||
-    continue
-  # the built-in engine's games only: Stockfish's Skill Level picks its weakened move with a
-  # generator seeded by the clock, so its games differ between any two runs
-  games() { tail -n +2 "$1/games.csv" | awk -F, '$4 ~ /^skillcal/ && $5 ~ /^skillcal/' |
-    cut -d, -f1-12,14- | sort -t, -k1,1n; }
-  if ! diff <(games "$dir") <(games "$other") >/dev/null; then
+# configs/smoke.toml replays exactly (deterministic players, a plan ranked per game): both runs
+# must hold the same matches, the same games in each (games.csv but its seconds column) and the
+# same table, byte for byte.
+games() { tail -n +2 "$1/games.csv" | cut -d, -f1-12,14- | sort -t, -k1,1n; }
+(cd "$work/file/matches" && ls) >"$work/file.matches"
+(cd "$work/store/matches" && ls) >"$work/store.matches"
+if ! diff "$work/file.matches" "$work/store.matches" >&2; then
+  echo "slurm-check: FAIL: the store's run played other matches than the file path's" >&2
+  exit 1
+fi
+total=0
+while read -r name; do
+  if ! diff <(games "$work/file/matches/$name") <(games "$work/store/matches/$name") >/dev/null; then
     echo "slurm-check: FAIL: matches/$name holds other games through the store" >&2
-    diff <(games "$dir") <(games "$other") | head -n 10 >&2
+    diff <(games "$work/file/matches/$name") <(games "$work/store/matches/$name") | head -n 10 >&2
     exit 1
   fi
-  [ -n "$(games "$dir")" ] && same=$((same + 1))
-done
-[ "$same" -gt 0 ] || { echo "slurm-check: FAIL: no match of the same config in both runs" >&2; exit 1; }
-echo "slurm-check: ok, $same matches of the same config hold the same built-in games both ways" >&2
-if cmp -s "$work/file/uci_elo_table.csv" "$work/store/uci_elo_table.csv"; then
-  echo "slurm-check: and the same table" >&2
-else
-  echo "slurm-check: the tables differ (later batches planned on measured game times):" >&2
+  total=$((total + $(games "$work/file/matches/$name" | wc -l)))
+done <"$work/file.matches"
+[ "$total" -gt 0 ] || { echo "slurm-check: FAIL: no games" >&2; exit 1; }
+if ! cmp -s "$work/file/uci_elo_table.csv" "$work/store/uci_elo_table.csv"; then
+  echo "slurm-check: FAIL: the tables differ" >&2
   diff "$work/file/uci_elo_table.csv" "$work/store/uci_elo_table.csv" >&2 || true
+  exit 1
 fi
+echo "slurm-check: ok: $(wc -l <"$work/file.matches") matches, $total games the same both ways, the same table:" >&2
+grep -v '^#' "$work/store/uci_elo_table.csv" >&2
