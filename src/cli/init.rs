@@ -16,7 +16,7 @@ use crate::arena::{OptionDecl, OptionKind};
 
 /// The shipped pool (`results/pool`, measured by `skillcal pool configs/pool.toml`) and the
 /// default book, as a calibration config loads them.
-const POOL_FILES: [(&str, &[u8]); 5] = [
+const POOL_FILES: [(&str, &[u8]); 6] = [
     ("pool.toml", include_bytes!("../../results/pool/pool.toml")),
     (
         "pool-pairs.csv",
@@ -26,6 +26,10 @@ const POOL_FILES: [(&str, &[u8]); 5] = [
     (
         "pool-covariance.csv",
         include_bytes!("../../results/pool/pool-covariance.csv"),
+    ),
+    (
+        "human-scale.csv",
+        include_bytes!("../../results/pool/human-scale.csv"),
     ),
     (BOOK, include_bytes!("../../configs/books/2moves_v1.epd")),
 ];

@@ -78,7 +78,8 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
     // table
     if !d.targets.is_empty() {
         doc.section("UCI_Elo table");
-        let head = [
+        let (human_head, human) = human_columns(d.table.as_deref().unwrap_or(""));
+        let mut head = vec![
             "target",
             "settings",
             "setting plays at (95%)",
@@ -86,6 +87,7 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             "t (95%)",
             "flags",
         ];
+        head.extend(human_head.iter().map(String::as_str));
         let rows: Vec<Vec<String>> = d
             .targets
             .iter()
@@ -100,17 +102,38 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
                 if !r.precision_met && r.range == RangeFlag::Ok {
                     flags.push("precision not met".into());
                 }
-                vec![
+                let mut row = vec![
                     f0(r.target),
                     r.knobs.replace(';', ", "),
                     format!("{} [{}, {}]", f0(r.elo), f0(r.elo_lower), f0(r.elo_upper)),
                     f0(r.half_width),
                     format!("{:.3} [{:.3}, {:.3}]", r.t, r.t_lower, r.t_upper),
                     flags.join(", "),
-                ]
+                ];
+                let key = f0(r.target);
+                let theirs = human.iter().find(|(t, _)| *t == key);
+                row.extend((0..human_head.len()).map(|i| {
+                    theirs
+                        .and_then(|(_, v)| v.get(i).cloned())
+                        .unwrap_or_else(|| "–".into())
+                }));
+                row
             })
             .collect();
         doc.table(&head, rows);
+        if !human_head.is_empty() {
+            let notes: Vec<&str> = d
+                .table
+                .as_deref()
+                .unwrap_or("")
+                .lines()
+                .filter_map(|l| l.strip_prefix("# lichess-"))
+                .collect();
+            doc.para(&format!(
+                "The Lichess columns are the target on Lichess's scales by the human scale the pool measured (lichess-{}); a user reading `UCI_Elo` on those scales sets `UCI_EloScale`.",
+                notes.join("; lichess-")
+            ));
+        }
         doc.para("uci_elo_table.csv holds the same rows with interval columns. When the subject is skillcal's engine, the engine loads it (its StrengthTable option; `skillcal report` and `compare` refuse a table that loader refuses) and interpolates between rows.",
         );
     }
@@ -324,4 +347,42 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
         doc.code(t);
     }
     doc
+}
+
+/// The table's human-scale columns (`lichess_blitz`, ...): their headings and each row's values
+/// by its `elo` as written.
+fn human_columns(table: &str) -> (Vec<String>, Vec<(String, Vec<String>)>) {
+    let body: String = table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut r = csv::ReaderBuilder::new().from_reader(body.as_bytes());
+    let Ok(header) = r.headers().cloned() else {
+        return (Vec::new(), Vec::new());
+    };
+    let cols: Vec<usize> = (0..header.len())
+        .filter(|&i| crate::strength::elo_scale::is_human_column(&header[i]))
+        .collect();
+    if cols.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let heads = cols
+        .iter()
+        .map(|&i| header[i].replace('_', " ").replace("lichess", "Lichess"))
+        .collect();
+    let rows = r
+        .records()
+        .flatten()
+        .map(|rec| {
+            let elo = rec.get(0).unwrap_or("").to_string();
+            (
+                elo,
+                cols.iter()
+                    .map(|&i| rec.get(i).unwrap_or("").to_string())
+                    .collect(),
+            )
+        })
+        .collect();
+    (heads, rows)
 }

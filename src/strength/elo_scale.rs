@@ -55,6 +55,24 @@ pub fn names() -> Vec<String> {
         .collect()
 }
 
+/// A table's column of its rows on a human scale: the scale's name with `_` for `-`
+/// (`lichess-blitz` -> `lichess_blitz`).
+pub fn human_column(scale: &str) -> String {
+    scale.replace('-', "_")
+}
+
+/// The human-scale columns a table may carry (informational: the engine reads `elo`).
+pub fn human_columns() -> Vec<String> {
+    maps().iter().map(|m| human_column(&m.name)).collect()
+}
+
+/// Whether a table's column is a human-scale column.
+pub fn is_human_column(cell: &str) -> bool {
+    maps()
+        .iter()
+        .any(|m| human_column(&m.name).eq_ignore_ascii_case(cell))
+}
+
 /// The map of a scale name (case-insensitive); `Some(None)` for `pool`, `None` if unknown.
 pub fn find(name: &str) -> Option<Option<&'static ScaleMap>> {
     if name.eq_ignore_ascii_case(POOL) {

@@ -2,7 +2,8 @@
 //!
 //! Format (CSV, `#` lines and blank lines ignored): a header whose first column is `elo`, then one
 //! column per knob named exactly as its UCI option (see [`Knob`]), then optionally interval
-//! columns whose names end in `_lower` or `_upper` (written by the calibration, ignored here).
+//! columns whose names end in `_lower` or `_upper` and the rows' human-scale equivalents
+//! (`lichess_blitz`, `lichess_rapid`), both written by the calibration and ignored here.
 //! Rows are strictly increasing in `elo`. A comment line starting `# provisional` marks the table
 //! as provisional (reported with the chosen settings).
 
@@ -364,12 +365,17 @@ fn parse_header(cells: &[String]) -> Result<Vec<Option<Knob>>, String> {
             }
             seen.push(knob);
             columns.push(Some(knob));
-        } else if cell.ends_with("_lower") || cell.ends_with("_upper") {
+        } else if cell.ends_with("_lower")
+            || cell.ends_with("_upper")
+            || super::elo_scale::is_human_column(cell)
+        {
             columns.push(None);
         } else {
             return Err(format!(
-                "unknown column '{cell}' (knob columns: {}; interval columns end in _lower/_upper)",
-                knob_names()
+                "unknown column '{cell}' (knob columns: {}; interval columns end in _lower/_upper; \
+                 human-scale columns: {})",
+                knob_names(),
+                super::elo_scale::human_columns().join(", ")
             ));
         }
     }

@@ -229,6 +229,10 @@ fn calibration_loads_the_measured_pool() {
         quiet: true,
     };
     measure(&cfg, &dir.join("pool"), &runner, &opts).unwrap();
+    // the committed pool's human scale beside it: the table gives its rows on Lichess's scales
+    let scales =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/pool/human-scale.csv");
+    std::fs::copy(scales, dir.join("pool").join("human-scale.csv")).unwrap();
     let text = calibration_text(3, 4000, (1000, 1800), 65536);
     let cfg_path = dir.join("cal.toml");
     std::fs::write(&cfg_path, &text).unwrap();
@@ -236,6 +240,7 @@ fn calibration_loads_the_measured_pool() {
     assert_eq!(cal.pool.members.len(), 4);
     assert_eq!(cal.pool.members[1].elo, Some(1320.0));
     assert!(!cal.pool_pairs.is_empty());
+    assert_eq!(cal.pool_human_scales.len(), 2);
 
     // the pool's games alone: the fit places the members where the pool run did
     let p = players(&cal, &[]);
@@ -259,6 +264,31 @@ fn calibration_loads_the_measured_pool() {
         .iter()
         .all(|g| calibrate::run::parse_subject(&g.white).is_some()
             || calibrate::run::parse_subject(&g.black).is_some()));
+    let table = std::fs::read_to_string(dir.join("cal").join("uci_elo_table.csv")).unwrap();
+    assert!(
+        table.contains(
+            "# lichess-blitz: lichess_blitz = elo +121 (95%: +62 to +179), from 3 pool members"
+        ),
+        "{table}"
+    );
+    let body: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(body[0].ends_with(",lichess_blitz,lichess_rapid"), "{table}");
+    for row in &body[1..] {
+        let f: Vec<f64> = row.split(',').map(|x| x.parse().unwrap()).collect();
+        let n = f.len();
+        assert_eq!(
+            f[n - 2],
+            (f[0] + cal.pool_human_scales[0].offset).round(),
+            "{row}"
+        );
+        assert_eq!(
+            f[n - 1],
+            (f[0] + cal.pool_human_scales[1].offset).round(),
+            "{row}"
+        );
+    }
+    // the engine loads it (the columns are informational)
+    skillcal::strength::EloTable::parse(&table, "uci_elo_table.csv").unwrap();
     let fit = out.fit.expect("curve");
     let low = fit.players[p.index["low"]].elo;
     assert!((low - 1080.0).abs() < 150.0, "low at {low:.0}");
@@ -298,6 +328,10 @@ fn calibration_loads_the_measured_pool() {
         "{report}"
     );
     assert!(report.contains("the run's games agree with the pool's"));
+    assert!(
+        report.contains("| Lichess blitz | Lichess rapid |"),
+        "{report}"
+    );
 
     // a pool file next to members, and a missing folder, are named
     let both = text.replace("[pool]\n", "[pool]\ncommand = \"/usr/games/stockfish\"\n");

@@ -216,3 +216,49 @@ fn row_spec_is_setoption_text() {
         r.to_spec()
     );
 }
+
+/// The shipped tables give each row on Lichess's scales by the embedded human scale
+/// (configs/human_scale.csv, the pool's measured map); the engine reads `elo` and ignores them,
+/// and refuses a column that is neither a knob, an interval nor a human scale.
+#[test]
+fn shipped_tables_give_their_rows_on_lichess_scales() {
+    use skillcal::strength::elo_scale;
+    let maps = elo_scale::maps();
+    assert_eq!(maps.len(), 2);
+    let mut tables = vec![("embedded", include_str!("../../configs/uci_elo_table.csv"))];
+    for f in skillcal::strength::Family::ALL {
+        if !EloTable::parse(f.table_csv(), "t").unwrap().provisional() {
+            tables.push((f.name(), f.table_csv()));
+        }
+    }
+    assert!(tables.len() >= 6, "{}", tables.len());
+    for (name, text) in tables {
+        let body: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        let head: Vec<&str> = body[0].split(',').collect();
+        for m in maps {
+            let col = elo_scale::human_column(&m.name);
+            let i = head
+                .iter()
+                .position(|h| *h == col)
+                .unwrap_or_else(|| panic!("{name}: no {col}"));
+            for row in &body[1..] {
+                let f: Vec<&str> = row.split(',').collect();
+                let elo: f64 = f[0].parse().unwrap();
+                assert_eq!(
+                    f[i].parse::<f64>().unwrap(),
+                    m.from_pool(elo).round(),
+                    "{name}: {row}"
+                );
+            }
+            assert!(
+                text.contains(&format!("# {}: {col} = elo", m.name)),
+                "{name}"
+            );
+        }
+    }
+    let e = error_of("elo,LimitNodes,lichess_bullet\n1000,100,1200\n");
+    assert!(
+        e.contains("unknown column 'lichess_bullet'") && e.contains("lichess_blitz"),
+        "{e}"
+    );
+}

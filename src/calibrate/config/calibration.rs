@@ -65,6 +65,10 @@ pub struct CalibrationConfig {
     /// `pool.hold` carries into the curve.
     #[serde(skip)]
     pub pool_covariance: Option<nalgebra::DMatrix<f64>>,
+    /// That pool's human scales (its `human-scale.csv`, when it measured them): the table's
+    /// rows on Lichess's scales beside the pool's.
+    #[serde(skip)]
+    pub pool_human_scales: Vec<crate::results::HumanScaleRow>,
 }
 
 fn default_concurrency() -> usize {

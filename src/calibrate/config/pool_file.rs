@@ -331,6 +331,10 @@ impl CalibrationConfig {
         if cov.exists() {
             self.pool_covariance = Some(read_covariance(&cov, &self.pool)?);
         }
+        let scales = dir.join("human-scale.csv");
+        if scales.exists() {
+            self.pool_human_scales = crate::results::read_csv(&scales)?;
+        }
         self.validate_pool(&path.display().to_string())
     }
 }

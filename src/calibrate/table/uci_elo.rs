@@ -13,7 +13,8 @@ use crate::calibrate::config::calibration::{
 };
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::fit::curve::{model_formula, CurveFit, RangeFlag, Z95};
-use crate::results::TargetRow;
+use crate::results::{HumanScaleRow, TargetRow};
+use crate::strength::elo_scale::human_column;
 
 /// One row per target; None when the curve is not increasing (no inversion possible).
 pub fn invert_targets(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<TargetRow>> {
@@ -111,6 +112,10 @@ pub fn table_csv(
             let _ = writeln!(s, "# {:.0}: {}", r.target, flags.join("; "));
         }
     }
+    let scales = &cfg.pool_human_scales;
+    for h in scales {
+        let _ = writeln!(s, "# {}", human_scale_comment(h));
+    }
     let knobs: Vec<String> = cfg.path.iter().map(|k| k.name()).collect();
     // The subject's fixed knob options go in as constant columns: with UCI_LimitStrength the
     // engine takes its settings from the table, so the table must carry them.
@@ -124,6 +129,7 @@ pub fn table_csv(
         header.push(format!("{k}_lower"));
         header.push(format!("{k}_upper"));
     }
+    header.extend(scales.iter().map(|h| human_column(&h.scale)));
     let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
     let _ = w.write_record(&header);
     for r in rows {
@@ -139,6 +145,11 @@ pub fn table_csv(
             cols.push(fmt_num(a.min(b)));
             cols.push(fmt_num(a.max(b)));
         }
+        cols.extend(
+            scales
+                .iter()
+                .map(|h| format!("{:.0}", human_rating(h, r.target))),
+        );
         let _ = w.write_record(&cols);
     }
     // Writing to memory cannot fail; the records are valid UTF-8 as their fields are.
@@ -178,4 +189,32 @@ pub fn is_builtin(cfg: &CalibrationConfig) -> bool {
         .command
         .as_deref()
         .is_none_or(crate::arena::is_builtin_command)
+}
+
+/// A rating on the pool's scale on a human scale, as the engine's `UCI_EloScale` maps it: the
+/// straight line where the pool measured a slope, else the offset.
+pub fn human_rating(h: &HumanScaleRow, elo: f64) -> f64 {
+    match (h.slope_supported, h.intercept, h.slope) {
+        (true, Some(a), Some(b)) => a + b * elo,
+        _ => elo + h.offset,
+    }
+}
+
+/// The table's comment line for a human scale's column: the map and what it rests on.
+pub fn human_scale_comment(h: &HumanScaleRow) -> String {
+    let map = match (h.slope_supported, h.intercept, h.slope) {
+        (true, Some(a), Some(b)) => format!("{a:.0} + {b:.3} elo"),
+        _ => format!(
+            "elo {:+.0} (95%: {:+.0} to {:+.0})",
+            h.offset, h.offset_lower, h.offset_upper
+        ),
+    };
+    format!(
+        "{}: {} = {map}, from {} pool members whose {} ratings others recorded (the pool's \
+         human-scale.csv; such ratings drift)",
+        h.scale,
+        human_column(&h.scale),
+        h.points,
+        h.scale
+    )
 }

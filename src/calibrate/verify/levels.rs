@@ -507,16 +507,40 @@ fn run_pool_roles(
 
 /// A verification directory holds the games of one table: the engines name the table by path,
 /// so a rerun after the table changed would otherwise resume the old table's games. The first
-/// run keeps a copy (`verified-table.csv`); later runs go on only if the rows (comments aside) match it.
+/// run keeps a copy (`verified-table.csv`); later runs go on only if the rows (comments and the
+/// human-scale columns aside) match it.
 pub(in crate::calibrate) fn guard_table(table: &Path, out: &Path) -> Result<()> {
     let read = |p: &Path| -> Result<(String, Vec<String>)> {
         let text = crate::fsutil::read_text_capped(p, crate::fsutil::TABLE_CAP)
             .map_err(|e| CalibrateError::io("read", p, e))?;
-        let rows = text
+        let body: String = text
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(String::from)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        // the rows' human-scale columns are informational: a table that gained them is the
+        // same table
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(body.as_bytes());
+        let records: Vec<csv::StringRecord> = r.records().flatten().collect();
+        let keep: Vec<bool> = records.first().map_or(Vec::new(), |h| {
+            h.iter()
+                .map(|c| !crate::strength::elo_scale::is_human_column(c))
+                .collect()
+        });
+        let rows = records
+            .iter()
+            .map(|rec| {
+                rec.iter()
+                    .enumerate()
+                    .filter(|(i, _)| keep.get(*i).copied().unwrap_or(true))
+                    .map(|(_, c)| c)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
             .collect();
         Ok((text, rows))
     };
