@@ -362,7 +362,7 @@ fn human_columns(table: &str) -> (Vec<String>, Vec<(String, Vec<String>)>) {
         return (Vec::new(), Vec::new());
     };
     let cols: Vec<usize> = (0..header.len())
-        .filter(|&i| crate::strength::elo_scale::is_human_column(&header[i]))
+        .filter(|&i| crate::results::is_human_column(&header[i]))
         .collect();
     if cols.is_empty() {
         return (Vec::new(), Vec::new());

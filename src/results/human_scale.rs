@@ -6,6 +6,22 @@ use serde::{Deserialize, Serialize};
 
 use super::csvfile::CsvRow;
 
+/// The human scales a pool measures (`[human_scale]`'s `lichess_blitz`, `lichess_rapid`), by
+/// the names `human-scale.csv` and the engine's `UCI_EloScale` give them.
+pub const HUMAN_SCALES: [&str; 2] = ["lichess-blitz", "lichess-rapid"];
+
+/// A UCI_Elo table's column of its rows on a human scale: `lichess-blitz` -> `lichess_blitz`.
+pub fn human_column(scale: &str) -> String {
+    scale.replace('-', "_")
+}
+
+/// Whether a table's column is a human-scale column (informational: the engine reads `elo`).
+pub fn is_human_column(cell: &str) -> bool {
+    HUMAN_SCALES
+        .iter()
+        .any(|s| human_column(s).eq_ignore_ascii_case(cell))
+}
+
 /// One human scale's map: `human = pool + offset` (the map the engine uses), and the
 /// straight line `human = intercept + slope * pool` for comparison.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -37,7 +37,7 @@ pub use csvfile::{
 };
 pub use error::ResultsError;
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
-pub use human_scale::HumanScaleRow;
+pub use human_scale::{human_column, is_human_column, HumanScaleRow, HUMAN_SCALES};
 pub use levels::{state_ratio, AnalysisRow, LevelElo, LevelKind, LevelRow};
 pub use markdown::md_cell;
 pub use rows::{

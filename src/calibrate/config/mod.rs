@@ -1,5 +1,5 @@
 //! The calibration's TOML schema and its checks: the run's config (`calibration`), its `[fit]`
-//! section (`fit`), a path's knob (`path`), each target's precision goal (`goals`), the checks
+//! section (`fit`), its `[plan]` (`plan`), a path's knob (`path`), each target's precision goal (`goals`), the checks
 //! (`validate`, the member checks shared with the pool's config) and `skillcal pool`'s own file
 //! (`pool_file`).
 
@@ -8,6 +8,7 @@ pub(super) mod fit;
 pub(super) mod goals;
 pub(super) mod human_scale;
 pub(super) mod path;
+pub(super) mod plan;
 pub(super) mod pool_file;
 pub(super) mod validate;
 

@@ -13,8 +13,7 @@ use crate::calibrate::config::calibration::{
 };
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::fit::curve::{model_formula, CurveFit, RangeFlag, Z95};
-use crate::results::{HumanScaleRow, TargetRow};
-use crate::strength::elo_scale::human_column;
+use crate::results::{human_column, HumanScaleRow, TargetRow};
 
 /// One row per target; None when the curve is not increasing (no inversion possible).
 pub fn invert_targets(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<TargetRow>> {

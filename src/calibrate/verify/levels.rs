@@ -528,7 +528,7 @@ pub(in crate::calibrate) fn guard_table(table: &Path, out: &Path) -> Result<()> 
         let records: Vec<csv::StringRecord> = r.records().flatten().collect();
         let keep: Vec<bool> = records.first().map_or(Vec::new(), |h| {
             h.iter()
-                .map(|c| !crate::strength::elo_scale::is_human_column(c))
+                .map(|c| !crate::results::is_human_column(c))
                 .collect()
         });
         let rows = records
