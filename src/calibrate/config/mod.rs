@@ -1,7 +1,7 @@
 //! The calibration's TOML schema and its checks: the run's config (`calibration`), its `[fit]`
 //! section (`fit`), its `[plan]` (`plan`), a path's knob (`path`), each target's precision goal (`goals`), the checks
-//! (`validate`, the member checks shared with the pool's config) and `skillcal pool`'s own file
-//! (`pool_file`).
+//! (`validate`, the member checks shared with the pool's config) `skillcal pool`'s own file
+//! (`pool_file`) and a calibration's reading of a measured pool's folder (`pool_folder`).
 
 pub(super) mod calibration;
 pub(super) mod fit;
@@ -10,6 +10,7 @@ pub(super) mod human_scale;
 pub(super) mod path;
 pub(super) mod plan;
 pub(super) mod pool_file;
+pub(super) mod pool_folder;
 pub(super) mod validate;
 
 pub use calibration::{CalibrationConfig, PoolMember};

@@ -30,7 +30,7 @@ pub fn tc_player(level: f64, tc: &str) -> String {
 
 /// The table rows nearest 1400 and 2000 (the middle and top of the usual range), once each.
 pub fn default_levels(table: &Path) -> Result<Vec<f64>> {
-    let elos = levels::table_elos(table)?;
+    let elos = crate::calibrate::verify::table::table_elos(table)?;
     if elos.is_empty() {
         return Err(CalibrateError::file(table, "the table has no rows"));
     }
@@ -103,11 +103,11 @@ pub fn tc_check(
     if levels.is_empty() {
         return Err(CalibrateError::Config("--levels: no level to check".into()));
     }
-    crate::calibrate::verify::levels::check_levels(table, levels)?;
+    crate::calibrate::verify::table::check_levels(table, levels)?;
     crate::calibrate::run::folder::claim_folder(out, "verified-table.csv", "tc-check")?;
     let matches = out.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
-    levels::guard_table(table, out)?;
+    crate::calibrate::verify::table::guard_table(table, out)?;
     let mut all: Vec<GameRow> = Vec::new();
     let mut names = Vec::new();
     let mut pace = Vec::new();
