@@ -11,7 +11,7 @@ use crate::arena::ArenaError;
 use crate::rating::{LoadError, RateError};
 use crate::results::ResultsError;
 
-use crate::calibrate::fit::curve::FitError;
+use crate::calibrate::fit::error::FitError;
 
 /// What went wrong in a calibration, a pool measurement or a verification.
 #[derive(Debug, thiserror::Error)]

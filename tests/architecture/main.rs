@@ -13,7 +13,6 @@ mod graph;
 const LONG_FILES: &[(&str, &str)] = &[
     ("arena/config.rs", "to be split (issue 45)"),
     ("arena/uci_engine.rs", "to be split (issue 45)"),
-    ("calibrate/fit/curve.rs", "to be split (issue 45)"),
     ("engine/movepick.rs", "to be split (issue 45)"),
     ("engine/uci.rs", "to be split (issue 45)"),
     ("strength/settings.rs", "to be split (issue 45)"),

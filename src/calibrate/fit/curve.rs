@@ -21,12 +21,13 @@ use std::collections::HashMap;
 use nalgebra::{DMatrix, DVector};
 
 use crate::calibrate::config::fit::ModelKind;
+pub use crate::calibrate::fit::error::FitError;
+pub use crate::calibrate::fit::form::{basis, basis_deriv, model_formula, Curve};
 pub use crate::calibrate::fit::isotonic::isotonic;
 use crate::calibrate::fit::self_play::{self, Among, Stretch};
-use crate::calibrate::fit::spline;
+pub use crate::calibrate::fit::tally::{tally_games, PlayerStats};
 use crate::rating::model::{expected_score, ELO_TO_NAT};
-use crate::rating::problem::{covariance_with, Cell, Linear, Prior, Problem, SolveError};
-use crate::results::GameRow;
+use crate::rating::problem::{covariance_with, Cell, Linear, Prior, Problem};
 pub use crate::results::RangeFlag;
 
 pub use crate::rating::model::Z95;
@@ -38,17 +39,6 @@ pub const SPLINE_GRID: usize = 400;
 /// SD of the weak prior that keeps unanchored players finite when they score 0% or 100%.
 pub const WEAK_SD: f64 = 1000.0;
 
-/// Why a curve could not be fitted.
-#[derive(Debug, thiserror::Error)]
-pub enum FitError {
-    #[error("no anchored player: ratings would float")]
-    NoAnchor,
-    #[error("the fit is not identified: {0}")]
-    Solve(#[from] SolveError),
-    #[error("games name player `{0}`, unknown to the configuration")]
-    UnknownPlayer(String),
-}
-
 /// How one player's rating enters the model.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Role {
@@ -58,116 +48,6 @@ pub enum Role {
     Anchored { mean: f64, sd: f64 },
     /// Rated by its games alone (plus the weak prior).
     Free,
-}
-
-/// Per-player counts for tables.
-#[derive(Debug, Clone, Default)]
-pub struct PlayerStats {
-    pub games: u32,
-    pub score: f64,
-    pub draws: u32,
-}
-
-/// Aggregates games into cells per unordered pair (the lower index first). Games with players
-/// missing from `index` are an error naming the player (a results directory from a different
-/// configuration).
-pub fn tally_games(
-    games: &[GameRow],
-    index: &HashMap<String, usize>,
-) -> Result<(Vec<Cell>, Vec<PlayerStats>), FitError> {
-    let mut map: HashMap<(usize, usize), Cell> = HashMap::new();
-    let mut stats = vec![PlayerStats::default(); index.len()];
-    let player = |name: &str| {
-        index
-            .get(name)
-            .copied()
-            .ok_or_else(|| FitError::UnknownPlayer(name.to_string()))
-    };
-    for g in games {
-        let Some(s) = g.white_score() else { continue };
-        let w = player(&g.white)?;
-        let b = player(&g.black)?;
-        if w == b {
-            continue;
-        }
-        let (a, bb, sa) = if w < b { (w, b, s) } else { (b, w, 1.0 - s) };
-        let t = map.entry((a, bb)).or_insert(Cell {
-            a,
-            b: bb,
-            ..Default::default()
-        });
-        t.n += 1.0;
-        t.score += sa;
-        if sa == 0.5 {
-            t.draws += 1.0;
-        }
-        for (p, sp) in [(w, s), (b, 1.0 - s)] {
-            stats[p].games += 1;
-            stats[p].score += sp;
-            if s == 0.5 {
-                stats[p].draws += 1;
-            }
-        }
-    }
-    let mut cells: Vec<Cell> = map.into_values().collect();
-    cells.sort_by_key(|t| (t.a, t.b));
-    Ok((cells, stats))
-}
-
-/// A curve form with what its basis needs: the spline's knots (empty for the polynomials),
-/// which depend on the path's t_min and so cannot live in the Copy [`ModelKind`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct Curve {
-    pub kind: ModelKind,
-    pub knots: Vec<f64>,
-}
-
-impl Curve {
-    /// `kind` on the path [t_min, 1]; `n_knots` is used by the spline only.
-    pub fn new(kind: ModelKind, t_min: f64, n_knots: usize) -> Curve {
-        let knots = match kind {
-            ModelKind::Spline => spline::knots(t_min, n_knots),
-            _ => Vec::new(),
-        };
-        Curve { kind, knots }
-    }
-}
-
-/// A polynomial form needs no path; a spline this way gets the default knots over [0, 1]
-/// (use [`Curve::new`] for another t_min).
-impl From<ModelKind> for Curve {
-    fn from(kind: ModelKind) -> Curve {
-        Curve::new(kind, 0.0, spline::DEFAULT_KNOTS)
-    }
-}
-
-/// Basis functions phi(t) of a curve model.
-pub fn basis(curve: &Curve, t: f64) -> Vec<f64> {
-    match curve.kind {
-        ModelKind::Linear => vec![1.0, t],
-        ModelKind::Quadratic => vec![1.0, t, t * t],
-        ModelKind::Cubic => vec![1.0, t, t * t, t * t * t],
-        ModelKind::Spline => spline::basis(&curve.knots, t),
-    }
-}
-
-/// d phi / dt.
-pub fn basis_deriv(curve: &Curve, t: f64) -> Vec<f64> {
-    match curve.kind {
-        ModelKind::Linear => vec![0.0, 1.0],
-        ModelKind::Quadratic => vec![0.0, 1.0, 2.0 * t],
-        ModelKind::Cubic => vec![0.0, 1.0, 2.0 * t, 3.0 * t * t],
-        ModelKind::Spline => spline::basis_deriv(&curve.knots, t),
-    }
-}
-
-pub fn model_formula(curve: &Curve) -> String {
-    match curve.kind {
-        ModelKind::Linear => "Elo(t) = a + b t".into(),
-        ModelKind::Quadratic => "Elo(t) = a + b t + c t^2".into(),
-        ModelKind::Cubic => "Elo(t) = a + b t + c t^2 + d t^3".into(),
-        ModelKind::Spline => spline::describe(&curve.knots),
-    }
 }
 
 /// A fitted player rating with its standard error.

@@ -1,14 +1,18 @@
 //! The math of a calibration, no config and no files: the Elo curve over t as a rating problem
-//! (`curve`), the pool held at its measured ratings (`held`) and that fit's covariance
+//! (`curve`) of a form (`form`: the basis, the spline's knots) on the games tallied per pair
+//! (`tally`), why a fit fails (`error`), the pool held at its measured ratings (`held`) and that fit's covariance
 //! (`covariance`), the self-play scale between the run's own settings (`self_play`), the natural
 //! cubic spline basis (`spline`), and the check that tested settings rise with t (`isotonic`).
 
 pub(super) mod covariance;
 pub(super) mod curve;
+pub(super) mod error;
+pub(super) mod form;
 pub(super) mod held;
 pub(super) mod isotonic;
 pub(super) mod self_play;
 pub(super) mod spline;
+pub(super) mod tally;
 
 pub use curve::{
     basis, basis_deriv, fit, fit_among, fit_with, model_formula, Curve, CurveFit, RangeFlag, Role,

@@ -1,0 +1,61 @@
+//! A curve's form: its kind (linear, quadratic, cubic or a natural cubic spline) with the
+//! spline's knots, its basis phi(t) and derivative, and the formula the table's header shows.
+
+use crate::calibrate::config::fit::ModelKind;
+use crate::calibrate::fit::spline;
+
+/// A curve form with what its basis needs: the spline's knots (empty for the polynomials),
+/// which depend on the path's t_min and so cannot live in the Copy [`ModelKind`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve {
+    pub kind: ModelKind,
+    pub knots: Vec<f64>,
+}
+
+impl Curve {
+    /// `kind` on the path [t_min, 1]; `n_knots` is used by the spline only.
+    pub fn new(kind: ModelKind, t_min: f64, n_knots: usize) -> Curve {
+        let knots = match kind {
+            ModelKind::Spline => spline::knots(t_min, n_knots),
+            _ => Vec::new(),
+        };
+        Curve { kind, knots }
+    }
+}
+
+/// A polynomial form needs no path; a spline this way gets the default knots over [0, 1]
+/// (use [`Curve::new`] for another t_min).
+impl From<ModelKind> for Curve {
+    fn from(kind: ModelKind) -> Curve {
+        Curve::new(kind, 0.0, spline::DEFAULT_KNOTS)
+    }
+}
+
+/// Basis functions phi(t) of a curve model.
+pub fn basis(curve: &Curve, t: f64) -> Vec<f64> {
+    match curve.kind {
+        ModelKind::Linear => vec![1.0, t],
+        ModelKind::Quadratic => vec![1.0, t, t * t],
+        ModelKind::Cubic => vec![1.0, t, t * t, t * t * t],
+        ModelKind::Spline => spline::basis(&curve.knots, t),
+    }
+}
+
+/// d phi / dt.
+pub fn basis_deriv(curve: &Curve, t: f64) -> Vec<f64> {
+    match curve.kind {
+        ModelKind::Linear => vec![0.0, 1.0],
+        ModelKind::Quadratic => vec![0.0, 1.0, 2.0 * t],
+        ModelKind::Cubic => vec![0.0, 1.0, 2.0 * t, 3.0 * t * t],
+        ModelKind::Spline => spline::basis_deriv(&curve.knots, t),
+    }
+}
+
+pub fn model_formula(curve: &Curve) -> String {
+    match curve.kind {
+        ModelKind::Linear => "Elo(t) = a + b t".into(),
+        ModelKind::Quadratic => "Elo(t) = a + b t + c t^2".into(),
+        ModelKind::Cubic => "Elo(t) = a + b t + c t^2 + d t^3".into(),
+        ModelKind::Spline => spline::describe(&curve.knots),
+    }
+}
