@@ -87,7 +87,8 @@
 //!
 //! # Modules (after fastchess's layout)
 //!
-//! - the match: `options` (what the command line asks for), `config` (the TOML schema),
+//! - the match: `options` (what the command line asks for), `config` (the TOML schema) and
+//!   `config_check` (its checks),
 //!   `driver` (plan, lock, resume, workers, storing), `schedule` (which games),
 //!   `openings` (books), `sprt` (stopping rule), `stats` and `summary` (what a person reads),
 //!   `snapshot` (`match.toml`), `store` (games.csv / games.pgn and their repair), `pgn`,
@@ -103,6 +104,7 @@
 
 mod adjudication;
 mod config;
+mod config_check;
 mod engine_config;
 pub(crate) use engine_config::resolve_table_option;
 mod driver;
