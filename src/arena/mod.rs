@@ -94,8 +94,8 @@
 //!   `snapshot` (`match.toml`), `store` (games.csv / games.pgn and their repair), `pgn`,
 //!   [`lock`] (one run per directory)
 //! - the players: `players` (resolution, PATH search, preflight and option checks),
-//!   `uci_engine` (the UCI client, `UciEngine`), `uci_option`
-//!   (option declarations)
+//!   `uci_engine` (the UCI client, `UciEngine`), `uci_parse` (its `info` and `bestmove` lines),
+//!   `uci_option` (option declarations)
 //! - one game: `game` (the loop and the rules), `time_control` ([`GoLimits`], clocks),
 //!   `adjudication`, `outcome` ([`Termination`], the finished game)
 //! - a match cut into work units for other processes (the store's workers): `unit`
@@ -127,6 +127,7 @@ mod summary;
 mod time_control;
 mod uci_engine;
 mod uci_option;
+mod uci_parse;
 mod unit;
 
 pub use config::{
@@ -150,8 +151,8 @@ pub use store::{read_games_csv, GameRecord, CSV_HEADER};
 pub use substitute::{apply as substitute, VAR as SUBSTITUTE_VAR};
 pub use summary::MatchSummary;
 pub use time_control::{GoLimits, TimeControl};
-pub use uci_engine::{parse_bestmove, parse_info, SearchInfo};
 pub use uci_option::{OptionDecl, OptionKind};
+pub use uci_parse::{parse_bestmove, parse_info, SearchInfo};
 pub use unit::{
     plan_units, preflight_if_local, spec_from_text, spec_to_text, PlayedGame, Unit, UnitGame,
     UnitPlayer,
