@@ -5,6 +5,7 @@
 //! and [`noise::perturb_root_score`] for the bound tests, and hands the completed iteration's
 //! MultiPV candidates to [`noise::choose`]. Formulas: docs/strength.md.
 
+mod declare;
 pub mod elo_scale;
 pub mod family;
 pub mod human;
@@ -15,6 +16,7 @@ pub mod seed;
 pub mod settings;
 pub mod table;
 
+pub use declare::{DeclKind, OptionDecl};
 pub use family::Family;
 pub use knob::{Knob, NoiseModel, Value};
 pub use maia::Maia;
@@ -24,5 +26,5 @@ pub use noise::{
 pub use seed::{
     clock_seed, eval_noise, eval_noise_seed, move_seed, noise_rng, policy_rng, root_errors,
 };
-pub use settings::{EloOutside, OptionDecl, OptionError, Settings, TableSource};
+pub use settings::{EloOutside, OptionError, Settings, TableSource};
 pub use table::{EloTable, Row, TableError};
