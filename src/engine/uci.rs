@@ -9,7 +9,7 @@
 //! [`Uci::capturing`], whose [`Uci::respond`] handles one line and returns what it printed,
 //! stopping and joining any search it started (the fuzz target's entry point).
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -19,13 +19,16 @@ use shakmaty::{Color, Position};
 
 mod human;
 mod maia;
+mod options;
+mod output;
+
+pub use output::Output;
 
 use super::command::{self, Command, Go};
 use super::position::{parse_uci_move, uci_string, Game};
 use super::score::{Bound, UciScore};
 use super::search::{Control, Engine, Info, SearchParams, SearchResult};
 use super::weaken::Weakening;
-use crate::strength::knob::parse_int;
 use crate::strength::{clock_seed, Family, Settings};
 
 const NAME: &str = concat!("skillcal ", env!("CARGO_PKG_VERSION"));
@@ -62,38 +65,6 @@ const OPTION_LINES: &[&str] = &[
     "option name Move Overhead type spin default 10 min 0 max 5000",
     "option name Ponder type check default false",
 ];
-
-/// Where the engine's lines go (shared with the search thread).
-#[derive(Clone)]
-pub struct Output(Arc<dyn Fn(&str) + Send + Sync>);
-
-impl Output {
-    /// Each line to stdout, flushed.
-    pub fn stdout() -> Output {
-        Output(Arc::new(|line: &str| {
-            let out = std::io::stdout();
-            let mut lock = out.lock();
-            let _ = writeln!(lock, "{line}");
-            let _ = lock.flush();
-        }))
-    }
-
-    /// Lines collected in a buffer.
-    pub fn buffer() -> (Output, Arc<Mutex<Vec<String>>>) {
-        let buf = Arc::new(Mutex::new(Vec::new()));
-        let sink = Arc::clone(&buf);
-        let out = Output(Arc::new(move |line: &str| {
-            if let Ok(mut b) = sink.lock() {
-                b.push(line.to_string());
-            }
-        }));
-        (out, buf)
-    }
-
-    fn say(&self, line: &str) {
-        (self.0)(line)
-    }
-}
 
 fn info_line(info: &Info) -> String {
     let mut s = format!(
@@ -351,88 +322,6 @@ impl Uci {
             self.maia.push(&game.root);
         }
         self.game = Some(game);
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let key = name.trim().to_ascii_lowercase();
-        let value = value.map(str::trim).unwrap_or("");
-        // As the weakening options: a value outside the range, however large, is ignored (the
-        // previous value kept), and the message names the range.
-        let bad = |reason: String| {
-            self.say(&format!(
-                "info string option {name}: bad value '{value}': {reason}; ignored"
-            ));
-        };
-        let num = |min: u64, max: u64| -> Option<u64> {
-            parse_int(value, min as i64, max as i64)
-                .map_err(&bad)
-                .ok()
-                .map(|v| v as u64)
-        };
-        match key.as_str() {
-            "hash" => {
-                if let Some(v) = num(1, self.opts.max_hash_mb as u64).map(|v| v as usize) {
-                    self.opts.hash_mb = v;
-                    self.reclaim().set_hash(v);
-                }
-            }
-            "threads" => {
-                if value != "1" {
-                    self.say("info string Threads: this engine searches with one thread only");
-                }
-            }
-            "clear hash" => self.reclaim().clear(),
-            "move overhead" => {
-                if let Some(v) = num(0, 5000) {
-                    self.opts.move_overhead_ms = v;
-                }
-            }
-            "ponder" => match value.to_ascii_lowercase().as_str() {
-                "true" => self.opts.ponder = true,
-                "false" => self.opts.ponder = false,
-                _ => bad(format!("'{value}' is not true or false")),
-            },
-            _ => self.set_weakening(name, value),
-        }
-    }
-
-    /// A weakening option (`Settings`): errors name the option and the value, and change nothing.
-    fn set_weakening(&mut self, name: &str, value: &str) {
-        if let Err(e) = self.settings.set_option(name, value) {
-            self.say(&format!("info string {e}; ignored"));
-            return;
-        }
-        let key = name.trim().to_ascii_lowercase();
-        // outside the declared range the table plays its nearer end: said here, when the value
-        // is given, not only at the next `go` (kept as given: a StrengthTable or Style set
-        // after it may cover it)
-        if key == "uci_elo" {
-            if let Some(o) = self.settings.elo_outside() {
-                self.say(&format!(
-                    "info string {}: {} is used",
-                    o.message(value),
-                    o.used
-                ));
-            }
-        }
-        if key == "style" || key == "maianet" {
-            self.maia_load();
-        }
-        if key == "randomseed" {
-            self.seed = match self.settings.random_seed {
-                0 => clock_seed(),
-                s => s,
-            };
-            self.seed_told = false;
-        }
-        if matches!(
-            key.as_str(),
-            "uci_limitstrength" | "uci_elo" | "strengthtable" | "style"
-        ) {
-            if let Some(text) = self.settings.strength_info() {
-                self.say(&format!("info string {text}"));
-            }
-        }
     }
 
     fn go(&mut self, go: Go) {
