@@ -11,6 +11,7 @@ pub mod position;
 pub mod recognizer;
 pub mod score;
 pub mod search;
+pub mod see;
 pub mod tt;
 pub mod uci;
 pub mod weaken;

@@ -5,12 +5,11 @@
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
 use super::Searcher;
-use crate::engine::movepick::{
-    has_non_pawn_material, is_quiet, see_value, Picker, KILLER, MAX_PLY,
-};
+use crate::engine::movepick::{has_non_pawn_material, is_quiet, Picker, KILLER, MAX_PLY};
 use crate::engine::position::{encode, play};
 use crate::engine::recognizer::{recognize, Expense};
 use crate::engine::score::Bound;
+use crate::engine::see::see_value;
 use crate::score::{mate_in, mated_in, DRAW, INFINITE, MATE_BOUND};
 
 /// What a recognizer did to the window (seed 003).
