@@ -8,64 +8,15 @@
 
 pub mod endgame;
 mod pst;
+mod tapered;
 mod terms;
 
-use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+pub use tapered::S;
 
 use shakmaty::{Board, Chess, Color, Position};
 
 use crate::score::MAX_EVAL;
 use crate::strength::eval_noise;
-
-/// A (middlegame, endgame) pair of centipawn values.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct S(pub i32, pub i32);
-
-impl Add for S {
-    type Output = S;
-    #[inline]
-    fn add(self, o: S) -> S {
-        S(self.0 + o.0, self.1 + o.1)
-    }
-}
-
-impl Sub for S {
-    type Output = S;
-    #[inline]
-    fn sub(self, o: S) -> S {
-        S(self.0 - o.0, self.1 - o.1)
-    }
-}
-
-impl AddAssign for S {
-    #[inline]
-    fn add_assign(&mut self, o: S) {
-        *self = *self + o;
-    }
-}
-
-impl SubAssign for S {
-    #[inline]
-    fn sub_assign(&mut self, o: S) {
-        *self = *self - o;
-    }
-}
-
-impl Mul<i32> for S {
-    type Output = S;
-    #[inline]
-    fn mul(self, k: i32) -> S {
-        S(self.0 * k, self.1 * k)
-    }
-}
-
-impl Neg for S {
-    type Output = S;
-    #[inline]
-    fn neg(self) -> S {
-        S(-self.0, -self.1)
-    }
-}
 
 /// Game phase of a full set of pieces (knight/bishop 1, rook 2, queen 4).
 pub const MAX_PHASE: i32 = 24;

@@ -5,7 +5,7 @@
 //! rank 8 first, a-file first, from White's point of view. `PST` combines value and square
 //! bonus per (colour, role, square) at compile time so the evaluation does one lookup per piece.
 
-use super::S;
+use super::tapered::S;
 
 /// Middlegame / endgame piece values: pawn, knight, bishop, rook, queen, king.
 pub const VALUE: [S; 6] = [

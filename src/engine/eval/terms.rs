@@ -2,7 +2,7 @@
 
 use shakmaty::{attacks, Bitboard, Board, Color, Square};
 
-use super::S;
+use super::tapered::S;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;

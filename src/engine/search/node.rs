@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
-use super::Searcher;
+use super::searcher::Searcher;
 use crate::engine::movepick::{has_non_pawn_material, is_quiet, Picker, KILLER, MAX_PLY};
 use crate::engine::position::{encode, play};
 use crate::engine::recognizer::{recognize, Expense};

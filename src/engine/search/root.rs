@@ -6,7 +6,8 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::{tt_move_in, Candidate, Info, SearchParams, SearchResult, Searcher};
+use super::searcher::{tt_move_in, Searcher};
+use super::types::{Candidate, Info, SearchParams, SearchResult};
 use crate::engine::movepick::{Picker, MAX_PLY};
 use crate::engine::position::{encode, play};
 use crate::engine::score::Bound;
