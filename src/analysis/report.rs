@@ -8,9 +8,10 @@ use std::path::Path;
 use shakmaty::Color;
 
 use super::error::{AnalysisError, Result};
+use super::match_work::MatchRow;
 use super::moves::{DROP_CP, EQUAL, LOSING, WINNING};
+use super::options::{figure_columns, AnalyseOptions, AnalyseResult, GroupFigures};
 use super::stats::Estimate;
-use super::{figure_columns, AnalyseOptions, AnalyseResult, GroupFigures, MatchRow};
 use crate::analysis::moves::MoveEval;
 use crate::results::{md_cell, state_ratio};
 
