@@ -86,7 +86,11 @@ for p in "${pairs[@]}" "results/pool -" "rate-pool.txt -"; do
   else
     status=1
     echo "DIFFERS: $1"
-    diff -r "$work/base/$1" "$work/head/$1" | head -40 | sed 's/^/    /'
+    # to files first: a pipe into head would end diff by SIGPIPE, and pipefail the script
+    diff -rq "$work/base/$1" "$work/head/$1" >"$work/files.txt" 2>&1 || true
+    sed -e "s|$work/||g" -e 's/^/    /' "$work/files.txt"
+    diff -r "$work/base/$1" "$work/head/$1" >"$work/diff.txt" 2>&1 || true
+    head -n 40 "$work/diff.txt" | cut -c1-200 | sed 's/^/    /'
   fi
 done
 exit $status
