@@ -75,7 +75,43 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             doc.para(&format!("Note: {n}"));
         }
     }
-    // table
+    table_section(&mut doc, d);
+    // figures
+    if !figs.is_empty() {
+        doc.section("Plots");
+        for f in figs {
+            doc.figure(&f.file, &f.caption);
+        }
+    }
+    verify_section(&mut doc, d, lowest);
+    super::verify_section::verify_opponents_section(&mut doc, &d.verify, &d.verify_opponents);
+    super::tc_section::tc_check_section(&mut doc, &d.tc_check);
+    pool_section(&mut doc, d);
+    points_section(&mut doc, d);
+    if !d.games.is_empty() {
+        doc.section("Games");
+        doc.para(&stats.paragraph());
+    } else if let Some(s) = &d.summary {
+        doc.section("Games");
+        doc.para(&format!(
+            "games.csv is missing, so the statistics of the {} games the fit counts are not \
+             shown; `skillcal calibrate CONFIG --out {} --fit-only` writes it from matches/.",
+            s.games,
+            dir.display()
+        ));
+    }
+    if let Some(l) = &d.levels {
+        super::level_section::levels_section(&mut doc, l);
+    }
+    files_section(&mut doc, dir, &["report.md", "report.html"]);
+    if let Some(t) = &d.table {
+        doc.code(t);
+    }
+    doc
+}
+
+/// The UCI_Elo table, with its rows on Lichess's scales when the table gives them.
+fn table_section(doc: &mut Document, d: &RunData) {
     if !d.targets.is_empty() {
         doc.section("UCI_Elo table");
         let (human_head, human) = human_columns(d.table.as_deref().unwrap_or(""));
@@ -137,14 +173,10 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
         doc.para("uci_elo_table.csv holds the same rows with interval columns. When the subject is skillcal's engine, the engine loads it (its StrengthTable option; `skillcal report` and `compare` refuse a table that loader refuses) and interpolates between rows.",
         );
     }
-    // figures
-    if !figs.is_empty() {
-        doc.section("Plots");
-        for f in figs {
-            doc.figure(&f.file, &f.caption);
-        }
-    }
-    // verify
+}
+
+/// The verification of the table's levels: measured against target.
+fn verify_section(doc: &mut Document, d: &RunData, lowest: f64) {
     if !d.verify.is_empty() {
         doc.section("Verification");
         let run_pool = d.verify.iter().any(|r| r.measured_run_pool.is_some());
@@ -213,9 +245,10 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             );
         }
     }
-    super::verify_section::verify_opponents_section(&mut doc, &d.verify, &d.verify_opponents);
-    super::tc_section::tc_check_section(&mut doc, &d.tc_check);
-    // pool
+}
+
+/// The reference pool as this run fitted it, beside the pool file's ratings.
+fn pool_section(doc: &mut Document, d: &RunData) {
     if !d.pool.is_empty() {
         doc.section("Reference pool");
         let measured = d.pool.iter().any(|p| p.pool_file_elo.is_some());
@@ -296,7 +329,10 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             });
         }
     }
-    // points
+}
+
+/// Each tested setting rated on its own, beside the curve.
+fn points_section(doc: &mut Document, d: &RunData) {
     if !d.points.is_empty() {
         doc.section("Tested settings");
         let head = [
@@ -327,26 +363,6 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
             .collect();
         doc.table(&head, rows);
     }
-    if !d.games.is_empty() {
-        doc.section("Games");
-        doc.para(&stats.paragraph());
-    } else if let Some(s) = &d.summary {
-        doc.section("Games");
-        doc.para(&format!(
-            "games.csv is missing, so the statistics of the {} games the fit counts are not \
-             shown; `skillcal calibrate CONFIG --out {} --fit-only` writes it from matches/.",
-            s.games,
-            dir.display()
-        ));
-    }
-    if let Some(l) = &d.levels {
-        super::level_section::levels_section(&mut doc, l);
-    }
-    files_section(&mut doc, dir, &["report.md", "report.html"]);
-    if let Some(t) = &d.table {
-        doc.code(t);
-    }
-    doc
 }
 
 /// The table's human-scale columns (`lichess_blitz`, ...): their headings and each row's values

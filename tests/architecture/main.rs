@@ -30,14 +30,12 @@ const LONG_FNS: &[&str] = &[
     "cli/rate.rs::run",
     "rating/games.rs::read_csv",
     "rating/pgn.rs::read_pgn",
-    "rating/pgn_text.rs::scan",
     "rating/rate.rs::rate",
     "rating/rate.rs::build",
     "report/compare.rs::document",
     "report/level_plots.rs::draw",
     "report/plots.rs::curve_plot",
     "report/rating_sections.rs::document",
-    "report/sections.rs::document",
 ];
 
 /// Import cycles still in the code, to be taken apart; any cycle not listed fails the tests.
@@ -443,7 +441,7 @@ fn function_lengths(code: &str) -> Vec<(String, usize)> {
 fn no_function_over_120_lines_outside_the_search() {
     let mut paths = Vec::new();
     rust_files(&src(), &mut paths);
-    let mut long = Vec::new();
+    let (mut long, mut still) = (Vec::new(), Vec::new());
     for p in paths {
         let rel = p
             .strip_prefix(src())
@@ -459,9 +457,17 @@ fn no_function_over_120_lines_outside_the_search() {
             if n > 120 && !LONG_FNS.contains(&key.as_str()) {
                 long.push(format!("{key} ({n} lines)"));
             }
+            if n > 120 {
+                still.push(key);
+            }
         }
     }
     assert!(long.is_empty(), "functions over 120 lines: {long:?}");
+    let stale: Vec<&&str> = LONG_FNS
+        .iter()
+        .filter(|f| !still.iter().any(|k| k == **f))
+        .collect();
+    assert!(stale.is_empty(), "LONG_FNS lists functions no longer long: {stale:?}");
     assert_eq!(
         function_lengths("fn a() {\n  if x { y }\n}\nfn b();\nfn c() {}"),
         [("a".to_string(), 3), ("c".to_string(), 1)]
