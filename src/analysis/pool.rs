@@ -148,6 +148,22 @@ enum Progress<'a> {
     Shared(&'a ProgressBar),
 }
 
+/// A bar of its own over `total` positions (hidden when quiet).
+fn positions_bar(label: &str, quiet: bool, total: usize) -> ProgressBar {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} positions, ETA {eta}")
+            .expect("template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(label.to_string());
+    bar
+}
+
 /// Runs the jobs not wholly in the cache (every job without one); every job's answers by key,
 /// and the searches done.
 fn run_jobs(
@@ -185,17 +201,7 @@ fn run_jobs(
     let bar = match progress {
         Progress::Shared(bar) => bar,
         Progress::Own { label, quiet } => {
-            own = if quiet {
-                ProgressBar::hidden()
-            } else {
-                ProgressBar::new(total as u64)
-            };
-            own.set_style(
-                ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} positions, ETA {eta}")
-                    .expect("template")
-                    .progress_chars("=> "),
-            );
-            own.set_message(label.to_string());
+            own = positions_bar(label, quiet, total);
             &own
         }
     };

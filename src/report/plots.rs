@@ -109,23 +109,7 @@ pub fn curve_plot(
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(|e| err(path, e))?;
-    for p in pool {
-        if p.elo.is_finite() && p.elo > ylo && p.elo < yhi {
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(xlo, p.elo), (xhi, p.elo)],
-                    BLACK.mix(0.15),
-                )))
-                .map_err(|e| err(path, e))?;
-            chart
-                .draw_series(std::iter::once(Text::new(
-                    p.name.clone(),
-                    (-0.015, p.elo + (yhi - ylo) * 0.005),
-                    ("sans-serif", 11).into_font().color(&BLACK.mix(0.5)),
-                )))
-                .map_err(|e| err(path, e))?;
-        }
-    }
+    pool_lines(&mut chart, pool, (xlo, xhi), (ylo, yhi), path)?;
     if lowest_anchor.is_finite() && lowest_anchor > ylo && lowest_anchor < yhi {
         chart
             .draw_series(std::iter::once(Rectangle::new(
@@ -190,6 +174,38 @@ pub fn curve_plot(
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], GREEN));
     }
     legend_and_write(&mut chart, &root, SeriesLabelPosition::UpperLeft, path)?;
+    Ok(())
+}
+
+/// Each pool member in the plotted range as a faint horizontal line with its name.
+fn pool_lines<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<
+        'a,
+        DB,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    pool: &[PoolRow],
+    (xlo, xhi): (f64, f64),
+    (ylo, yhi): (f64, f64),
+    path: &Path,
+) -> Result<(), ReportError> {
+    for p in pool {
+        if p.elo.is_finite() && p.elo > ylo && p.elo < yhi {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(xlo, p.elo), (xhi, p.elo)],
+                    BLACK.mix(0.15),
+                )))
+                .map_err(|e| err(path, e))?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    p.name.clone(),
+                    (-0.015, p.elo + (yhi - ylo) * 0.005),
+                    ("sans-serif", 11).into_font().color(&BLACK.mix(0.5)),
+                )))
+                .map_err(|e| err(path, e))?;
+        }
+    }
     Ok(())
 }
 

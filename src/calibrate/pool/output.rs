@@ -73,29 +73,7 @@ pub(in crate::calibrate) fn write_results(
     }
     results::write_csv(&dir.join("pool.csv"), &rows)?;
 
-    // covariance, config order
-    let path = dir.join("pool-covariance.csv");
-    let write_cov = || -> csv::Result<()> {
-        let mut w = csv::Writer::from_path(&path)?;
-        let mut header = vec!["name".to_string()];
-        header.extend(pool.members.iter().map(|m| m.name.clone()));
-        w.write_record(&header)?;
-        for i in 0..n {
-            let mut rec = vec![pool.members[i].name.clone()];
-            rec.extend((0..n).map(|j| {
-                let v = f.cov[(i, j)];
-                if v.is_finite() {
-                    format!("{v:.3}")
-                } else {
-                    String::new()
-                }
-            }));
-            w.write_record(&rec)?;
-        }
-        w.flush()?;
-        Ok(())
-    };
-    write_cov().map_err(|e| CalibrateError::file(&path, format!("cannot write: {e}")))?;
+    write_covariance(&dir.join("pool-covariance.csv"), pool, f)?;
 
     // pairwise results
     let mut pairs: BTreeMap<(usize, usize), [u32; 3]> = BTreeMap::new();
@@ -149,6 +127,36 @@ pub(in crate::calibrate) fn write_results(
     }
     let path = dir.join("report.md");
     std::fs::write(&path, report).map_err(|e| CalibrateError::io("write", &path, e))
+}
+
+/// The fit's covariance among the members, in config order (`pool-covariance.csv`).
+fn write_covariance(
+    path: &Path,
+    pool: &crate::calibrate::config::calibration::PoolConfig,
+    f: &PoolFit,
+) -> Result<()> {
+    let n = pool.members.len();
+    let write = || -> csv::Result<()> {
+        let mut w = csv::Writer::from_path(path)?;
+        let mut header = vec!["name".to_string()];
+        header.extend(pool.members.iter().map(|m| m.name.clone()));
+        w.write_record(&header)?;
+        for i in 0..n {
+            let mut rec = vec![pool.members[i].name.clone()];
+            rec.extend((0..n).map(|j| {
+                let v = f.cov[(i, j)];
+                if v.is_finite() {
+                    format!("{v:.3}")
+                } else {
+                    String::new()
+                }
+            }));
+            w.write_record(&rec)?;
+        }
+        w.flush()?;
+        Ok(())
+    };
+    write().map_err(|e| CalibrateError::file(path, format!("cannot write: {e}")))
 }
 
 /// Reads a `skillcal pool` run's `pool.csv`.
