@@ -249,27 +249,7 @@ pub(super) fn read_csv(bytes: &[u8], sink: &mut Sink) -> Result<()> {
             ))
         }
     };
-    // A column named twice: which of the two is meant cannot be told.
-    for name in [
-        "white",
-        "black",
-        "result",
-        "pair_id",
-        "plies",
-        "termination",
-    ] {
-        let mut at = headers
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.eq_ignore_ascii_case(name))
-            .map(|(i, _)| i + 1);
-        if let (Some(a), Some(b)) = (at.next(), at.next()) {
-            return Err(sink.error(
-                1,
-                format!("the CSV header names the column {name} twice (columns {a} and {b})"),
-            ));
-        }
-    }
+    no_column_twice(&headers, sink)?;
     let pair_col = col("pair_id");
     let (plies_col, term_col) = (col("plies"), col("termination"));
     let mut record = csv::StringRecord::new();
@@ -344,6 +324,31 @@ pub(super) fn read_csv(bytes: &[u8], sink: &mut Sink) -> Result<()> {
             plies: text(plies_col).and_then(|t| t.parse().ok()),
             termination: text(term_col).map(str::to_string),
         });
+    }
+    Ok(())
+}
+
+/// A column named twice in the header: which of the two is meant cannot be told.
+fn no_column_twice(headers: &csv::StringRecord, sink: &mut Sink) -> Result<()> {
+    for name in [
+        "white",
+        "black",
+        "result",
+        "pair_id",
+        "plies",
+        "termination",
+    ] {
+        let mut at = headers
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.eq_ignore_ascii_case(name))
+            .map(|(i, _)| i + 1);
+        if let (Some(a), Some(b)) = (at.next(), at.next()) {
+            return Err(sink.error(
+                1,
+                format!("the CSV header names the column {name} twice (columns {a} and {b})"),
+            ));
+        }
     }
     Ok(())
 }

@@ -140,41 +140,7 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
     let mut wanted: Vec<(f64, String)> = unplayed_low_end(cfg, state).into_iter().collect();
     match monotone.and_then(|f| target_status(cfg, f)) {
         Some(status) => {
-            let mut needs: Vec<(f64, f64, String)> = Vec::new();
-            let min = cfg.plan.min_games_per_target;
-            let window = 1.5 / cfg.plan.grid as f64;
-            for (target, t, hw, goal) in status {
-                let near: usize = state
-                    .setting_games
-                    .iter()
-                    .filter(|(s, _)| (s - t).abs() <= window)
-                    .map(|(_, g)| g)
-                    .sum();
-                if hw <= goal && near >= min {
-                    continue;
-                }
-                let tq = quantize(cfg, t);
-                let (need, reason) = if hw > goal {
-                    (
-                        hw / goal,
-                        format!("target {target:.0}: ±{hw:.0} > {goal:.0}"),
-                    )
-                } else {
-                    (
-                        1.0 + (min - near) as f64 / min as f64,
-                        format!("target {target:.0}: {near} games nearby < {min}"),
-                    )
-                };
-                match needs.iter_mut().find(|n| n.0 == tq) {
-                    Some(n) if n.1 < need => {
-                        n.1 = need;
-                        n.2 = reason;
-                    }
-                    Some(_) => {}
-                    None => needs.push((tq, need, reason)),
-                }
-            }
-            needs.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let needs = target_needs(cfg, state, status);
             let room = cfg.plan.batch_settings.saturating_sub(wanted.len());
             let low = wanted.first().map(|w| w.0);
             wanted.extend(
@@ -256,6 +222,52 @@ pub fn next_batch(cfg: &CalibrationConfig, state: &PlanState) -> Option<Vec<Sett
     } else {
         Some(plans)
     }
+}
+
+/// The settings (quantized t) the targets still short of their goal ask for, with how much
+/// each needs (the larger of a target's half-width over its goal, or its share of missing nearby
+/// games) and why, the neediest first.
+fn target_needs(
+    cfg: &CalibrationConfig,
+    state: &PlanState,
+    status: Vec<(f64, f64, f64, f64)>,
+) -> Vec<(f64, f64, String)> {
+    let mut needs: Vec<(f64, f64, String)> = Vec::new();
+    let min = cfg.plan.min_games_per_target;
+    let window = 1.5 / cfg.plan.grid as f64;
+    for (target, t, hw, goal) in status {
+        let near: usize = state
+            .setting_games
+            .iter()
+            .filter(|(s, _)| (s - t).abs() <= window)
+            .map(|(_, g)| g)
+            .sum();
+        if hw <= goal && near >= min {
+            continue;
+        }
+        let tq = quantize(cfg, t);
+        let (need, reason) = if hw > goal {
+            (
+                hw / goal,
+                format!("target {target:.0}: ±{hw:.0} > {goal:.0}"),
+            )
+        } else {
+            (
+                1.0 + (min - near) as f64 / min as f64,
+                format!("target {target:.0}: {near} games nearby < {min}"),
+            )
+        };
+        match needs.iter_mut().find(|n| n.0 == tq) {
+            Some(n) if n.1 < need => {
+                n.1 = need;
+                n.2 = reason;
+            }
+            Some(_) => {}
+            None => needs.push((tq, need, reason)),
+        }
+    }
+    needs.sort_by(|a, b| b.1.total_cmp(&a.1));
+    needs
 }
 
 /// Why [`next_batch`] planned nothing: said at the end of every run, since a run that stops
