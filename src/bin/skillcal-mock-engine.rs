@@ -50,39 +50,47 @@ static SLOW_EVERY_MOVE: AtomicBool = AtomicBool::new(false);
 /// When the last normal search wrote its `bestmove` (ns since the epoch; 0: not yet).
 static ANSWERED_NS: AtomicU64 = AtomicU64::new(0);
 
-fn main() {
-    let mut m = Mock {
-        fail: std::env::var("MOCK_FAIL").unwrap_or_else(|_| "none".into()),
-        after: env_num("MOCK_AFTER").unwrap_or(1) as u32,
-        delay_ms: env_num("MOCK_DELAY_MS").unwrap_or(300),
-        gos: 0,
-        pos: Chess::default(),
-        seed_log: None,
-        die_above_seed: None,
-        go_log: std::env::var("MOCK_GO_LOG").ok(),
-        option_log: None,
-        busy_log: std::env::var("MOCK_BUSY_LOG").ok(),
-    };
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < args.len() {
-        let val = args.get(i + 1).cloned().unwrap_or_default();
-        match args[i].as_str() {
-            "--fail" => m.fail = val,
-            "--after" => m.after = val.parse().unwrap_or(1),
-            "--seed-log" => m.seed_log = Some(val),
-            "--die-above-seed" => m.die_above_seed = val.parse().ok(),
-            "--go-log" => m.go_log = Some(val),
-            "--option-log" => m.option_log = Some(val),
-            "--busy-log" => m.busy_log = Some(val),
-            "--delay-ms" => {
-                m.delay_ms = val.parse().unwrap_or(0);
-                SLOW_EVERY_MOVE.store(true, Ordering::Relaxed);
+impl Mock {
+    /// The mock's behaviour from its environment, then its flags (a flag wins).
+    fn from_env_and_args() -> Mock {
+        let mut m = Mock {
+            fail: std::env::var("MOCK_FAIL").unwrap_or_else(|_| "none".into()),
+            after: env_num("MOCK_AFTER").unwrap_or(1) as u32,
+            delay_ms: env_num("MOCK_DELAY_MS").unwrap_or(300),
+            gos: 0,
+            pos: Chess::default(),
+            seed_log: None,
+            die_above_seed: None,
+            go_log: std::env::var("MOCK_GO_LOG").ok(),
+            option_log: None,
+            busy_log: std::env::var("MOCK_BUSY_LOG").ok(),
+        };
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let mut i = 0;
+        while i < args.len() {
+            let val = args.get(i + 1).cloned().unwrap_or_default();
+            match args[i].as_str() {
+                "--fail" => m.fail = val,
+                "--after" => m.after = val.parse().unwrap_or(1),
+                "--seed-log" => m.seed_log = Some(val),
+                "--die-above-seed" => m.die_above_seed = val.parse().ok(),
+                "--go-log" => m.go_log = Some(val),
+                "--option-log" => m.option_log = Some(val),
+                "--busy-log" => m.busy_log = Some(val),
+                "--delay-ms" => {
+                    m.delay_ms = val.parse().unwrap_or(0);
+                    SLOW_EVERY_MOVE.store(true, Ordering::Relaxed);
+                }
+                _ => {}
             }
-            _ => {}
+            i += 2;
         }
-        i += 2;
+        m
     }
+}
+
+fn main() {
+    let mut m = Mock::from_env_and_args();
 
     // Input on its own thread, so a hanging engine still notices its input closing.
     let (tx, rx) = mpsc::channel::<String>();

@@ -225,41 +225,7 @@ pub fn run(args: &RateArgs) -> Result<()> {
         skip_bad_lines: args.skip_bad_lines,
         offer_skip: true,
     };
-    let report = load_games_report(&args.files, &load)?;
-    for msg in &report.skipped {
-        eprintln!("skipped: {msg}");
-    }
-    if let Some(first) = report.unfinished.first() {
-        eprintln!(
-            "note: {} unfinished game{} (result *, or cut without a result) left out, the first at {first}",
-            report.unfinished.len(),
-            if report.unfinished.len() == 1 {
-                ""
-            } else {
-                "s"
-            }
-        );
-    }
-    for note in &report.pair_notes {
-        eprintln!("note: {note}");
-    }
-    // An empty or header-only file gives no games: name the files, and what was left out.
-    if report.games.is_empty() {
-        let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
-        let mut left_out = Vec::new();
-        if !report.unfinished.is_empty() {
-            left_out.push(format!("{} unfinished", report.unfinished.len()));
-        }
-        if !report.skipped.is_empty() {
-            left_out.push(format!("{} skipped", report.skipped.len()));
-        }
-        let why = if left_out.is_empty() {
-            String::new()
-        } else {
-            format!(" (left out: {})", left_out.join(", "))
-        };
-        bail!("no games to rate in {}{why}", files.join(", "));
-    }
+    let report = load_reported(args, &load)?;
     // Check the head-to-head players before the (possibly long) bootstrap.
     if let Some(v) = &args.head_to_head {
         if v[0] == v[1] {
@@ -321,4 +287,45 @@ pub fn run(args: &RateArgs) -> Result<()> {
         outln!("\nwrote {}", html.display());
     }
     Ok(())
+}
+
+/// The games of `args.files`, with what was skipped or left out said on stderr; no games at all
+/// is an error naming the files.
+fn load_reported(args: &RateArgs, load: &LoadOptions) -> Result<crate::rating::LoadReport> {
+    let report = load_games_report(&args.files, load)?;
+    for msg in &report.skipped {
+        eprintln!("skipped: {msg}");
+    }
+    if let Some(first) = report.unfinished.first() {
+        eprintln!(
+            "note: {} unfinished game{} (result *, or cut without a result) left out, the first at {first}",
+            report.unfinished.len(),
+            if report.unfinished.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
+        );
+    }
+    for note in &report.pair_notes {
+        eprintln!("note: {note}");
+    }
+    // An empty or header-only file gives no games: name the files, and what was left out.
+    if report.games.is_empty() {
+        let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+        let mut left_out = Vec::new();
+        if !report.unfinished.is_empty() {
+            left_out.push(format!("{} unfinished", report.unfinished.len()));
+        }
+        if !report.skipped.is_empty() {
+            left_out.push(format!("{} skipped", report.skipped.len()));
+        }
+        let why = if left_out.is_empty() {
+            String::new()
+        } else {
+            format!(" (left out: {})", left_out.join(", "))
+        };
+        bail!("no games to rate in {}{why}", files.join(", "));
+    }
+    Ok(report)
 }
