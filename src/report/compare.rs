@@ -200,6 +200,14 @@ fn document(
             &format!("Each family's fitted curve with its 95% band (fit_curve.csv) and its tested settings rated on their own (fit_points.csv). Scale: {scale}"),
         );
     }
+    targets_section(&mut doc, tgt_rows);
+    play_analysis_section(&mut doc, families, analysis);
+    files_section(&mut doc, out, &["compare.md", "compare.html"]);
+    doc
+}
+
+/// Each family's settings and strength at each target.
+fn targets_section(doc: &mut Document, tgt_rows: &[CompareTargetRow]) {
     if !tgt_rows.is_empty() {
         doc.section("At each target");
         doc.para("Each family's knob settings for the target, the nodes a move they search at most (path: the family's path moves LimitNodes; fixed: the subject's LimitNodes option in the run's calibrate.toml; unbounded: nothing limits them) with the node limit's 95% interval when the path moves it (uci_elo_table.csv), and the Elo the setting plays at by the fitted curve with its 95% interval.");
@@ -241,9 +249,6 @@ fn document(
             rows,
         );
     }
-    play_analysis_section(&mut doc, families, analysis);
-    files_section(&mut doc, out, &["compare.md", "compare.html"]);
-    doc
 }
 
 /// Each family's levels (None: not analysed), the section's rows and plots, the table's

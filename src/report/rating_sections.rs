@@ -28,6 +28,39 @@ fn figure(doc: &mut Document, figs: &[Figure], file: &str) {
     }
 }
 
+/// The SPRT's verdict between two players, with its course (when the report has one).
+fn sprt_section(doc: &mut Document, d: &RatingData, figs: &[Figure]) {
+    if let Some((s, rows, res, h)) = &d.sprt {
+        doc.section("SPRT");
+        let c = h.pentanomial.counts;
+        let state = match res.state {
+            SprtState::AcceptH0 => "H0 accepted",
+            SprtState::AcceptH1 => "H1 accepted",
+            SprtState::Continue => "continue",
+        };
+        doc.para(&format!(
+            "{} against {} ({} Elo, pentanomial results) elo0 {} elo1 {} alpha {} beta {}: LLR {:.3} [{:.3}, {:.3}] -> {state} after {} opening pairs [{}, {}, {}, {}, {}] ({} points of the course below).",
+            s.first,
+            s.second,
+            match s.test.scale {
+                EloScale::Logistic => "logistic",
+                EloScale::Normalized => "normalized",
+            },
+            s.test.elo0,
+            s.test.elo1,
+            s.test.alpha,
+            s.test.beta,
+            res.llr,
+            res.lower_bound,
+            res.upper_bound,
+            h.pentanomial.pairs(),
+            c[0], c[1], c[2], c[3], c[4],
+            rows.len()
+        ));
+        figure(doc, figs, "sprt.svg");
+    }
+}
+
 /// The rating report of `d`, written in `dir`.
 pub fn document(
     dir: &Path,
@@ -122,35 +155,7 @@ pub fn document(
 
     pairs_section(&mut doc, d, conf);
     los_section(&mut doc, d);
-    if let Some((s, rows, res, h)) = &d.sprt {
-        doc.section("SPRT");
-        let c = h.pentanomial.counts;
-        let state = match res.state {
-            SprtState::AcceptH0 => "H0 accepted",
-            SprtState::AcceptH1 => "H1 accepted",
-            SprtState::Continue => "continue",
-        };
-        doc.para(&format!(
-            "{} against {} ({} Elo, pentanomial results) elo0 {} elo1 {} alpha {} beta {}: LLR {:.3} [{:.3}, {:.3}] -> {state} after {} opening pairs [{}, {}, {}, {}, {}] ({} points of the course below).",
-            s.first,
-            s.second,
-            match s.test.scale {
-                EloScale::Logistic => "logistic",
-                EloScale::Normalized => "normalized",
-            },
-            s.test.elo0,
-            s.test.elo1,
-            s.test.alpha,
-            s.test.beta,
-            res.llr,
-            res.lower_bound,
-            res.upper_bound,
-            h.pentanomial.pairs(),
-            c[0], c[1], c[2], c[3], c[4],
-            rows.len()
-        ));
-        figure(&mut doc, figs, "sprt.svg");
-    }
+    sprt_section(&mut doc, d, figs);
     if !d.history.is_empty() {
         doc.section("Ratings against games played");
         let steps = d
