@@ -17,7 +17,6 @@ const LONG_FILES: &[(&str, &str)] = &[];
 const LONG_FNS: &[&str] = &[
     "analysis/mod.rs::run",
     "arena/driver.rs::run_match_async",
-    "calibrate/config/validate.rs::validate",
     "calibrate/fit/held.rs::fit_held",
     "calibrate/pool/output.rs::report_markdown",
     "calibrate/run/driver.rs::calibrate",

@@ -164,6 +164,66 @@ impl CalibrationConfig {
             ),
             _ => {}
         }
+        self.validate_targets(origin)?;
+        check_option_values(&self.subject.options, "subject.options", origin)?;
+        if self.path.is_empty() {
+            config_err!("{origin}: key `path`: at least one [[path]] knob is needed");
+        }
+        self.validate_path(origin)?;
+        if let Some(k) = self.fit.knots {
+            if !crate::calibrate::fit::spline::KNOTS_RANGE.contains(&k) {
+                config_err!("{origin}: key `fit.knots`: {k} is outside 4..=10");
+            }
+            // knots shape only the spline: the configured form, a candidate of `select_form`,
+            // or else a fallback alone
+            if self.fit.model != crate::calibrate::config::calibration::ModelKind::Spline
+                && !self.fit.select_form
+            {
+                let m = self.fit.model.name();
+                config_err!(
+                    "{origin}: key `fit.knots`: `fit.model` is `{m}`, not the spline; the knots \
+                     would count only if the {m} fit failed and a spline replaced it. Set \
+                     `model = \"spline\"` (or `select_form = true`) or remove it"
+                );
+            }
+        }
+        self.validate_plan(origin)?;
+        if self.pool.file.is_some() {
+            // The members come from the file when the config is loaded.
+            if !self.pool.members.is_empty() || self.pool.command.is_some() {
+                config_err!(
+                    "{origin}: key `pool.file`: a measured pool brings its own members; remove \
+                     `pool.member` and `pool.command` (or `pool.file`)"
+                );
+            }
+            if self.plan.pool_games > 0 {
+                config_err!(
+                    "{origin}: key `plan.pool_games`: the measured pool (`pool.file`) has its \
+                     games already; set it to 0"
+                );
+            }
+        } else {
+            if self.pool.hold {
+                config_err!(
+                    "{origin}: key `pool.hold`: holds the members at a measured pool's ratings; \
+                     it needs `pool.file`"
+                );
+            }
+            self.validate_pool(origin)?;
+        }
+        self.openings.check(origin)?;
+        if self.verify.opponents_per_level == 0 {
+            config_err!("{origin}: key `verify.opponents_per_level`: must be at least 1");
+        }
+        self.check_also_against(&format!("{origin}: key `verify.also_against`"))?;
+        if self.verify.games_per_opponent < 2 || !self.verify.games_per_opponent.is_multiple_of(2) {
+            config_err!("{origin}: key `verify.games_per_opponent`: must be even and at least 2");
+        }
+        Ok(())
+    }
+
+    /// `targets`: finite, within the Elo a table may name, increasing, and not too many.
+    fn validate_targets(&self, origin: &str) -> Result<()> {
         let count = match &self.targets {
             Targets::Range { from, to, step } => {
                 if ![from, to, step].iter().all(|v| v.is_finite()) {
@@ -207,10 +267,11 @@ impl CalibrationConfig {
         if self.targets.values().is_empty() {
             config_err!("{origin}: key `targets`: no target Elo given");
         }
-        check_option_values(&self.subject.options, "subject.options", origin)?;
-        if self.path.is_empty() {
-            config_err!("{origin}: key `path`: at least one [[path]] knob is needed");
-        }
+        Ok(())
+    }
+
+    /// Each `[[path]]` knob: a knob of the subject, its range, scale and limits.
+    fn validate_path(&self, origin: &str) -> Result<()> {
         for (i, k) in self.path.iter().enumerate() {
             let key = format!("path[{i}] ({})", k.name());
             match (k.knob.trim().is_empty(), k.limit) {
@@ -283,23 +344,11 @@ impl CalibrationConfig {
                 _ => {}
             }
         }
-        if let Some(k) = self.fit.knots {
-            if !crate::calibrate::fit::spline::KNOTS_RANGE.contains(&k) {
-                config_err!("{origin}: key `fit.knots`: {k} is outside 4..=10");
-            }
-            // knots shape only the spline: the configured form, a candidate of `select_form`,
-            // or else a fallback alone
-            if self.fit.model != crate::calibrate::config::calibration::ModelKind::Spline
-                && !self.fit.select_form
-            {
-                let m = self.fit.model.name();
-                config_err!(
-                    "{origin}: key `fit.knots`: `fit.model` is `{m}`, not the spline; the knots \
-                     would count only if the {m} fit failed and a spline replaced it. Set \
-                     `model = \"spline\"` (or `select_form = true`) or remove it"
-                );
-            }
-        }
+        Ok(())
+    }
+
+    /// The `[plan]` keys: the grid, t's domain, the first batch and guess, the pairings.
+    fn validate_plan(&self, origin: &str) -> Result<()> {
         let p = &self.plan;
         if p.grid == 0 || p.grid > 1000 {
             config_err!("{origin}: key `plan.grid`: must be in 1..=1000");
@@ -363,37 +412,6 @@ impl CalibrationConfig {
                  colour-swapped pairs, as `plan.games_per_pairing`)",
                 p.pool_games
             );
-        }
-        if self.pool.file.is_some() {
-            // The members come from the file when the config is loaded.
-            if !self.pool.members.is_empty() || self.pool.command.is_some() {
-                config_err!(
-                    "{origin}: key `pool.file`: a measured pool brings its own members; remove \
-                     `pool.member` and `pool.command` (or `pool.file`)"
-                );
-            }
-            if self.plan.pool_games > 0 {
-                config_err!(
-                    "{origin}: key `plan.pool_games`: the measured pool (`pool.file`) has its \
-                     games already; set it to 0"
-                );
-            }
-        } else {
-            if self.pool.hold {
-                config_err!(
-                    "{origin}: key `pool.hold`: holds the members at a measured pool's ratings; \
-                     it needs `pool.file`"
-                );
-            }
-            self.validate_pool(origin)?;
-        }
-        self.openings.check(origin)?;
-        if self.verify.opponents_per_level == 0 {
-            config_err!("{origin}: key `verify.opponents_per_level`: must be at least 1");
-        }
-        self.check_also_against(&format!("{origin}: key `verify.also_against`"))?;
-        if self.verify.games_per_opponent < 2 || !self.verify.games_per_opponent.is_multiple_of(2) {
-            config_err!("{origin}: key `verify.games_per_opponent`: must be even and at least 2");
         }
         Ok(())
     }
