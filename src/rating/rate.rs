@@ -300,16 +300,17 @@ fn anchors(
 }
 
 /// The rating problem: connected components, parameters, priors. Marks `connected` players.
-fn build(
+/// Each player's connected component through games, and which components are rated: the one
+/// holding an anchor, or without anchors the largest (it carries the pool-mean reference).
+fn rated_components(
     opts: &RateOptions,
-    cells: Vec<Cell>,
+    cells: &[Cell],
     anchor_of: &[Option<Anchor>],
-    players: &mut [PlayerRating],
-) -> RateProblem {
-    let n = players.len();
+    n: usize,
+) -> (Vec<usize>, Vec<bool>) {
     // Connected components through games.
     let mut parent: Vec<usize> = (0..n).collect();
-    for c in &cells {
+    for c in cells {
         let (x, y) = (find(&mut parent, c.a), find(&mut parent, c.b));
         if x != y {
             parent[x] = y;
@@ -336,6 +337,18 @@ fn build(
             }
         }
     }
+    (comp, rated_comp)
+}
+
+fn build(
+    opts: &RateOptions,
+    cells: Vec<Cell>,
+    anchor_of: &[Option<Anchor>],
+    players: &mut [PlayerRating],
+) -> RateProblem {
+    let n = players.len();
+    let pool_mean = opts.anchors.is_empty();
+    let (comp, rated_comp) = rated_components(opts, &cells, anchor_of, n);
 
     // Parameters: rated players that are not hard anchors (and not the gauge player).
     let mut lin = vec![Linear::fixed(0.0); n];

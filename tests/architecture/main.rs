@@ -24,7 +24,6 @@ const LONG_FNS: &[&str] = &[
     "calibrate/run/outputs.rs::write_results",
     "rating/pgn.rs::read_pgn",
     "rating/rate.rs::rate",
-    "rating/rate.rs::build",
     "report/level_plots.rs::draw",
 ];
 
