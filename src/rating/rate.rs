@@ -102,13 +102,12 @@ fn check_options(opts: &RateOptions) -> Result<(), RateError> {
 pub const MIN_BOOTSTRAP: usize = 100;
 pub const MAX_BOOTSTRAP: usize = 1_000_000;
 
-/// Rates the players of `games`. See the module documentation of `rating` for the model.
-pub fn rate(games: &[Game], opts: &RateOptions) -> Result<Ratings, RateError> {
-    if games.is_empty() {
-        return Err(RateError::NoGames);
-    }
-    check_options(opts)?;
-    // Players in order of first appearance, with their records.
+/// The players in order of first appearance with their records, and the games per ordered
+/// pair (white, black); a player against itself is an error.
+#[allow(clippy::type_complexity)]
+fn tally(
+    games: &[Game],
+) -> Result<(HashMap<&str, usize>, Vec<PlayerRating>, Vec<Cell>), RateError> {
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut players: Vec<PlayerRating> = Vec::new();
     let mut cell_of: HashMap<(usize, usize), usize> = HashMap::new();
@@ -148,6 +147,16 @@ pub fn rate(games: &[Game], opts: &RateOptions) -> Result<Ratings, RateError> {
             }
         }
     }
+    Ok((index, players, cells))
+}
+
+/// Rates the players of `games`. See the module documentation of `rating` for the model.
+pub fn rate(games: &[Game], opts: &RateOptions) -> Result<Ratings, RateError> {
+    if games.is_empty() {
+        return Err(RateError::NoGames);
+    }
+    check_options(opts)?;
+    let (index, mut players, cells) = tally(games)?;
     let anchor_of = anchors(opts, &index, &mut players)?;
     let rp = build(opts, cells, &anchor_of, &mut players);
     let n = players.len();

@@ -23,7 +23,6 @@ const LONG_FNS: &[&str] = &[
     "calibrate/run/fits.rs::analyse",
     "calibrate/run/outputs.rs::write_results",
     "rating/pgn.rs::read_pgn",
-    "rating/rate.rs::rate",
     "report/level_plots.rs::draw",
 ];
 
