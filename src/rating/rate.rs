@@ -102,12 +102,16 @@ fn check_options(opts: &RateOptions) -> Result<(), RateError> {
 pub const MIN_BOOTSTRAP: usize = 100;
 pub const MAX_BOOTSTRAP: usize = 1_000_000;
 
+/// The games tallied: each player's index by name and record, and the games per ordered pair.
+struct Tally<'g> {
+    index: HashMap<&'g str, usize>,
+    players: Vec<PlayerRating>,
+    cells: Vec<Cell>,
+}
+
 /// The players in order of first appearance with their records, and the games per ordered
 /// pair (white, black); a player against itself is an error.
-#[allow(clippy::type_complexity)]
-fn tally(
-    games: &[Game],
-) -> Result<(HashMap<&str, usize>, Vec<PlayerRating>, Vec<Cell>), RateError> {
+fn tally(games: &[Game]) -> Result<Tally<'_>, RateError> {
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut players: Vec<PlayerRating> = Vec::new();
     let mut cell_of: HashMap<(usize, usize), usize> = HashMap::new();
@@ -147,7 +151,11 @@ fn tally(
             }
         }
     }
-    Ok((index, players, cells))
+    Ok(Tally {
+        index,
+        players,
+        cells,
+    })
 }
 
 /// Rates the players of `games`. See the module documentation of `rating` for the model.
@@ -156,7 +164,11 @@ pub fn rate(games: &[Game], opts: &RateOptions) -> Result<Ratings, RateError> {
         return Err(RateError::NoGames);
     }
     check_options(opts)?;
-    let (index, mut players, cells) = tally(games)?;
+    let Tally {
+        index,
+        mut players,
+        cells,
+    } = tally(games)?;
     let anchor_of = anchors(opts, &index, &mut players)?;
     let rp = build(opts, cells, &anchor_of, &mut players);
     let n = players.len();
@@ -312,7 +324,7 @@ fn anchors(
 /// Each player's connected component through games, and which components are rated: the one
 /// holding an anchor, or without anchors the largest (it carries the pool-mean reference).
 fn rated_components(
-    opts: &RateOptions,
+    pool_mean: bool,
     cells: &[Cell],
     anchor_of: &[Option<Anchor>],
     n: usize,
@@ -327,7 +339,6 @@ fn rated_components(
     }
     let comp: Vec<usize> = (0..n).map(|i| find(&mut parent, i)).collect();
     let mut rated_comp = vec![false; n];
-    let pool_mean = opts.anchors.is_empty();
     if pool_mean {
         // Largest component (ties: the one met first) carries the pool-mean reference.
         let mut size = vec![0usize; n];
@@ -357,7 +368,7 @@ fn build(
 ) -> RateProblem {
     let n = players.len();
     let pool_mean = opts.anchors.is_empty();
-    let (comp, rated_comp) = rated_components(opts, &cells, anchor_of, n);
+    let (comp, rated_comp) = rated_components(pool_mean, &cells, anchor_of, n);
 
     // Parameters: rated players that are not hard anchors (and not the gauge player).
     let mut lin = vec![Linear::fixed(0.0); n];

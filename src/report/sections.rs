@@ -8,7 +8,7 @@ use super::figures::Figure;
 use super::files::files_section;
 use super::load::RunData;
 use super::stats::{verify_noise, verify_stats, GameStats};
-use crate::results::RangeFlag;
+use crate::results::{RangeFlag, HUMAN_SCALES};
 
 /// The report of the run in `dir`.
 pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> Document {
@@ -158,16 +158,22 @@ fn table_section(doc: &mut Document, d: &RunData) {
             .collect();
         doc.table(&head, rows);
         if !human_head.is_empty() {
+            // the table's comment line of each scale: its map and what it rests on
             let notes: Vec<&str> = d
                 .table
                 .as_deref()
                 .unwrap_or("")
                 .lines()
-                .filter_map(|l| l.strip_prefix("# lichess-"))
+                .filter_map(|l| l.strip_prefix("# "))
+                .filter(|n| {
+                    HUMAN_SCALES
+                        .iter()
+                        .any(|s| n.starts_with(&format!("{s}: ")))
+                })
                 .collect();
             doc.para(&format!(
-                "The Lichess columns are the target on Lichess's scales by the human scale the pool measured (lichess-{}); a user reading `UCI_Elo` on those scales sets `UCI_EloScale`.",
-                notes.join("; lichess-")
+                "The Lichess columns are the target on Lichess's scales by the human scale the pool measured ({}); a user reading `UCI_Elo` on those scales sets `UCI_EloScale`.",
+                notes.join("; ")
             ));
         }
         doc.para("uci_elo_table.csv holds the same rows with interval columns. When the subject is skillcal's engine, the engine loads it (its StrengthTable option; `skillcal report` and `compare` refuse a table that loader refuses) and interpolates between rows.",

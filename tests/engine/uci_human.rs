@@ -35,33 +35,11 @@ fn human_engine(opts: &[(&str, &str)]) -> Engine {
     e
 }
 
-/// Plays the engine against itself from the start position (at most `plies`), each move checked
-/// legal; returns the moves and every line the engine said.
+/// The moves of a self-played game (`Engine::self_play`) and every line the engine said.
 fn self_play(e: &mut Engine, plies: usize, go: &str) -> (Vec<String>, Vec<String>) {
-    let mut pos = Chess::default();
-    let mut moves: Vec<String> = Vec::new();
-    let mut said = Vec::new();
-    while moves.len() < plies && !pos.is_game_over() {
-        e.send(&format!("position startpos moves {}", moves.join(" ")));
-        e.send(go);
-        let lines = e.until("bestmove", WAIT);
-        let best = lines
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string();
-        let m = best
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(&pos).ok())
-            .unwrap_or_else(|| panic!("illegal bestmove {best} after {moves:?}: {lines:#?}"));
-        pos.play_unchecked(m);
-        moves.push(best);
-        said.extend(lines);
-    }
-    (moves, said)
+    let (moves, said): (Vec<String>, Vec<Vec<String>>) =
+        e.self_play(plies, go, WAIT).into_iter().unzip();
+    (moves, said.concat())
 }
 
 #[test]

@@ -32,37 +32,19 @@ fn maia_engine(opts: &[(&str, &str)]) -> Engine {
     e
 }
 
-/// Plays the engine against itself from the start position (at most `plies`), each move checked
-/// legal; returns the moves.
+/// The moves of a self-played game (`Engine::self_play`), each one evaluation: its last `info`
+/// line at depth 1, one node, with the move as its pv.
 fn self_play(e: &mut Engine, plies: usize, go: &str) -> Vec<String> {
-    let mut pos = Chess::default();
-    let mut moves: Vec<String> = Vec::new();
-    while moves.len() < plies && !pos.is_game_over() {
-        e.send(&format!("position startpos moves {}", moves.join(" ")));
-        e.send(go);
-        let lines = e.until("bestmove", WAIT);
-        let best = lines
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string();
+    let played = e.self_play(plies, go, WAIT);
+    for (best, lines) in &played {
         let info = &lines[lines.len() - 2];
         assert!(
             info.starts_with("info depth 1 ") && info.contains(" nodes 1 "),
             "{info}"
         );
         assert!(info.ends_with(&format!(" pv {best}")), "{info}");
-        let m = best
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(&pos).ok())
-            .unwrap_or_else(|| panic!("illegal bestmove {best} after {moves:?}"));
-        pos.play_unchecked(m);
-        moves.push(best);
     }
-    moves
+    played.into_iter().map(|(best, _)| best).collect()
 }
 
 #[test]

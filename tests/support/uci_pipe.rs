@@ -70,6 +70,40 @@ impl Engine {
         }
     }
 
+    /// Plays the engine against itself from the start position (at most `plies` plies), sending
+    /// `go` each move and checking each `bestmove` legal; each move with the lines said for it.
+    pub fn self_play(
+        &mut self,
+        plies: usize,
+        go: &str,
+        wait: Duration,
+    ) -> Vec<(String, Vec<String>)> {
+        use shakmaty::{uci::UciMove, Chess, Position};
+        let mut pos = Chess::default();
+        let mut played: Vec<(String, Vec<String>)> = Vec::new();
+        while played.len() < plies && !pos.is_game_over() {
+            let moves: Vec<&str> = played.iter().map(|(m, _)| m.as_str()).collect();
+            self.send(&format!("position startpos moves {}", moves.join(" ")));
+            self.send(go);
+            let lines = self.until("bestmove", wait);
+            let best = lines
+                .last()
+                .unwrap()
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .to_string();
+            let m = best
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|u| u.to_move(&pos).ok())
+                .unwrap_or_else(|| panic!("illegal bestmove {best} after {moves:?}: {lines:#?}"));
+            pos.play_unchecked(m);
+            played.push((best, lines));
+        }
+        played
+    }
+
     /// Sends `quit` and checks the exit status is 0.
     pub fn quit(mut self) {
         self.send("quit");

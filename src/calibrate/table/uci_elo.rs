@@ -14,6 +14,7 @@ use crate::calibrate::config::calibration::{
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::fit::curve::{model_formula, CurveFit, RangeFlag, Z95};
 use crate::results::{human_column, HumanScaleRow, TargetRow};
+use crate::strength::elo_scale::ScaleMap;
 
 /// One row per target; None when the curve is not increasing (no inversion possible).
 pub fn invert_targets(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<TargetRow>> {
@@ -112,6 +113,7 @@ pub fn table_csv(
         }
     }
     let scales = &cfg.pool_human_scales;
+    let maps: Vec<ScaleMap> = scales.iter().map(scale_map).collect();
     for h in scales {
         let _ = writeln!(s, "# {}", human_scale_comment(h));
     }
@@ -144,11 +146,7 @@ pub fn table_csv(
             cols.push(fmt_num(a.min(b)));
             cols.push(fmt_num(a.max(b)));
         }
-        cols.extend(
-            scales
-                .iter()
-                .map(|h| format!("{:.0}", human_rating(h, r.target))),
-        );
+        cols.extend(maps.iter().map(|m| format!("{:.0}", m.from_pool(r.target))));
         let _ = w.write_record(&cols);
     }
     // Writing to memory cannot fail; the records are valid UTF-8 as their fields are.
@@ -190,20 +188,25 @@ pub fn is_builtin(cfg: &CalibrationConfig) -> bool {
         .is_none_or(crate::arena::is_builtin_command)
 }
 
-/// A rating on the pool's scale on a human scale, as the engine's `UCI_EloScale` maps it: the
-/// straight line where the pool measured a slope, else the offset.
-pub fn human_rating(h: &HumanScaleRow, elo: f64) -> f64 {
-    match (h.slope_supported, h.intercept, h.slope) {
-        (true, Some(a), Some(b)) => a + b * elo,
-        _ => elo + h.offset,
+/// A human scale of the pool as the engine's `UCI_EloScale` reads it, so the table's column and
+/// the engine map a rating the same way (the line where the pool measured a slope, else the
+/// offset).
+fn scale_map(h: &HumanScaleRow) -> ScaleMap {
+    ScaleMap {
+        name: h.scale.clone(),
+        offset: h.offset,
+        line: match (h.slope_supported, h.intercept, h.slope) {
+            (true, Some(a), Some(b)) => Some((a, b)),
+            _ => None,
+        },
     }
 }
 
 /// The table's comment line for a human scale's column: the map and what it rests on.
-pub fn human_scale_comment(h: &HumanScaleRow) -> String {
-    let map = match (h.slope_supported, h.intercept, h.slope) {
-        (true, Some(a), Some(b)) => format!("{a:.0} + {b:.3} elo"),
-        _ => format!(
+fn human_scale_comment(h: &HumanScaleRow) -> String {
+    let map = match scale_map(h).line {
+        Some((a, b)) => format!("{a:.0} + {b:.3} elo"),
+        None => format!(
             "elo {:+.0} (95%: {:+.0} to {:+.0})",
             h.offset, h.offset_lower, h.offset_upper
         ),

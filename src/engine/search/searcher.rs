@@ -56,7 +56,6 @@ pub(crate) struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         tt: &'a mut Tt,
         heur: &'a mut Heuristics,
