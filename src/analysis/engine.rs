@@ -95,28 +95,19 @@ pub fn split_spec(spec: &str) -> (&str, &str) {
 }
 
 impl EngineConfig {
-    /// Parses `builtin[:K=V,...]` (this skillcal binary, or $SKILLCAL_BIN, speaking UCI) or
-    /// `PROGRAM[:K=V,...]` (a path, or a name found on PATH or in /usr/games).
+    /// Parses `builtin[:K=V,...]` (the skillcal binary, found as the arena finds it, speaking
+    /// UCI) or `PROGRAM[:K=V,...]` (a path, or a name found on PATH or in /usr/games): the
+    /// arena's spec parser, so `analyse` reads a spec as `match` does.
     pub fn parse_spec(spec: &str, limit: Limit) -> Result<EngineConfig> {
-        let (cmd, opts) = split_spec(spec);
-        let mut options = Vec::new();
-        for kv in opts.split(',').filter(|s| !s.trim().is_empty()) {
-            let (k, v) = kv.split_once('=').ok_or_else(|| {
-                usage(format!("engine '{spec}': option '{kv}' is not Name=Value"))
-            })?;
-            options.push((k.trim().to_string(), v.trim().to_string()));
-        }
-        let (program, args) = if cmd == "builtin" {
-            let bin = match std::env::var_os("SKILLCAL_BIN") {
-                Some(p) => PathBuf::from(p),
-                None => std::env::current_exe().map_err(|e| {
-                    AnalysisError::Other(format!("cannot locate the skillcal binary: {e}"))
-                })?,
-            };
+        let parsed = crate::arena::EngineConfig::from_spec(spec)
+            .map_err(|e| usage(format!("engine '{spec}': {e}")))?;
+        let options = parsed.options.0;
+        let (program, args) = if parsed.command == "builtin" {
+            let bin = crate::arena::this_skillcal().map_err(AnalysisError::Other)?;
             (bin, vec!["uci".to_string()])
         } else {
-            let program =
-                find_program(cmd).map_err(|m| usage(format!("engine '{spec}': program {m}")))?;
+            let program = find_program(&parsed.command)
+                .map_err(|m| usage(format!("engine '{spec}': program {m}")))?;
             (program, Vec::new())
         };
         Ok(EngineConfig {

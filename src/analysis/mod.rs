@@ -60,6 +60,69 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
     if opts.matching_only {
         return run_matching_only(opts);
     }
+    let (games, human_games) = read_inputs(opts)?;
+    // the output folder only once the input has been read: a bad path leaves nothing behind;
+    // held for the whole run, as match and calibrate hold theirs, so two analyses never append
+    // the same answers to one cache (a killed run's lock goes with its process)
+    let _lock =
+        crate::arena::lock_dir(&opts.out).map_err(|e| AnalysisError::Other(e.to_string()))?;
+    let mut cache = EvalCache::open(&opts.out.join("eval-cache.csv"))?;
+
+    // Each game's positions that need the engine, in the order played.
+    let sequences: Vec<Vec<(String, String)>> = games
+        .iter()
+        .chain(human_games.iter())
+        .map(|g| {
+            g.positions
+                .iter()
+                .filter(|p| needs_engine(p))
+                .map(|p| (position_key(p), full_fen(p)))
+                .collect()
+        })
+        .collect();
+    let (mut evals, engine_evaluations) = pool::evaluate_games(
+        &opts.engine,
+        &sequences,
+        opts.concurrency,
+        &mut cache,
+        "reference engine",
+        opts.quiet,
+    )?;
+    let positions: usize = evals.iter().map(|e| e.len()).sum();
+    let human_evals = evals.split_off(games.len());
+
+    let (all_moves, players) = player_figures(&games, &evals, opts)?;
+
+    let mut result = AnalyseResult {
+        games: games.len(),
+        human_games: human_games.len(),
+        moves: all_moves.len(),
+        positions,
+        engine_evaluations,
+        players,
+        ..AnalyseResult::default()
+    };
+
+    if !human_games.is_empty() {
+        let bands = human::band_samples(&human_games, &human_evals, &opts.filter)?;
+        result.human_bands = bands
+            .iter()
+            .map(|(b, samples)| group_figures(b.label(), String::new(), samples, opts))
+            .collect();
+        let m = matching::run(&match_options(opts))?;
+        result.matching = m.rows;
+        result.match_evaluations = m.evaluations;
+        result.human_counts = m.counts;
+        result.warnings = m.warnings;
+    }
+
+    report::write_all(opts, &result, &all_moves)?;
+    Ok(result)
+}
+
+/// The engine games and the human games of `opts`, read; input without a move to analyse is
+/// refused, naming it.
+fn read_inputs(opts: &AnalyseOptions) -> Result<(Vec<GameMoves>, Vec<GameMoves>)> {
     let mut games: Vec<GameMoves> = Vec::new();
     let mut empty: Vec<PathBuf> = Vec::new();
     for f in games::pgn_files(&opts.inputs)? {
@@ -110,40 +173,19 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
             eprintln!("warning: {}: no move to analyse (read as PGN)", f.display());
         }
     }
-    // the output folder only once the input has been read: a bad path leaves nothing behind;
-    // held for the whole run, as match and calibrate hold theirs, so two analyses never append
-    // the same answers to one cache (a killed run's lock goes with its process)
-    let _lock =
-        crate::arena::lock_dir(&opts.out).map_err(|e| AnalysisError::Other(e.to_string()))?;
-    let mut cache = EvalCache::open(&opts.out.join("eval-cache.csv"))?;
+    Ok((games, human_games))
+}
 
-    // Each game's positions that need the engine, in the order played.
-    let sequences: Vec<Vec<(String, String)>> = games
-        .iter()
-        .chain(human_games.iter())
-        .map(|g| {
-            g.positions
-                .iter()
-                .filter(|p| needs_engine(p))
-                .map(|p| (position_key(p), full_fen(p)))
-                .collect()
-        })
-        .collect();
-    let (mut evals, engine_evaluations) = pool::evaluate_games(
-        &opts.engine,
-        &sequences,
-        opts.concurrency,
-        &mut cache,
-        "reference engine",
-        opts.quiet,
-    )?;
-    let positions: usize = evals.iter().map(|e| e.len()).sum();
-    let human_evals = evals.split_off(games.len());
-
-    // Engine games: one sample per (game, player).
+/// Every engine game's moves judged, and each player's figures from one sample per (game,
+/// player).
+fn player_figures(
+    games: &[GameMoves],
+    evals: &[std::collections::HashMap<String, engine::Eval>],
+    opts: &AnalyseOptions,
+) -> Result<(Vec<MoveEval>, Vec<GroupFigures>)> {
     let mut all_moves: Vec<MoveEval> = Vec::new();
     let mut by_player: BTreeMap<String, (String, Vec<Sample>)> = BTreeMap::new();
-    for (g, evals) in games.iter().zip(&evals) {
+    for (g, evals) in games.iter().zip(evals) {
         let (moves, wa, ba) = judge_game(g, evals)
             .ok_or_else(|| AnalysisError::Other("an evaluation is missing".into()))?;
         for (name, settings, acc) in [
@@ -171,36 +213,11 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
         }
         all_moves.extend(moves);
     }
-    let players: Vec<GroupFigures> = by_player
+    let players = by_player
         .into_iter()
         .map(|(name, (settings, samples))| group_figures(name, settings, &samples, opts))
         .collect();
-
-    let mut result = AnalyseResult {
-        games: games.len(),
-        human_games: human_games.len(),
-        moves: all_moves.len(),
-        positions,
-        engine_evaluations,
-        players,
-        ..AnalyseResult::default()
-    };
-
-    if !human_games.is_empty() {
-        let bands = human::band_samples(&human_games, &human_evals, &opts.filter)?;
-        result.human_bands = bands
-            .iter()
-            .map(|(b, samples)| group_figures(b.label(), String::new(), samples, opts))
-            .collect();
-        let m = matching::run(&match_options(opts))?;
-        result.matching = m.rows;
-        result.match_evaluations = m.evaluations;
-        result.human_counts = m.counts;
-        result.warnings = m.warnings;
-    }
-
-    report::write_all(opts, &result, &all_moves)?;
-    Ok(result)
+    Ok((all_moves, players))
 }
 
 /// Move-matching on the human games alone: streamed, no reference engine; writes

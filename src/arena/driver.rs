@@ -2,7 +2,7 @@
 //! once, plays the pending games on `concurrency` workers, stores each finished game, shows
 //! progress and stops cleanly on signals (fastchess's `matchmaking/tournament`).
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -11,20 +11,20 @@ use tokio::signal::unix::{signal, Signal, SignalKind};
 use tokio::sync::{mpsc, Semaphore};
 use tokio::time::Instant;
 
+use super::collect::{finish_summary, Collector};
 use super::config::{AdjudicationConfig, MatchConfig, Timeouts};
 use super::error::{ArenaError, Context, IoContext, Result};
 use super::game::{self, GameJob};
 use super::lock::RunLock;
 use super::openings::{self, Book};
-use super::outcome::{FinishedGame, Termination};
-use super::pgn::{format_pgn, hostname, today, PgnGame};
+use super::outcome::FinishedGame;
 use super::players::{preflight, resolve_players, Player};
 use super::run_options::RunOptions;
 use super::schedule;
 use super::snapshot::check_snapshot;
 use super::sprt::SprtTracker;
 use super::stats::MatchTally;
-use super::store::{GameRecord, Store};
+use super::store::Store;
 use super::summary::MatchSummary;
 use super::uci_engine::UciEngine;
 
@@ -113,12 +113,12 @@ pub async fn run_match_async(
     // held until this function returns: a second run on the directory fails at once
     let _lock = RunLock::acquire(out_dir)?;
     check_snapshot(out_dir, config)?;
-    let mut store = Store::open(out_dir)?;
+    let store = Store::open(out_dir)?;
     let Resumed {
         planned,
         pending,
-        mut tally,
-        mut sprt,
+        tally,
+        sprt,
     } = resume(config, &players, &book, &store);
     let already = planned - pending.len();
     let mut summary = MatchSummary {
@@ -162,11 +162,8 @@ pub async fn run_match_async(
         .collect();
     drop(tx);
 
-    let (date, site) = (today(), hostname());
-    let mut start_failures: HashMap<usize, u32> = HashMap::new();
-    let (mut overhead_ns, mut overhead_write_ns) = (0u128, 0u128);
     let mut stop = StopSignals::install(opts.handle_signals)?;
-
+    let mut collect = Collector::new(config, opts, store, tally, sprt, summary, pb);
     let outcome: Result<()> = loop {
         let msg = tokio::select! {
             m = rx.recv() => m,
@@ -175,54 +172,8 @@ pub async fn run_match_async(
         let Some((job, finished)) = msg else {
             break Ok(());
         };
-        let record = make_record(config, &ctx.players, &job, &finished);
-        let pgn = format_pgn(&PgnGame {
-            event: &config.event,
-            site: &site,
-            date: &date,
-            record: &record,
-            root_fen: &job.opening.root_fen,
-            time_control: &time_control_tag(&ctx.players, &job),
-            draft: &finished,
-        });
-        if let Err(e) = store.append(&pgn, &record) {
+        if let Err(e) = collect.add(&ctx.players, &ctx.queue, &job, &finished) {
             break Err(e);
-        }
-        tally.add(&record);
-        let mut progress = tally.progress_message();
-        if let Some(t) = sprt.as_mut() {
-            t.add(&record);
-            if t.decided() {
-                // no new games; the ones under way finish and are kept
-                ctx.queue.lock().expect("queue lock").clear();
-            }
-            progress.push_str(&format!(", LLR {:.2}", t.result().llr));
-        }
-        summary.played += 1;
-        summary.done += 1;
-        overhead_ns += finished.overhead_ns;
-        overhead_write_ns += finished.overhead_write_ns;
-        summary.overhead_moves += finished.overhead_count;
-        pb.inc(1);
-        pb.set_message(progress);
-
-        if let Err(e) = count_start_failures(&mut start_failures, &ctx.players, &job, &finished) {
-            break Err(e);
-        }
-        if opts.summaries
-            && config.summary_every > 0
-            && summary.done.is_multiple_of(config.summary_every as usize)
-        {
-            let text = format!(
-                "after {} games:\n  {}",
-                summary.done,
-                tally.summary_lines().join("\n  ")
-            );
-            if pb.is_hidden() {
-                eprintln!("{text}");
-            } else {
-                pb.println(text);
-            }
         }
     };
 
@@ -236,15 +187,7 @@ pub async fn run_match_async(
     for w in workers {
         let _ = w.await;
     }
-    pb.finish_and_clear();
-    finish_summary(
-        &mut summary,
-        &tally,
-        sprt.as_ref(),
-        started,
-        overhead_ns,
-        overhead_write_ns,
-    );
+    let summary = collect.finish(started);
     match outcome {
         Ok(()) => Ok(summary),
         Err(e) => Err(ArenaError::Stopped {
@@ -297,25 +240,6 @@ fn resume(config: &MatchConfig, players: &[Player], book: &Book, store: &Store) 
     }
 }
 
-fn finish_summary(
-    summary: &mut MatchSummary,
-    tally: &MatchTally,
-    sprt: Option<&SprtTracker>,
-    started: Instant,
-    overhead_ns: u128,
-    overhead_write_ns: u128,
-) {
-    summary.pairs = tally.pairs.clone();
-    summary.terminations = tally.terminations.clone();
-    summary.sprt = sprt.map(SprtTracker::status);
-    summary.seconds = started.elapsed().as_secs_f64();
-    if summary.overhead_moves > 0 {
-        let per_move_us = |ns: u128| ns as f64 / summary.overhead_moves as f64 / 1000.0;
-        summary.overhead_us = Some(per_move_us(overhead_ns));
-        summary.overhead_write_us = Some(per_move_us(overhead_write_ns));
-    }
-}
-
 fn progress_bar(show: bool, len: usize) -> ProgressBar {
     if !show {
         return ProgressBar::hidden();
@@ -329,49 +253,6 @@ fn progress_bar(show: bool, len: usize) -> ProgressBar {
         .progress_chars("=> "),
     );
     pb
-}
-
-/// The PGN `TimeControl` tag: one value, or `white:black` when they differ.
-pub(super) fn time_control_tag(players: &[Player], job: &GameJob) -> String {
-    let tc = players[job.white].limits.limits.pgn_time_control();
-    let tcb = players[job.black].limits.limits.pgn_time_control();
-    if tc == tcb {
-        tc
-    } else {
-        format!("{tc}:{tcb}")
-    }
-}
-
-/// An engine that fails to start or crashes in three games in a row stops the match (a
-/// misconfigured engine would otherwise lose every game, and a calibration would fit its
-/// losses). cutechess-cli stops at the first crash unless told to `-recover`; three lets an
-/// engine that crashes now and then play on.
-fn count_start_failures(
-    counts: &mut HashMap<usize, u32>,
-    players: &[Player],
-    job: &GameJob,
-    finished: &FinishedGame,
-) -> Result<()> {
-    let crashed = finished.termination == Termination::Crash && finished.faulty.is_some();
-    if finished.failed_at_start || crashed {
-        let who = match finished.faulty {
-            Some(shakmaty::Color::White) => job.white,
-            _ => job.black,
-        };
-        let n = counts.entry(who).or_default();
-        *n += 1;
-        if *n >= 3 {
-            return Err(ArenaError::Engine(format!(
-                "engine {} failed to start or crashed in 3 games in a row (last: {}); stopping \
-                 (the games are kept: a rerun replays nothing finished)",
-                players[who].spec.name, finished.detail
-            )));
-        }
-    } else {
-        counts.remove(&job.white);
-        counts.remove(&job.black);
-    }
-    Ok(())
 }
 
 /// Ctrl-C (SIGINT) and SIGTERM, when the run handles signals. The listeners live for the
@@ -458,34 +339,5 @@ pub(super) fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
     } else {
         let (x, y) = v.split_at_mut(a);
         (&mut y[0], &mut x[b])
-    }
-}
-
-pub(super) fn make_record(
-    cfg: &MatchConfig,
-    players: &[Player],
-    job: &GameJob,
-    d: &FinishedGame,
-) -> GameRecord {
-    let settings = |i: usize| cfg.engines[i].settings_string().unwrap_or_default();
-    GameRecord {
-        game_id: job.game_id,
-        pair_id: job.pair_id,
-        round: job.round,
-        white: players[job.white].spec.name.clone(),
-        black: players[job.black].spec.name.clone(),
-        white_settings: settings(job.white),
-        black_settings: settings(job.black),
-        opening_id: job.opening.id,
-        opening_fen: d.start_fen.clone(),
-        result: d.result.as_str().to_string(),
-        termination: d.termination.as_str().to_string(),
-        plies: d.moves.len() as u32,
-        seconds: (d.seconds * 1000.0).round() / 1000.0,
-        seed: job.seed,
-        white_depth: d.pace[0].depth(),
-        black_depth: d.pace[1].depth(),
-        white_nodes: d.pace[0].nodes(),
-        black_nodes: d.pace[1].nodes(),
     }
 }

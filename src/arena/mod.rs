@@ -89,7 +89,8 @@
 //!
 //! - the match: `options` (what the command line asks for), `config` (the TOML schema) and
 //!   `config_check` (its checks),
-//!   `driver` (plan, lock, resume, workers, storing), `schedule` (which games),
+//!   `collect` (each finished game stored, tallied, shown), `driver` (plan, lock, resume,
+//!   workers), `schedule` (which games),
 //!   `openings` (books), `sprt` (stopping rule), `stats` and `summary` (what a person reads),
 //!   `snapshot` (`match.toml`), `store` (games.csv / games.pgn and their repair), `pgn`,
 //!   [`lock`] (one run per directory)
@@ -103,6 +104,7 @@
 //! - `error`: [`ArenaError`], every message naming its file, key or engine
 
 mod adjudication;
+mod collect;
 mod config;
 mod config_check;
 mod engine_config;
@@ -142,7 +144,7 @@ pub use openings::Opening;
 pub use options::{run, MatchOptions};
 pub use outcome::{GameResult, Termination};
 pub use pgn::hostname;
-pub use players::{check_engines, find_program, skillcal_bin};
+pub use players::{check_engines, find_program, skillcal_bin, this_skillcal};
 pub use run_options::RunOptions;
 pub use snapshot::SNAPSHOT_FILE;
 pub use sprt::SprtStatus;

@@ -96,8 +96,7 @@ pub fn check_engines(cfg: &MatchConfig, keys: &[String], opts: &RunOptions) -> R
     rt.block_on(preflight_keyed(cfg, &players, keys))
 }
 
-/// The skillcal binary: RunOptions, config key `skillcal_bin`, $SKILLCAL_BIN, this executable
-/// (from a test harness in `target/*/deps`, the `skillcal` beside `deps`).
+/// The skillcal binary: RunOptions, config key `skillcal_bin`, else [`this_skillcal`].
 pub fn skillcal_bin(cfg: &MatchConfig, opts: &RunOptions) -> Result<PathBuf> {
     if let Some(p) = opts
         .skillcal_bin
@@ -106,14 +105,18 @@ pub fn skillcal_bin(cfg: &MatchConfig, opts: &RunOptions) -> Result<PathBuf> {
     {
         return Ok(p);
     }
+    this_skillcal().map_err(ArenaError::Other)
+}
+
+/// The skillcal binary when no config names one, for every command that plays `builtin`:
+/// $SKILLCAL_BIN, else this executable (from a test harness in `target/*/deps`, the `skillcal`
+/// beside `deps`).
+pub fn this_skillcal() -> std::result::Result<PathBuf, String> {
     if let Some(p) = std::env::var_os("SKILLCAL_BIN") {
         return Ok(PathBuf::from(p));
     }
-    let exe = std::env::current_exe().map_err(|e| {
-        ArenaError::Other(format!(
-            "cannot locate the skillcal executable ({e}); set SKILLCAL_BIN"
-        ))
-    })?;
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot locate the skillcal executable ({e}); set SKILLCAL_BIN"))?;
     let is_skillcal = exe
         .file_stem()
         .is_some_and(|s| s.to_string_lossy() == "skillcal");

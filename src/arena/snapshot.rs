@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::config::MatchConfig;
-use super::error::{ArenaError, IoContext, Result};
+use super::error::{ArenaError, Result};
 use super::openings::book_path;
 
 /// The name of the snapshot file in a run directory.
@@ -46,43 +46,36 @@ pub fn check_snapshot(dir: &Path, cfg: &MatchConfig) -> Result<()> {
             dir.display()
         )));
     }
-    if let Ok(text) = std::fs::read_to_string(&path) {
-        let old: MatchConfig = toml::from_str(&text).map_err(|e| ArenaError::file(&path, e))?;
-        let (a, b) = (canon(&old), canon(cfg));
-        // a folder without a game belongs to no config yet (a run that stopped in its
-        // preflight, on an engine that would not start, wrote only this file)
-        if a != b && holds_games(dir) {
+    crate::results::keep_config(
+        &path,
+        cfg,
+        "a match",
+        || Ok(holds_games(dir)),
+        |old, new| {
+            let (a, b) = (canon(old), canon(new));
             let mut keys = Vec::new();
-            if a.engines != b.engines {
-                keys.push("engines");
+            for (key, differs) in [
+                ("engines", a.engines != b.engines),
+                ("limits", a.limits != b.limits),
+                ("openings", a.openings != b.openings),
+                ("adjudication", a.adjudication != b.adjudication),
+                ("seed", a.seed != b.seed),
+                (
+                    "pairing/games_per_opening",
+                    a.pairing != b.pairing || a.games_per_opening != b.games_per_opening,
+                ),
+            ] {
+                if differs {
+                    keys.push(key.to_string());
+                }
             }
-            if a.limits != b.limits {
-                keys.push("limits");
+            if keys.is_empty() && a != b {
+                keys.push("other keys".into());
             }
-            if a.openings != b.openings {
-                keys.push("openings");
-            }
-            if a.adjudication != b.adjudication {
-                keys.push("adjudication");
-            }
-            if a.seed != b.seed {
-                keys.push("seed");
-            }
-            if a.pairing != b.pairing || a.games_per_opening != b.games_per_opening {
-                keys.push("pairing/games_per_opening");
-            }
-            return Err(ArenaError::Other(format!(
-                "{} holds a match with a different config ({} differ; see {}); use a new --out directory",
-                dir.display(),
-                keys.join(", "),
-                path.display()
-            )));
-        }
-    }
-    let text = toml::to_string(cfg)
-        .map_err(|e| ArenaError::Other(format!("cannot serialize the match config: {e}")))?;
-    std::fs::write(&path, text).at("write", &path)?;
-    Ok(())
+            keys
+        },
+    )
+    .map_err(|e| ArenaError::Other(e.to_string()))
 }
 
 /// Whether `dir` holds a finished game (a games.csv row or a PGN game); an unreadable games.csv

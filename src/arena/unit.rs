@@ -2,8 +2,9 @@
 //! a unit is one opening pair, its games planned exactly as the file path plans them (the same
 //! ids, colours, openings and seeds), and [`UnitPlayer`] plays a unit with the same game loop.
 
+use super::collect::{make_record, time_control_tag};
 use super::config::MatchConfig;
-use super::driver::{make_record, time_control_tag, two_mut};
+use super::driver::two_mut;
 use super::error::{Context, Result};
 use super::game::{self, GameJob};
 use super::openings::{self, Opening};

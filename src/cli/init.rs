@@ -286,9 +286,21 @@ options = {{ {options} }}
 [[path]]
 {path}
 
+# The curve through the tested settings: a natural cubic spline, its knots where the settings
+# were played. An engine's strength is rarely even in its knob (Fairy-Stockfish's Skill Levels
+# -20 to -8 play within about 300 Elo of each other, -6 to 10 span about 1,800: a straight line
+# missed its tested settings by up to 660 Elo); a spline that is not increasing or does not
+# converge gives way to the increasing form, of the other knot counts and the polynomials,
+# that fits the tested settings best, each rated on its own (the report names it).
+[fit]
+model = "spline"
+knots = 6
+knots_at = "data"
+
 # The reference pool, measured once (Stockfish 15.1 Skill 0-10, Fairy-Stockfish 11.1 Skill 0 to
-# -12): its members' ratings and games, written beside this file by `skillcal init`. Its engines
-# are /usr/games/stockfish and /usr/games/fairy-stockfish (Debian's packages).
+# -12, and Maia-1 1100/1500/1900 played by skillcal's built-in engine): its members' ratings
+# and games, written beside this file by `skillcal init`. Its engines are /usr/games/stockfish
+# and /usr/games/fairy-stockfish (Debian's packages) and skillcal itself.
 [pool]
 file = "{POOL_DIR}"
 

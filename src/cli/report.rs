@@ -111,13 +111,14 @@ pub(super) fn check_engine_table(dir: &Path) -> Result<()> {
 
 /// A `skillcal pool` folder: its config and pairwise results.
 fn is_pool_folder(dir: &std::path::Path) -> bool {
-    dir.join("pool.toml").exists() && dir.join("pool-pairs.csv").exists()
+    crate::results::RunKind::of(dir) == Some(crate::results::RunKind::Pool)
+        && dir.join("pool-pairs.csv").exists()
 }
 
-/// A pool folder's own report (steps, consistency, forecast), refitted from its games as `skillcal
-/// pool --fit-only` does; the calibration report would read its pool.csv as a calibration's.
+/// A pool folder's own report (steps, consistency, forecast), refitted from its games (no game
+/// played, no measuring loop); the calibration report would read its pool.csv as a calibration's.
 fn pool_run(dir: &std::path::Path) -> Result<PathBuf> {
-    use crate::calibrate::pool::{measure, PoolOptions, PoolRunConfig};
+    use crate::calibrate::pool::{refit, PoolRunConfig};
     let path = dir.join("pool.toml");
     let text = crate::fsutil::read_text_capped(&path, crate::fsutil::CONFIG_CAP)
         .with_context(|| path.display().to_string())?;
@@ -125,17 +126,7 @@ fn pool_run(dir: &std::path::Path) -> Result<PathBuf> {
     let cfg: PoolRunConfig =
         toml::from_str(&text).with_context(|| format!("{}: not a pool config", path.display()))?;
     cfg.validate(&path.display().to_string())?;
-    let _lock = crate::arena::lock_dir(dir)?;
-    let runner = crate::calibrate::play::ArenaRunner::new(dir);
-    measure(
-        &cfg,
-        dir,
-        &runner,
-        &PoolOptions {
-            fit_only: true,
-            quiet: true,
-        },
-    )?;
+    refit(&cfg, dir)?;
     Ok(dir.join("report.md"))
 }
 

@@ -135,13 +135,121 @@ struct Pending {
     fen: Option<String>,
 }
 
+/// The game's result: the Result tag, else the movetext's terminator; `None` when the game is
+/// skipped (the two disagree, or it is unfinished: counted as such).
+fn game_result(
+    sink: &mut Sink,
+    tags: &Tags,
+    text: &GameText,
+    line: u64,
+    game_name: &str,
+    white: &str,
+    black: &str,
+) -> Result<Option<GameResult>, LoadError> {
+    let ended = tags.outcome.map(outcome_text);
+    // The Result tag is authoritative; the movetext terminator is the fallback. Both
+    // written and different: which one holds cannot be told.
+    if let (Some(tag), Some(ended)) = (&tags.result, ended) {
+        let tag_says = GameResult::parse(tag)
+            .map(GameResult::as_str)
+            .or((tag == "*").then_some("*"));
+        if tag_says.is_some_and(|t| t != ended) {
+            let at = text.tag_line("Result").unwrap_or(line);
+            sink.problem(
+                text.last_line.max(line),
+                &format!(
+                    "{game_name}: the Result tag (line {at}) says {tag} but the moves end {ended}"
+                ),
+            )?;
+            return Ok(None);
+        }
+    }
+    let result = match (&tags.result, tags.outcome) {
+        (Some(r), _) => GameResult::parse(r).ok_or_else(|| r.clone()),
+        (None, Some(Outcome::Known(KnownOutcome::Draw))) => Ok(GameResult::Draw),
+        (None, Some(Outcome::Known(KnownOutcome::Decisive { winner }))) => {
+            Ok(if winner == pgn_reader::shakmaty::Color::White {
+                GameResult::WhiteWins
+            } else {
+                GameResult::BlackWins
+            })
+        }
+        (None, _) => Err("*".to_string()),
+    };
+    match result {
+        // a cut game (no result token) counts as `*`, whatever its Result tag says
+        Ok(r) if text.unfinished().is_none() => Ok(Some(r)),
+        Err(r) if r == "*" => {
+            let at = format!("{}:{line}: {white} - {black}", sink.file.display());
+            sink.report.unfinished.push(at);
+            Ok(None)
+        }
+        Ok(_) => {
+            let at = format!("{}:{line}: {white} - {black}", sink.file.display());
+            sink.report.unfinished.push(at);
+            Ok(None)
+        }
+        Err(r) => {
+            sink.problem(
+                line,
+                &format!(
+                    "result '{r}' of {white} - {black} is not a finished game \
+                     (expected 1-0, 0-1 or 1/2-1/2)"
+                ),
+            )?;
+            Ok(None)
+        }
+    }
+}
+
+/// Opening pairs as games come in: by `PairId`, else with the latest earlier unpaired game
+/// that has the colours swapped and the same FEN.
+#[derive(Default)]
+struct Pairer {
+    /// unpaired games without a PairId, the latest last
+    pending: Vec<Pending>,
+    pair_count: u64,
+}
+
+impl Pairer {
+    /// Pairs `game` (to be stored at `index`) with its partner, if it has one yet.
+    fn pair(&mut self, sink: &mut Sink, game: &mut Game, tags: &Tags, line: u64, index: usize) {
+        if let Some(tag) = &tags.pair_id {
+            let id = sink
+                .pairs
+                .id(sink.file_index, &format!("#pgn-pairid-{tag}"));
+            let label = format!("PairId \"{tag}\"");
+            sink.pairs.member(id, &sink.file, label, line, index);
+            game.pair = Some(id);
+        } else {
+            let partner = self.pending.iter().rposition(|p| {
+                let prev = &sink.report.games[p.index];
+                prev.white == game.black && prev.black == game.white && p.fen == tags.fen
+            });
+            match partner {
+                Some(k) => {
+                    let p = self.pending.remove(k);
+                    let id = sink
+                        .pairs
+                        .id(sink.file_index, &format!("#pgn-pair-{}", self.pair_count));
+                    self.pair_count += 1;
+                    sink.report.games[p.index].pair = Some(id);
+                    game.pair = Some(id);
+                }
+                None => self.pending.push(Pending {
+                    index,
+                    fen: tags.fen.clone(),
+                }),
+            }
+        }
+    }
+}
+
 pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
     let mut reader = Reader::new(Cursor::new(bytes));
     let mut line = 1u64;
     let mut counted_to = 0usize;
-    // unpaired games without a PairId, the latest last
-    let mut pending: Vec<Pending> = Vec::new();
-    let mut pair_count = 0u64;
+    let mut pairer = Pairer::default();
     for n in 1.. {
         let more = reader
             .has_more()
@@ -196,59 +304,9 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
             sink.problem(line, &format!("player '{white}' plays against itself"))?;
             continue;
         }
-        let ended = tags.outcome.map(outcome_text);
-        // The Result tag is authoritative; the movetext terminator is the fallback. Both
-        // written and different: which one holds cannot be told.
-        if let (Some(tag), Some(ended)) = (&tags.result, ended) {
-            let tag_says = GameResult::parse(tag)
-                .map(GameResult::as_str)
-                .or((tag == "*").then_some("*"));
-            if tag_says.is_some_and(|t| t != ended) {
-                let at = text.tag_line("Result").unwrap_or(line);
-                sink.problem(
-                    text.last_line.max(line),
-                    &format!(
-                        "{game_name}: the Result tag (line {at}) says {tag} but the moves end {ended}"
-                    ),
-                )?;
-                continue;
-            }
-        }
-        let result = match (&tags.result, tags.outcome) {
-            (Some(r), _) => GameResult::parse(r).ok_or_else(|| r.clone()),
-            (None, Some(Outcome::Known(KnownOutcome::Draw))) => Ok(GameResult::Draw),
-            (None, Some(Outcome::Known(KnownOutcome::Decisive { winner }))) => {
-                Ok(if winner == pgn_reader::shakmaty::Color::White {
-                    GameResult::WhiteWins
-                } else {
-                    GameResult::BlackWins
-                })
-            }
-            (None, _) => Err("*".to_string()),
-        };
-        let result = match result {
-            // a cut game (no result token) counts as `*`, whatever its Result tag says
-            Ok(r) if text.unfinished().is_none() => r,
-            Err(r) if r == "*" => {
-                let at = format!("{}:{line}: {white} - {black}", sink.file.display());
-                sink.report.unfinished.push(at);
-                continue;
-            }
-            Ok(_) => {
-                let at = format!("{}:{line}: {white} - {black}", sink.file.display());
-                sink.report.unfinished.push(at);
-                continue;
-            }
-            Err(r) => {
-                sink.problem(
-                    line,
-                    &format!(
-                        "result '{r}' of {white} - {black} is not a finished game \
-                         (expected 1-0, 0-1 or 1/2-1/2)"
-                    ),
-                )?;
-                continue;
-            }
+        let Some(result) = game_result(sink, &tags, &text, line, &game_name, &white, &black)?
+        else {
+            continue;
         };
         let index = sink.report.games.len();
         let mut game = Game {
@@ -259,34 +317,7 @@ pub(crate) fn read_pgn(bytes: &[u8], sink: &mut Sink) -> Result<(), LoadError> {
             plies: tags.ply_count.or(Some(tags.sans)),
             termination: tags.termination.clone(),
         };
-        if let Some(tag) = &tags.pair_id {
-            let id = sink
-                .pairs
-                .id(sink.file_index, &format!("#pgn-pairid-{tag}"));
-            let label = format!("PairId \"{tag}\"");
-            sink.pairs.member(id, &sink.file, label, line, index);
-            game.pair = Some(id);
-        } else {
-            let partner = pending.iter().rposition(|p| {
-                let prev = &sink.report.games[p.index];
-                prev.white == game.black && prev.black == game.white && p.fen == tags.fen
-            });
-            match partner {
-                Some(k) => {
-                    let p = pending.remove(k);
-                    let id = sink
-                        .pairs
-                        .id(sink.file_index, &format!("#pgn-pair-{pair_count}"));
-                    pair_count += 1;
-                    sink.report.games[p.index].pair = Some(id);
-                    game.pair = Some(id);
-                }
-                None => pending.push(Pending {
-                    index,
-                    fen: tags.fen.clone(),
-                }),
-            }
-        }
+        pairer.pair(sink, &mut game, &tags, line, index);
         sink.report.games.push(game);
     }
     Ok(())

@@ -140,33 +140,8 @@ fn elo_plot(path: &Path, title: &str, y_desc: &str, all: &[Series]) -> Result<()
 const ORANGE: RGBColor = RGBColor(230, 140, 0);
 const GREY: RGBColor = RGBColor(110, 110, 110);
 
-/// Draws [`LEVEL_FIGURES`] into `dir`.
-pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
-    let (s, p) = (&l.subjects, &l.pool);
-    let [acpl, errors, state, drops, top1] = LEVEL_FIGURES.map(|(f, _)| dir.join(f));
-    elo_plot(
-        &acpl,
-        "ACPL against Elo",
-        "average centipawn loss",
-        &[
-            series(
-                s,
-                "tested settings",
-                RED,
-                false,
-                |r| (r.acpl, r.acpl_lower, r.acpl_upper),
-                1.0,
-            ),
-            series(
-                p,
-                "pool members",
-                GREY,
-                true,
-                |r| (r.acpl, r.acpl_lower, r.acpl_upper),
-                1.0,
-            ),
-        ],
-    )?;
+/// Inaccuracy, mistake and blunder rates of the settings, the pool's beside them.
+fn error_rates_plot(errors: &Path, s: &[LevelRow], p: &[LevelRow]) -> Result<(), ReportError> {
     let inacc: Pick = |r| {
         (
             r.inaccuracy_rate,
@@ -177,7 +152,7 @@ pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
     let mist: Pick = |r| (r.mistake_rate, r.mistake_rate_lower, r.mistake_rate_upper);
     let blun: Pick = |r| (r.blunder_rate, r.blunder_rate_lower, r.blunder_rate_upper);
     elo_plot(
-        &errors,
+        errors,
         "Inaccuracy, mistake and blunder rates against Elo",
         "% of moves",
         &[
@@ -210,9 +185,13 @@ pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
                 100.0,
             ),
         ],
-    )?;
+    )
+}
+
+/// Blunders and material drops when losing and when equal, for the tested settings.
+fn state_plots(state: &Path, drops: &Path, s: &[LevelRow]) -> Result<(), ReportError> {
     elo_plot(
-        &state,
+        state,
         "Blunder rate when losing and when equal",
         "% of moves in that state",
         &[
@@ -247,7 +226,7 @@ pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
         ],
     )?;
     elo_plot(
-        &drops,
+        drops,
         "Material drops (300 cp or more) when losing and when equal",
         "% of moves in that state",
         &[
@@ -281,6 +260,38 @@ pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
             ),
         ],
     )?;
+    Ok(())
+}
+
+/// Draws [`LEVEL_FIGURES`] into `dir`.
+pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
+    let (s, p) = (&l.subjects, &l.pool);
+    let [acpl, errors, state, drops, top1] = LEVEL_FIGURES.map(|(f, _)| dir.join(f));
+    elo_plot(
+        &acpl,
+        "ACPL against Elo",
+        "average centipawn loss",
+        &[
+            series(
+                s,
+                "tested settings",
+                RED,
+                false,
+                |r| (r.acpl, r.acpl_lower, r.acpl_upper),
+                1.0,
+            ),
+            series(
+                p,
+                "pool members",
+                GREY,
+                true,
+                |r| (r.acpl, r.acpl_lower, r.acpl_upper),
+                1.0,
+            ),
+        ],
+    )?;
+    error_rates_plot(&errors, s, p)?;
+    state_plots(&state, &drops, s)?;
     elo_plot(
         &top1,
         "Top-1 agreement against Elo",

@@ -175,12 +175,11 @@ fn unfitted_run(dir: &Path) -> Option<String> {
         .ok()?
         .filter_map(|e| e.ok())
         .any(|e| e.path().join("games.csv").is_file());
-    let command = if dir.join("calibrate.toml").is_file() {
-        "calibrate"
-    } else if dir.join("pool.toml").is_file() {
-        "pool"
-    } else {
-        return None;
+    let command = match crate::results::RunKind::of(dir)? {
+        kind @ (crate::results::RunKind::Calibration | crate::results::RunKind::Pool) => {
+            kind.command()
+        }
+        _ => return None,
     };
     has_games.then(|| {
         format!(

@@ -23,9 +23,11 @@ mod csvfile;
 mod error;
 mod games;
 mod human_scale;
+mod kept_config;
 mod levels;
 mod markdown;
 mod rows;
+mod run_kind;
 mod summary;
 
 pub use compare::{
@@ -38,10 +40,12 @@ pub use csvfile::{
 pub use error::ResultsError;
 pub use games::{merge_games_csv, GameResult, GameRow, Termination};
 pub use human_scale::{human_column, is_human_column, HumanScaleRow, HUMAN_SCALES};
+pub use kept_config::keep_config;
 pub use levels::{state_ratio, AnalysisRow, LevelElo, LevelKind, LevelRow};
 pub use markdown::md_cell;
 pub use rows::{
     CurveRow, LengthRow, PlanRow, PointRow, PoolMemberRow, PoolPairRow, PoolPlanRow, PoolRow,
     RangeFlag, TargetRow, TerminationRow, VerifyOpponentRow, VerifyRow,
 };
+pub use run_kind::RunKind;
 pub use summary::{read_summary, write_summary, KnobSummary, Summary, SUMMARY_FILE};

@@ -14,17 +14,7 @@ const LONG_FILES: &[(&str, &str)] = &[];
 
 /// Functions still over 120 lines (issue 45 takes them apart); the engine's search
 /// (`engine/search/`) is exempt: its loops read best whole.
-const LONG_FNS: &[&str] = &[
-    "analysis/mod.rs::run",
-    "arena/driver.rs::run_match_async",
-    "calibrate/fit/held.rs::fit_held",
-    "calibrate/pool/output.rs::report_markdown",
-    "calibrate/run/driver.rs::calibrate",
-    "calibrate/run/fits.rs::analyse",
-    "calibrate/run/outputs.rs::write_results",
-    "rating/pgn.rs::read_pgn",
-    "report/level_plots.rs::draw",
-];
+const LONG_FNS: &[&str] = &[];
 
 /// Import cycles still in the code, to be taken apart; any cycle not listed fails the tests.
 /// Empty since issue 12: keep it so.

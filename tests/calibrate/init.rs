@@ -50,6 +50,8 @@ fn init_chooses_the_path_from_the_engines_options() {
         Some("/usr/games/fairy-stockfish")
     );
     assert!(!cfg.pool_pairs.is_empty(), "the pool's games are loaded");
+    // a straight line missed Fairy-Stockfish's Skill Levels by 660 Elo: the curve is a spline
+    assert_eq!(cfg.fit.model.name(), "spline");
     assert!(dir.join("skillcal-pool/2moves_v1.epd").is_file());
     // skillcal's own engine: UCI_Elo with UCI_LimitStrength, no Skill Level
     let (ok, out, err) = init(&dir, SKILLCAL, "builtin.toml");

@@ -185,11 +185,11 @@ fn pool_measurement_meets_goal_and_rates_the_truth() {
     let mut other = cfg.clone();
     other.openings.order = "sequential".into();
     let err = format!("{}", measure(&other, &dir, &runner, &opts).unwrap_err());
-    assert!(err.contains("another openings"), "{err}");
+    assert!(err.contains("(openings differ"), "{err}");
     let mut other = cfg.clone();
     other.adjudication = Some(toml::from_str("max_plies = 200").unwrap());
     let err = format!("{}", measure(&other, &dir, &runner, &opts).unwrap_err());
-    assert!(err.contains("another adjudication"), "{err}");
+    assert!(err.contains("(adjudication differ"), "{err}");
     // `skillcal report` on the pool folder rewrites the pool's own report; it wrote a
     // calibration report over it, reading pool.csv as a calibration's (anchors "none")
     std::fs::remove_file(dir.join("report.md")).unwrap();

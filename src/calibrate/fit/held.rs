@@ -62,47 +62,12 @@ pub fn fit_held(
     let curve = model.into();
     // the weak priors of unanchored players where the joint fit puts them
     let center = anchor_center(roles)?;
-    // Step 1: the members alone (every other player fixed, without games here).
-    let pool_roles: Vec<Role> = roles
-        .iter()
-        .zip(held)
-        .map(|(r, &h)| {
-            if h {
-                r.clone()
-            } else {
-                Role::Anchored {
-                    mean: center,
-                    sd: 0.0,
-                }
-            }
-        })
-        .collect();
-    let (mut pool, _, init) = curve_problem_at(&pool_roles, &[], &curve, center)?;
-    let pool_own = own_params(&pool.players, roles);
-    let (r_hat, pool_cov) = match given {
-        // the pool file's own ratings and covariance, as measured
-        Some(g) => {
-            let mut r = init;
-            let mut cov = DMatrix::zeros(pool.n_params, pool.n_params);
-            for (i, k) in pool_own.iter().enumerate() {
-                let Some(k) = *k else { continue };
-                r[k] = g.elo[i];
-                for (j, l) in pool_own.iter().enumerate() {
-                    if let Some(l) = *l {
-                        cov[(k, l)] = g.cov[(i, j)];
-                    }
-                }
-            }
-            (r, cov)
-        }
-        None => {
-            pool.evidence = evidence.to_vec();
-            let r = pool.solve(init, 1.0)?;
-            let cov = pool.covariance(&r, 1.0)?;
-            (r, cov)
-        }
-    };
-    let member_elo: Vec<f64> = pool.players.iter().map(|p| p.eval(&r_hat)).collect();
+    let Members {
+        r_hat,
+        cov: pool_cov,
+        own: pool_own,
+        elo: member_elo,
+    } = measure_members(roles, held, evidence, &curve, center, given)?;
 
     // Step 2: the run's players with the members fixed.
     let run_roles: Vec<Role> = roles
@@ -158,18 +123,7 @@ pub fn fit_held(
     // Cross-information of this run's games, and the carried pool covariance.
     let info = joint.derivatives(&joint.cells, &[], &full, dispersion).1;
     joint.players.truncate(roles.len());
-    let s = from_pool.len();
-    let m = run.n_params;
-    let mut b = DMatrix::zeros(m, s);
-    let mut sigma = DMatrix::zeros(s, s);
-    for (c, &(pk, jk)) in from_pool.iter().enumerate() {
-        for r in 0..m {
-            b[(r, c)] = info[(run_to_joint[r], jk)];
-        }
-        for (c2, &(pk2, _)) in from_pool.iter().enumerate() {
-            sigma[(c, c2)] = pool_cov[(pk, pk2)];
-        }
-    }
+    let (b, sigma) = pool_blocks(&info, &from_pool, &run_to_joint, &pool_cov);
     let free: Vec<usize> = run_to_joint.clone();
     let members: Vec<usize> = from_pool.iter().map(|&(_, jk)| jk).collect();
     let parts = HeldParts::new(free, members, a, b, sigma);
@@ -199,6 +153,98 @@ pub fn fit_held(
         held: Some(Box::new(parts)),
         weak_prior,
     })
+}
+
+/// Step 1's result: the members' parameters and their covariance, the parameter each role owns
+/// in that layout, and each role's rating.
+struct Members {
+    r_hat: DVector<f64>,
+    cov: DMatrix<f64>,
+    own: Vec<Option<usize>>,
+    elo: Vec<f64>,
+}
+
+/// Step 1: the members alone (every other player fixed, without games here), from the pool
+/// file's ratings when `given`, else from `evidence`: their parameters, covariance, which
+/// parameter each role owns, and each role's rating.
+fn measure_members(
+    roles: &[Role],
+    held: &[bool],
+    evidence: &[Cell],
+    curve: &Curve,
+    center: f64,
+    given: Option<&MeasuredPool>,
+) -> Result<Members, FitError> {
+    let pool_roles: Vec<Role> = roles
+        .iter()
+        .zip(held)
+        .map(|(r, &h)| {
+            if h {
+                r.clone()
+            } else {
+                Role::Anchored {
+                    mean: center,
+                    sd: 0.0,
+                }
+            }
+        })
+        .collect();
+    let (mut pool, _, init) = curve_problem_at(&pool_roles, &[], curve, center)?;
+    let pool_own = own_params(&pool.players, roles);
+    let (r_hat, pool_cov) = match given {
+        // the pool file's own ratings and covariance, as measured
+        Some(g) => {
+            let mut r = init;
+            let mut cov = DMatrix::zeros(pool.n_params, pool.n_params);
+            for (i, k) in pool_own.iter().enumerate() {
+                let Some(k) = *k else { continue };
+                r[k] = g.elo[i];
+                for (j, l) in pool_own.iter().enumerate() {
+                    if let Some(l) = *l {
+                        cov[(k, l)] = g.cov[(i, j)];
+                    }
+                }
+            }
+            (r, cov)
+        }
+        None => {
+            pool.evidence = evidence.to_vec();
+            let r = pool.solve(init, 1.0)?;
+            let cov = pool.covariance(&r, 1.0)?;
+            (r, cov)
+        }
+    };
+    let member_elo: Vec<f64> = pool.players.iter().map(|p| p.eval(&r_hat)).collect();
+    Ok(Members {
+        r_hat,
+        cov: pool_cov,
+        own: pool_own,
+        elo: member_elo,
+    })
+}
+
+/// The cross-information between the run's parameters and the members' (`b`, rows in the
+/// run's layout) and the members' covariance from step 1 (`sigma`), in `from_pool`'s order
+/// ((step-1 parameter, joint parameter) per member).
+fn pool_blocks(
+    info: &DMatrix<f64>,
+    from_pool: &[(usize, usize)],
+    run_to_joint: &[usize],
+    pool_cov: &DMatrix<f64>,
+) -> (DMatrix<f64>, DMatrix<f64>) {
+    let s = from_pool.len();
+    let m = run_to_joint.len();
+    let mut b = DMatrix::zeros(m, s);
+    let mut sigma = DMatrix::zeros(s, s);
+    for (c, &(pk, jk)) in from_pool.iter().enumerate() {
+        for r in 0..m {
+            b[(r, c)] = info[(run_to_joint[r], jk)];
+        }
+        for (c2, &(pk2, _)) in from_pool.iter().enumerate() {
+            sigma[(c, c2)] = pool_cov[(pk, pk2)];
+        }
+    }
+    (b, sigma)
 }
 
 /// A run's fit as its configuration asks: the members (the first `cfg.pool.members.len()`

@@ -48,58 +48,37 @@ fn load_all(cfg: &PoolRunConfig, dir: &Path) -> Result<(Vec<Game>, usize)> {
     Ok((games, left_out))
 }
 
+/// Keeps `pool.toml`: the games' conditions (another book or other rules would mix two pools'
+/// games) and each member's engine may not change.
 fn check_run_config(cfg: &PoolRunConfig, dir: &Path) -> Result<()> {
-    let path = dir.join("pool.toml");
-    if path.exists() {
-        let old = crate::fsutil::read_text_capped(&path, crate::fsutil::CONFIG_CAP)
-            .map_err(|e| CalibrateError::io("read", &path, e))?;
-        let prev: PoolRunConfig = toml::from_str(&old).map_err(|e| {
-            CalibrateError::file(&path, format!("cannot read the run's config: {e}"))
-        })?;
-        // the games' conditions: another book or other rules would mix two pools' games
-        // a path stored relative to another working directory may not resolve from here:
-        // then the file's name is all there is to compare
-        let same_book = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-            (Ok(x), Ok(y)) => x == y,
-            _ => a.file_name() == b.file_name(),
-        };
+    // a path stored relative to another working directory may not resolve from here: then the
+    // file's name is all there is to compare
+    let same_book = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a.file_name() == b.file_name(),
+    };
+    let changes = |prev: &PoolRunConfig, cfg: &PoolRunConfig| {
         let mut changed = Vec::new();
         if !same_book(&prev.openings.file, &cfg.openings.file) {
-            changed.push("openings.file");
+            changed.push("openings.file".to_string());
         }
         if prev.openings.order != cfg.openings.order || prev.openings.plies != cfg.openings.plies {
-            changed.push("openings");
+            changed.push("openings".into());
         }
         if prev.adjudication != cfg.adjudication {
-            changed.push("adjudication");
-        }
-        if !changed.is_empty() {
-            return Err(CalibrateError::file(
-                dir,
-                format!(
-                    "holds a pool played with another {} (see {}); use a new --out",
-                    changed.join(" and "),
-                    path.display()
-                ),
-            ));
+            changed.push("adjudication".into());
         }
         for (j, m) in cfg.pool.members.iter().enumerate() {
             if let Some(p) = prev.pool.members.iter().position(|o| o.name == m.name) {
                 if member_engine(&prev.pool, p) != member_engine(&cfg.pool, j) {
-                    return Err(CalibrateError::file(
-                        dir,
-                        format!(
-                            "member `{}` was played with other settings in this folder; use a new --out",
-                            m.name
-                        ),
-                    ));
+                    changed.push(format!("member `{}`'s engine", m.name));
                 }
             }
         }
-    }
-    let text = toml::to_string(cfg)
-        .map_err(|e| CalibrateError::file(&path, format!("cannot encode the config: {e}")))?;
-    std::fs::write(&path, text).map_err(|e| CalibrateError::io("write", &path, e))
+        changed
+    };
+    crate::results::keep_config(&dir.join("pool.toml"), cfg, "a pool", || Ok(true), changes)?;
+    Ok(())
 }
 
 fn batch_of(d: &Path) -> Option<u32> {
@@ -110,6 +89,39 @@ fn batch_of(d: &Path) -> Option<u32> {
         .next()?
         .parse()
         .ok()
+}
+
+/// A pool folder's games fitted and its result files (the page too) written.
+struct Fitted {
+    games: Vec<Game>,
+    retired: usize,
+    f: PoolFit,
+    cost: GameCost,
+    ahead: Option<Forecast>,
+}
+
+fn fit_and_write(cfg: &PoolRunConfig, dir: &Path) -> Result<Fitted> {
+    let (games, retired) = load_all(cfg, dir)?;
+    let f = fit(cfg, &games)?;
+    let cost = cost(cfg, dir)?;
+    let ahead = forecast(cfg, &f, &cost, FORECAST_GAMES);
+    write_results(cfg, dir, &games, retired, &f, ahead.as_ref())?;
+    Ok(Fitted {
+        games,
+        retired,
+        f,
+        cost,
+        ahead,
+    })
+}
+
+/// Refits a pool folder from its games and writes its result files and page, as
+/// `skillcal pool --fit-only` does but without claiming the folder or keeping its config (the
+/// folder's own `pool.toml` is `cfg`): no game is played and nothing is planned.
+pub fn refit(cfg: &PoolRunConfig, dir: &Path) -> Result<PoolOutcome> {
+    let _lock = crate::arena::lock_dir(dir).map_err(|e| CalibrateError::Other(e.to_string()))?;
+    let Fitted { games, f, .. } = fit_and_write(cfg, dir)?;
+    Ok(outcome(cfg, games.len(), f))
 }
 
 /// Plays (or resumes) the pool measurement into `dir`, then writes the pool files.
@@ -147,11 +159,13 @@ pub fn measure(
         runner.run_batch(&unfinished)?;
     }
     loop {
-        let (games, retired) = load_all(cfg, dir)?;
-        let f = fit(cfg, &games)?;
-        let cost = cost(cfg, dir)?;
-        let ahead = forecast(cfg, &f, &cost, FORECAST_GAMES);
-        write_results(cfg, dir, &games, retired, &f, ahead.as_ref())?;
+        let Fitted {
+            games,
+            retired,
+            f,
+            cost,
+            ahead,
+        } = fit_and_write(cfg, dir)?;
         if opts.fit_only {
             return Ok(outcome(cfg, games.len(), f));
         }

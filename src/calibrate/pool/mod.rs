@@ -29,6 +29,6 @@ pub use crate::calibrate::config::pool_file::{
 pub use crate::calibrate::run::cost::{CostSample, GameCost};
 pub use crate::results::{PoolMemberRow, PoolPairRow};
 pub use fit::{fit, PoolFit};
-pub use measure::{measure, PoolOptions, PoolOutcome};
+pub use measure::{measure, refit, PoolOptions, PoolOutcome};
 pub use output::read_pool_csv;
 pub use plan::{first_ladder, forecast, next_batch, Forecast, PlannedMatch};

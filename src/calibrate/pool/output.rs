@@ -207,6 +207,62 @@ fn report_markdown(
                 .join(", ")
         );
     }
+    forecast_note(&mut s, cfg, rows, ahead);
+    if !cfg.pool.scale.is_empty() {
+        let _ = writeln!(s, "Scale: {}\n", cfg.pool.scale);
+    }
+    let _ = writeln!(
+        s,
+        "Intervals are those of each member's place relative to the anchors' mean (the scale's \
+         location, which the anchor table fixes). Members without an anchor value are rated by their \
+         games alone: below the lowest anchor the scale is carried by these links.\n"
+    );
+    let _ = writeln!(s, "| member | anchor value | measured | 95% interval | measured - anchor | games | W-D-L | limits |");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
+    let mut sorted: Vec<&PoolMemberRow> = rows.iter().collect();
+    sorted.sort_by(|a, b| {
+        a.elo
+            .unwrap_or(f64::MIN)
+            .total_cmp(&b.elo.unwrap_or(f64::MIN))
+    });
+    for r in &sorted {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {}-{} | {} | {} | {}-{}-{} | {} |",
+            results::md_cell(&r.name),
+            fmt_opt(r.anchor_elo),
+            fmt_opt(r.elo),
+            fmt_opt(r.lower),
+            fmt_opt(r.upper),
+            r.elo
+                .zip(r.anchor_elo)
+                .map(|(e, a)| format!("{:+.0}", e - a))
+                .unwrap_or_else(|| "-".into()),
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.limits
+        );
+    }
+    steps_section(&mut s, &sorted, pairs);
+    consistency_section(&mut s, &sorted, pairs);
+    if let Some(a) = ahead.filter(|a| a.games > 0) {
+        forecast_section(&mut s, cfg, a);
+    }
+    let _ = writeln!(s, "\nFiles: `pool.csv` (ratings), `pool-covariance.csv`, `pool-pairs.csv` (pairwise results, enough to refit), `games.csv`, `plan.csv`, `matches/*/` (each match's games and PGN).");
+    s
+}
+
+/// The forecast in a paragraph: when the goal is met at this pace, or that it is not, or why
+/// there is none yet.
+fn forecast_note(
+    s: &mut String,
+    cfg: &PoolRunConfig,
+    rows: &[PoolMemberRow],
+    ahead: Option<&Forecast>,
+) {
+    use std::fmt::Write as _;
     match ahead {
         Some(a) if a.games == 0 => {}
         Some(a) if a.met => {
@@ -249,43 +305,11 @@ fn report_markdown(
             }
         }
     }
-    if !cfg.pool.scale.is_empty() {
-        let _ = writeln!(s, "Scale: {}\n", cfg.pool.scale);
-    }
-    let _ = writeln!(
-        s,
-        "Intervals are those of each member's place relative to the anchors' mean (the scale's \
-         location, which the anchor table fixes). Members without an anchor value are rated by their \
-         games alone: below the lowest anchor the scale is carried by these links.\n"
-    );
-    let _ = writeln!(s, "| member | anchor value | measured | 95% interval | measured - anchor | games | W-D-L | limits |");
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
-    let mut sorted: Vec<&PoolMemberRow> = rows.iter().collect();
-    sorted.sort_by(|a, b| {
-        a.elo
-            .unwrap_or(f64::MIN)
-            .total_cmp(&b.elo.unwrap_or(f64::MIN))
-    });
-    for r in &sorted {
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {}-{} | {} | {} | {}-{}-{} | {} |",
-            results::md_cell(&r.name),
-            fmt_opt(r.anchor_elo),
-            fmt_opt(r.elo),
-            fmt_opt(r.lower),
-            fmt_opt(r.upper),
-            r.elo
-                .zip(r.anchor_elo)
-                .map(|(e, a)| format!("{:+.0}", e - a))
-                .unwrap_or_else(|| "-".into()),
-            r.games,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.limits
-        );
-    }
+}
+
+/// The measured step between each two neighbours beside the anchor table's.
+fn steps_section(s: &mut String, sorted: &[&PoolMemberRow], pairs: &[PoolPairRow]) {
+    use std::fmt::Write as _;
     let _ = writeln!(s, "\n## Steps between neighbours\n");
     let _ = writeln!(
         s,
@@ -316,12 +340,6 @@ fn report_markdown(
             table.unwrap_or_else(|| "-".into())
         );
     }
-    consistency_section(&mut s, &sorted, pairs);
-    if let Some(a) = ahead.filter(|a| a.games > 0) {
-        forecast_section(&mut s, cfg, a);
-    }
-    let _ = writeln!(s, "\nFiles: `pool.csv` (ratings), `pool-covariance.csv`, `pool-pairs.csv` (pairwise results, enough to refit), `games.csv`, `plan.csv`, `matches/*/` (each match's games and PGN).");
-    s
 }
 
 /// Where the forecast's games and hours go, the costliest pairs first.

@@ -6,11 +6,12 @@ use crate::calibrate::config::calibration::{
     CalibrationConfig, KnotPlacement, ModelKind, SelfPlayScale,
 };
 use crate::calibrate::error::Result;
-use crate::calibrate::fit::curve::{self, CurveFit, PlayerStats, Role, WEAK_SD};
+use crate::calibrate::fit::curve::{self, CurveFit, FitError, PlayerStats, Role, WEAK_SD};
 use crate::calibrate::fit::held::fit_run;
 use crate::calibrate::fit::self_play::{self, Stretch};
 use crate::calibrate::fit::spline;
 use crate::calibrate::run::players::{players, pool_evidence, without_retired, Players};
+use crate::rating::problem::Cell;
 use crate::results::GameRow;
 
 /// Fits of all games so far: the curve and the per-setting ratings.
@@ -38,195 +39,40 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
             other => other.clone(),
         })
         .collect();
-    let t_min = cfg.plan.t_min;
-    let tested: Vec<(f64, f64)> = players
-        .roles
-        .iter()
-        .zip(&stats)
-        .filter_map(|(r, s)| match r {
-            Role::Subject(t) => Some((*t, s.games as f64)),
-            _ => None,
-        })
-        .collect();
-    // the spline with `n` knots, placed as the config says
-    let spline_with = |n: usize| {
-        let mut c = curve::Curve::new(ModelKind::Spline, t_min, n);
-        if cfg.fit.knots_at == KnotPlacement::Data {
-            if let Some(k) = spline::data_knots(&tested, n) {
-                c.knots = k;
-            }
-        }
-        c
+    let fitter = Fitter {
+        cfg,
+        roles: &players.roles,
+        tested: players
+            .roles
+            .iter()
+            .zip(&stats)
+            .filter_map(|(r, s)| match r {
+                Role::Subject(t) => Some((*t, s.games as f64)),
+                _ => None,
+            })
+            .collect(),
+        setting_t: players
+            .roles
+            .iter()
+            .map(|r| match r {
+                Role::Subject(t) => Some(*t),
+                _ => None,
+            })
+            .collect(),
+        tallies: &tallies,
+        evidence: &evidence,
     };
-    let form = |m| match m {
-        ModelKind::Spline => spline_with(cfg.fit.n_knots()),
-        m => curve::Curve::new(m, t_min, cfg.fit.n_knots()),
-    };
-    // the spline's other knot counts, tried when the configured spline fails or is not
-    // increasing; empty for the other forms
-    let other_knots: Vec<usize> = if cfg.fit.model == ModelKind::Spline {
-        let n = cfg.fit.n_knots();
-        spline::KNOTS_RANGE.filter(|&k| k != n).collect()
-    } else {
-        Vec::new()
-    };
-    let setting_t: Vec<Option<f64>> = players
-        .roles
-        .iter()
-        .map(|r| match r {
-            Role::Subject(t) => Some(*t),
-            _ => None,
-        })
-        .collect();
-    let run = |roles: &[Role], model: curve::Curve, stretch: Stretch| {
-        fit_run(cfg, roles, &setting_t, &tallies, &evidence, model, stretch)
-    };
-    // the self-play scale that fits the games best under the curve form `c`
-    let profile_with = |c: &curve::Curve, scale: SelfPlayScale| {
-        let loglik = |s: Stretch| run(&players.roles, c.clone(), s).ok().map(|f| f.loglik);
-        if scale == SelfPlayScale::Fit {
-            self_play::profile(|k| loglik(Stretch::flat(k))).map(Stretch::flat)
-        } else {
-            self_play::profile_by_t(loglik)
-        }
-    };
-    let stretch = match cfg.fit.self_play_scale {
-        SelfPlayScale::Fixed(k) => Stretch::flat(k),
-        SelfPlayScale::Fit | SelfPlayScale::FitByT if !has_subject => Stretch::ONE,
-        scale => {
-            // A configured form that does not converge leaves no profile; kappa 1 in its place
-            // moved the first range run's weak settings 150-200 Elo, so the nearest forms that do
-            // converge are tried: the spline's neighbouring knot counts, then the cubic,
-            // quadratic and linear forms.
-            let mut nearest = other_knots.clone();
-            nearest.sort_by_key(|&k| (k.abs_diff(cfg.fit.n_knots()), k));
-            let mut others: Vec<(String, curve::Curve)> = nearest
-                .into_iter()
-                .map(|k| (format!("spline with {k} knots"), spline_with(k)))
-                .collect();
-            others.extend(
-                ModelKind::ALL
-                    .into_iter()
-                    .rev()
-                    .filter(|&m| m != cfg.fit.model && m != ModelKind::Spline)
-                    .map(|m| (m.name().to_string(), form(m))),
-            );
-            let fitted = profile_with(&form(cfg.fit.model), scale).or_else(|| {
-                others.iter().find_map(|(name, c)| {
-                    let s = profile_with(c, scale)?;
-                    notes.push(format!(
-                        "self-play scale: the {} fit did not converge, so kappa is profiled with the {name} form",
-                        cfg.fit.model.name()
-                    ));
-                    Some(s)
-                })
-            });
-            match fitted {
-                Some(s) if s.slope == 0.0 => {
-                    notes.push(format!(
-                        "games between the run's settings stretch rating differences by kappa = {:.2} (fitted: fit.self_play_scale = \"fit\")",
-                        s.kappa
-                    ));
-                    s
-                }
-                Some(s) => {
-                    notes.push(format!(
-                        "games between the run's settings stretch rating differences by kappa = {:.2} at t = {} times exp({:.2} (t - {})), t the pair's mean: {:.2} at t = 0, {:.2} at t = 1 (fitted: fit.self_play_scale = \"fit-by-t\")",
-                        s.kappa,
-                        self_play::PIVOT,
-                        s.slope,
-                        self_play::PIVOT,
-                        s.at(0.0, 0.0),
-                        s.at(1.0, 1.0)
-                    ));
-                    s
-                }
-                None => {
-                    notes.push("self-play scale: the profile fit failed; kappa = 1".into());
-                    Stretch::ONE
-                }
-            }
-        }
-    };
+    let stretch = fitter.stretch(has_subject, &mut notes);
     let points = if has_subject {
-        run(&free, ModelKind::Linear.into(), stretch).ok()
+        fitter.run(&free, ModelKind::Linear.into(), stretch).ok()
     } else {
         None
     };
-    let mut curve = None;
-    if has_subject {
-        let select = cfg.fit.select_form;
-        let first = run(&players.roles, form(cfg.fit.model), stretch);
-        let why = match &first {
-            _ if select => Some("form selection (select_form)".to_string()),
-            Ok(f) if !f.monotone(t_min) => Some(format!(
-                "the {} curve is not increasing on the whole path",
-                cfg.fit.model.name()
-            )),
-            Ok(_) => None,
-            Err(e) => Some(format!("the {} fit failed ({e:#})", cfg.fit.model.name())),
-        };
-        match why {
-            // no reason to look further: the configured form fitted and is increasing
-            None => curve = first.ok(),
-            Some(why) => {
-                // Of the increasing forms, the one that fits the tested settings best: the
-                // next simpler form alone can miss them by hundreds of Elo (results/families/gbm
-                // at 960 games: the quadratic not increasing, its linear fallback residual chi²
-                // 68.5 on 18 d.o.f., the cubic 7.3 on 16). With `select_form`, always so.
-                // A spline that is not increasing is tried with the other knot counts too:
-                // the polynomials alone missed results/range's middle settings by 275 Elo
-                // (6 knots not increasing, the quadratic chi² 148.8 on 39 d.o.f., 7 knots 29.8).
-                let mut candidates: Vec<(String, curve::Curve)> = ModelKind::ALL
-                    .into_iter()
-                    .filter(|&m| select || m != cfg.fit.model)
-                    .map(|m| (m.name().to_string(), form(m)))
-                    .collect();
-                if !select {
-                    // (a spline that does not converge, too)
-                    candidates.extend(
-                        other_knots
-                            .iter()
-                            .map(|&n| (format!("spline with {n} knots"), spline_with(n))),
-                    );
-                }
-                let mut best: Option<(f64, CurveFit, String)> = None;
-                let mut scores = Vec::new();
-                for (name, c) in candidates {
-                    let Ok(g) = run(&players.roles, c, stretch) else {
-                        scores.push(format!("{name} not fitted"));
-                        continue;
-                    };
-                    if !g.monotone(t_min) {
-                        scores.push(format!("{name} not increasing"));
-                        continue;
-                    }
-                    let chi2 = points
-                        .as_ref()
-                        .map_or(0.0, |p| residual_chi2(&players.roles, p, &g));
-                    // Akaike's penalty: 2 per coefficient
-                    let score = chi2 + 2.0 * g.theta.len() as f64;
-                    scores.push(format!("{name} {chi2:.1}"));
-                    if best.as_ref().is_none_or(|(s, _, _)| score < *s) {
-                        best = Some((score, g, name));
-                    }
-                }
-                match best {
-                    Some((_, g, used)) => {
-                        notes.push(format!(
-                            "{why}; the {used} form is used: of the increasing forms it fits the tested settings best (residual chi-square plus 2 per coefficient; chi-square {})",
-                            scores.join(", ")
-                        ));
-                        curve = Some(g);
-                    }
-                    None => match first {
-                        Ok(f) => curve = Some(f),
-                        Err(e) => notes.push(format!("curve fit failed: {e:#}")),
-                    },
-                }
-            }
-        }
-    }
+    let curve = if has_subject {
+        fitter.curve(points.as_ref(), stretch, &mut notes)
+    } else {
+        None
+    };
     if let Some(c) = &curve {
         if c.weak_prior {
             notes.push(format!(
@@ -247,6 +93,214 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
         notes,
     })
 }
+
+/// One run's games ready to fit under any curve form and self-play scale.
+struct Fitter<'a> {
+    cfg: &'a CalibrationConfig,
+    roles: &'a [Role],
+    /// Each tested setting and its games (where a data-placed spline puts its knots).
+    tested: Vec<(f64, f64)>,
+    /// Each role's setting, if a subject.
+    setting_t: Vec<Option<f64>>,
+    tallies: &'a [Cell],
+    evidence: &'a [Cell],
+}
+
+impl Fitter<'_> {
+    /// The spline with `n` knots, placed as the config says.
+    fn spline_with(&self, n: usize) -> curve::Curve {
+        let mut c = curve::Curve::new(ModelKind::Spline, self.cfg.plan.t_min, n);
+        if self.cfg.fit.knots_at == KnotPlacement::Data {
+            if let Some(k) = spline::data_knots(&self.tested, n) {
+                c.knots = k;
+            }
+        }
+        c
+    }
+
+    fn form(&self, m: ModelKind) -> curve::Curve {
+        match m {
+            ModelKind::Spline => self.spline_with(self.cfg.fit.n_knots()),
+            m => curve::Curve::new(m, self.cfg.plan.t_min, self.cfg.fit.n_knots()),
+        }
+    }
+
+    /// The spline's other knot counts, tried when the configured spline fails or is not
+    /// increasing; empty for the other forms.
+    fn other_knots(&self) -> Vec<usize> {
+        if self.cfg.fit.model == ModelKind::Spline {
+            let n = self.cfg.fit.n_knots();
+            spline::KNOTS_RANGE.filter(|&k| k != n).collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn run(&self, roles: &[Role], model: curve::Curve, stretch: Stretch) -> FitResult {
+        fit_run(
+            self.cfg,
+            roles,
+            &self.setting_t,
+            self.tallies,
+            self.evidence,
+            model,
+            stretch,
+        )
+    }
+
+    /// The self-play scale that fits the games best under the curve form `c`.
+    fn profile(&self, c: &curve::Curve, scale: SelfPlayScale) -> Option<Stretch> {
+        let loglik = |s: Stretch| self.run(self.roles, c.clone(), s).ok().map(|f| f.loglik);
+        if scale == SelfPlayScale::Fit {
+            self_play::profile(|k| loglik(Stretch::flat(k))).map(Stretch::flat)
+        } else {
+            self_play::profile_by_t(loglik)
+        }
+    }
+
+    /// The self-play scale as configured: fixed, or profiled (a note says which and what).
+    fn stretch(&self, has_subject: bool, notes: &mut Vec<String>) -> Stretch {
+        let cfg = self.cfg;
+        let scale = match cfg.fit.self_play_scale {
+            SelfPlayScale::Fixed(k) => return Stretch::flat(k),
+            SelfPlayScale::Fit | SelfPlayScale::FitByT if !has_subject => return Stretch::ONE,
+            scale => scale,
+        };
+        // A configured form that does not converge leaves no profile; kappa 1 in its place
+        // moved the first range run's weak settings 150-200 Elo, so the nearest forms that do
+        // converge are tried: the spline's neighbouring knot counts, then the cubic,
+        // quadratic and linear forms.
+        let mut nearest = self.other_knots();
+        nearest.sort_by_key(|&k| (k.abs_diff(cfg.fit.n_knots()), k));
+        let mut others: Vec<(String, curve::Curve)> = nearest
+            .into_iter()
+            .map(|k| (format!("spline with {k} knots"), self.spline_with(k)))
+            .collect();
+        others.extend(
+            ModelKind::ALL
+                .into_iter()
+                .rev()
+                .filter(|&m| m != cfg.fit.model && m != ModelKind::Spline)
+                .map(|m| (m.name().to_string(), self.form(m))),
+        );
+        let fitted = self.profile(&self.form(cfg.fit.model), scale).or_else(|| {
+            others.iter().find_map(|(name, c)| {
+                let s = self.profile(c, scale)?;
+                notes.push(format!(
+                    "self-play scale: the {} fit did not converge, so kappa is profiled with the {name} form",
+                    cfg.fit.model.name()
+                ));
+                Some(s)
+            })
+        });
+        match fitted {
+            Some(s) if s.slope == 0.0 => {
+                notes.push(format!(
+                    "games between the run's settings stretch rating differences by kappa = {:.2} (fitted: fit.self_play_scale = \"fit\")",
+                    s.kappa
+                ));
+                s
+            }
+            Some(s) => {
+                notes.push(format!(
+                    "games between the run's settings stretch rating differences by kappa = {:.2} at t = {} times exp({:.2} (t - {})), t the pair's mean: {:.2} at t = 0, {:.2} at t = 1 (fitted: fit.self_play_scale = \"fit-by-t\")",
+                    s.kappa,
+                    self_play::PIVOT,
+                    s.slope,
+                    self_play::PIVOT,
+                    s.at(0.0, 0.0),
+                    s.at(1.0, 1.0)
+                ));
+                s
+            }
+            None => {
+                notes.push("self-play scale: the profile fit failed; kappa = 1".into());
+                Stretch::ONE
+            }
+        }
+    }
+
+    /// The curve: the configured form when it fits and is increasing (and `select_form` is
+    /// off), else the increasing form that fits the tested settings (`points`) best.
+    fn curve(
+        &self,
+        points: Option<&CurveFit>,
+        stretch: Stretch,
+        notes: &mut Vec<String>,
+    ) -> Option<CurveFit> {
+        let cfg = self.cfg;
+        let t_min = cfg.plan.t_min;
+        let select = cfg.fit.select_form;
+        let first = self.run(self.roles, self.form(cfg.fit.model), stretch);
+        let why = match &first {
+            _ if select => "form selection (select_form)".to_string(),
+            Ok(f) if !f.monotone(t_min) => format!(
+                "the {} curve is not increasing on the whole path",
+                cfg.fit.model.name()
+            ),
+            // no reason to look further: the configured form fitted and is increasing
+            Ok(_) => return first.ok(),
+            Err(e) => format!("the {} fit failed ({e:#})", cfg.fit.model.name()),
+        };
+        // Of the increasing forms, the one that fits the tested settings best: the
+        // next simpler form alone can miss them by hundreds of Elo (results/families/gbm
+        // at 960 games: the quadratic not increasing, its linear fallback residual chi²
+        // 68.5 on 18 d.o.f., the cubic 7.3 on 16). With `select_form`, always so.
+        // A spline that is not increasing is tried with the other knot counts too:
+        // the polynomials alone missed results/range's middle settings by 275 Elo
+        // (6 knots not increasing, the quadratic chi² 148.8 on 39 d.o.f., 7 knots 29.8).
+        let mut candidates: Vec<(String, curve::Curve)> = ModelKind::ALL
+            .into_iter()
+            .filter(|&m| select || m != cfg.fit.model)
+            .map(|m| (m.name().to_string(), self.form(m)))
+            .collect();
+        if !select {
+            // (a spline that does not converge, too)
+            candidates.extend(
+                self.other_knots()
+                    .into_iter()
+                    .map(|n| (format!("spline with {n} knots"), self.spline_with(n))),
+            );
+        }
+        let mut best: Option<(f64, CurveFit, String)> = None;
+        let mut scores = Vec::new();
+        for (name, c) in candidates {
+            let Ok(g) = self.run(self.roles, c, stretch) else {
+                scores.push(format!("{name} not fitted"));
+                continue;
+            };
+            if !g.monotone(t_min) {
+                scores.push(format!("{name} not increasing"));
+                continue;
+            }
+            let chi2 = points.map_or(0.0, |p| residual_chi2(self.roles, p, &g));
+            // Akaike's penalty: 2 per coefficient
+            let score = chi2 + 2.0 * g.theta.len() as f64;
+            scores.push(format!("{name} {chi2:.1}"));
+            if best.as_ref().is_none_or(|(s, _, _)| score < *s) {
+                best = Some((score, g, name));
+            }
+        }
+        match best {
+            Some((_, g, used)) => {
+                notes.push(format!(
+                    "{why}; the {used} form is used: of the increasing forms it fits the tested settings best (residual chi-square plus 2 per coefficient; chi-square {})",
+                    scores.join(", ")
+                ));
+                Some(g)
+            }
+            None => match first {
+                Ok(f) => Some(f),
+                Err(e) => {
+                    notes.push(format!("curve fit failed: {e:#}"));
+                    None
+                }
+            },
+        }
+    }
+}
+
+type FitResult = std::result::Result<CurveFit, FitError>;
 
 /// Residual chi-square of the tested settings, each rated on its own in `points`, against `curve`.
 fn residual_chi2(roles: &[Role], points: &CurveFit, curve: &CurveFit) -> f64 {

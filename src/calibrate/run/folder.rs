@@ -12,18 +12,6 @@ use crate::calibrate::run::config_diff::game_changes;
 use crate::calibrate::run::players::parse_subject;
 use crate::results::{self, GameRow, PlanRow};
 
-/// The file that marks each kind of run folder, and what it is.
-const FOLDER_MARKERS: [(&str, &str, &str); 4] = [
-    ("calibrate.toml", "a calibration run", "calibrate"),
-    ("pool.toml", "a pool measurement", "pool"),
-    (
-        "verified-table.csv",
-        "a verification or time-control check",
-        "verify` or `tc-check",
-    ),
-    ("match.toml", "a match", "match"),
-];
-
 /// Refuses `dir` as the output of `command` unless it is new, empty of games, or already this
 /// kind of run (it holds `own`): each run rebuilds its games.csv from its own matches, so
 /// another command's folder, or games from another tool, would be replaced.
@@ -31,15 +19,18 @@ pub fn claim_folder(dir: &Path, own: &str, command: &str) -> Result<()> {
     if !dir.exists() || dir.join(own).exists() {
         return Ok(());
     }
-    if let Some((marker, what, by)) = FOLDER_MARKERS
-        .iter()
-        .find(|(m, _, _)| *m != own && dir.join(m).exists())
+    if let Some(kind) = results::RunKind::ALL
+        .into_iter()
+        .find(|k| k.marker() != own && dir.join(k.marker()).exists())
     {
         return Err(CalibrateError::file(
             dir,
             format!(
-                "holds {what} ({marker}, from `skillcal {by}`), not a `skillcal {command}` \
-                 folder: its games would be replaced; use a new --out directory"
+                "holds {} ({}, from `skillcal {}`), not a `skillcal {command}` folder: its \
+                 games would be replaced; use a new --out directory",
+                kind.what(),
+                kind.marker(),
+                kind.command()
             ),
         ));
     }
@@ -148,27 +139,14 @@ fn run_holds_games(dir: &Path) -> Result<bool> {
 /// what does not change the games (budget, goals, fit, plan), never what does (see
 /// [`game_changes`]), unless the run holds no game yet.
 pub(in crate::calibrate) fn check_config(cfg: &CalibrationConfig, dir: &Path) -> Result<()> {
-    let path = dir.join("calibrate.toml");
-    let text = toml::to_string(cfg)
-        .map_err(|e| CalibrateError::file(&path, format!("cannot encode the config: {e}")))?;
-    if path.exists() {
-        let old =
-            std::fs::read_to_string(&path).map_err(|e| CalibrateError::io("read", &path, e))?;
-        let prev: CalibrationConfig = toml::from_str(&old).map_err(|e| {
-            CalibrateError::file(&path, format!("cannot read the run's config: {e}"))
-        })?;
-        let changed = game_changes(&prev, cfg);
-        // a run without a game belongs to no config yet: the corrected config takes it over
-        if !changed.is_empty() && run_holds_games(dir)? {
-            return Err(CalibrateError::Other(format!(
-                "{} holds a calibration with a different config ({} differ; see {}); use a new --out directory",
-                dir.display(),
-                changed.join(", "),
-                path.display()
-            )));
-        }
-    }
-    std::fs::write(&path, text).map_err(|e| CalibrateError::io("write", &path, e))
+    results::keep_config(
+        &dir.join("calibrate.toml"),
+        cfg,
+        "a calibration",
+        || run_holds_games(dir).map_err(|e| e.to_string()),
+        game_changes,
+    )?;
+    Ok(())
 }
 
 /// Drops the planned matches of a run that holds no game yet, with its `plan.csv`: they were

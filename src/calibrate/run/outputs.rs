@@ -55,9 +55,127 @@ pub fn write_results(
         cfg.pool.scale.clone()
     };
     // pool
+    let pool_rows = pool_rows(cfg, &a);
+    data::write_csv(&dir.join("pool.csv"), &pool_rows)?;
+    // per-setting points with isotonic regression and residuals
+    let point_rows = point_rows(cfg, &a);
+    data::write_csv(&dir.join("fit_points.csv"), &point_rows)?;
+    let residuals = residuals(&point_rows, &a);
+    // curve, table
+    let mut curve_rows = Vec::new();
+    let mut targets = Vec::new();
+    let mut written = false;
+    if let Some(c) = &a.curve {
+        curve_rows = curve_points(cfg, c);
+        match uci_elo::invert_targets(cfg, c) {
+            Some(rows) => {
+                let text = uci_elo::table_csv(cfg, c, &rows, &scale);
+                uci_elo::write_table(
+                    &dir.join("uci_elo_table.csv"),
+                    &text,
+                    uci_elo::is_builtin(cfg),
+                )?;
+                targets = rows;
+                written = true;
+            }
+            None => notes.push("no table written: the curve is not increasing".into()),
+        }
+    } else if a
+        .players
+        .roles
+        .iter()
+        .any(|r| matches!(r, Role::Subject(_)))
+    {
+        // the fit's own note says why (it said "no subject games yet" beside it)
+        notes.push("no curve: the curve fit failed (see the note above)".into());
+    } else {
+        notes.push("no curve: no subject games yet".into());
+    }
+    let table_path = dir.join("uci_elo_table.csv");
+    if !written && table_path.exists() {
+        // an earlier fit's table would pass for this one's (and `--install` installed it)
+        let stale = dir.join("uci_elo_table.csv.stale");
+        std::fs::rename(&table_path, &stale)
+            .map_err(|e| CalibrateError::io("move aside", &table_path, e))?;
+        notes.push(format!(
+            "the table an earlier fit wrote is moved to {}: this fit gives none",
+            stale.display()
+        ));
+    }
+    data::write_csv(&dir.join("fit_curve.csv"), &curve_rows)?;
+    data::write_csv(&dir.join("table_details.csv"), &targets)?;
+    let all_met = !targets.is_empty()
+        && targets
+            .iter()
+            .all(|t| t.precision_met || t.range != RangeFlag::Ok);
+    let summary = summary(cfg, batches, games.len(), &a, scale, residuals, notes);
+    data::write_summary(dir, &summary)?;
+    Ok(Outcome {
+        games: games.len(),
+        batches,
+        all_met,
+        fit: a.curve,
+        table: written,
+        targets,
+    })
+}
+
+/// `summary.toml`: the fit, the budget and the residuals.
+fn summary(
+    cfg: &CalibrationConfig,
+    batches: u32,
+    games: usize,
+    a: &Analysis,
+    scale: String,
+    r: Residuals,
+    notes: Vec<String>,
+) -> Summary {
+    let form = a
+        .curve
+        .as_ref()
+        .map(|c| c.curve.clone())
+        .unwrap_or_else(|| curve::Curve::new(cfg.fit.model, cfg.plan.t_min, cfg.fit.n_knots()));
+    Summary {
+        name: cfg.name.clone(),
+        scale,
+        model: form.kind.name().into(),
+        formula: curve::model_formula(&form),
+        theta: a
+            .curve
+            .as_ref()
+            .map(|c| c.theta.clone())
+            .unwrap_or_default(),
+        dispersion: a.curve.as_ref().map(|c| c.dispersion).unwrap_or(1.0),
+        games: games as u64,
+        budget: cfg.budget as u64,
+        batches,
+        precision: cfg.precision,
+        lowest_anchor: cfg.lowest_reference(),
+        knobs: cfg
+            .path
+            .iter()
+            .map(|k| KnobSummary {
+                name: k.name(),
+                from: k.from,
+                to: k.to,
+                scale: k.scale_name().into(),
+            })
+            .collect(),
+        monotone: a.curve.as_ref().is_some_and(|c| c.monotone(cfg.plan.t_min)),
+        isotonic_max_gap: r.isotonic_max_gap,
+        isotonic_max_z: r.isotonic_max_z,
+        residual_chi2: r.residual_chi2,
+        residual_points: r.zs.len() as u32,
+        residual_p: r.residual_p,
+        pool_held: cfg.pool.hold,
+        notes,
+    }
+}
+
+/// Each member's rating in this run beside the pool file's.
+fn pool_rows(cfg: &CalibrationConfig, a: &Analysis) -> Vec<PoolRow> {
     let fit_for_pool = a.curve.as_ref().or(a.points.as_ref());
-    let pool_rows: Vec<PoolRow> = cfg
-        .pool
+    cfg.pool
         .members
         .iter()
         .enumerate()
@@ -83,9 +201,11 @@ pub fn write_results(
                 pool_file_upper: measured.and_then(|r| r.upper),
             }
         })
-        .collect();
-    data::write_csv(&dir.join("pool.csv"), &pool_rows)?;
-    // per-setting points with isotonic regression and residuals
+        .collect()
+}
+
+/// Each tested setting rated on its own, beside the isotonic regression and the curve.
+fn point_rows(cfg: &CalibrationConfig, a: &Analysis) -> Vec<PointRow> {
     let mut point_rows = Vec::new();
     if let Some(pf) = &a.points {
         let idx: Vec<(usize, f64)> = a
@@ -136,7 +256,19 @@ pub fn write_results(
             });
         }
     }
-    data::write_csv(&dir.join("fit_points.csv"), &point_rows)?;
+    point_rows
+}
+
+/// How far the tested settings sit from the curve.
+struct Residuals {
+    isotonic_max_z: f64,
+    zs: Vec<f64>,
+    residual_chi2: f64,
+    residual_p: f64,
+    isotonic_max_gap: f64,
+}
+
+fn residuals(point_rows: &[PointRow], a: &Analysis) -> Residuals {
     let isotonic_max_z = point_rows
         .iter()
         .map(|p| (p.isotonic - p.curve).abs() / ((p.upper - p.lower) / (2.0 * Z95)))
@@ -162,111 +294,29 @@ pub fn write_results(
         .map(|p| (p.isotonic - p.curve).abs())
         .filter(|x| x.is_finite())
         .fold(0.0, f64::max);
-    // curve, table
-    let mut curve_rows = Vec::new();
-    let mut targets = Vec::new();
-    let mut written = false;
-    if let Some(c) = &a.curve {
-        let t_min = cfg.plan.t_min;
-        for i in 0..=100 {
-            let t = t_min + (1.0 - t_min) * (i as f64 / 100.0);
-            let (e, sd) = (c.elo(t), c.elo_sd(t));
-            curve_rows.push(CurveRow {
-                t,
-                knobs: knobs_label(&cfg.knobs_at(t)),
-                elo: e,
-                lower: e - Z95 * sd,
-                upper: e + Z95 * sd,
-            });
-        }
-        match uci_elo::invert_targets(cfg, c) {
-            Some(rows) => {
-                let text = uci_elo::table_csv(cfg, c, &rows, &scale);
-                uci_elo::write_table(
-                    &dir.join("uci_elo_table.csv"),
-                    &text,
-                    uci_elo::is_builtin(cfg),
-                )?;
-                targets = rows;
-                written = true;
-            }
-            None => notes.push("no table written: the curve is not increasing".into()),
-        }
-    } else if a
-        .players
-        .roles
-        .iter()
-        .any(|r| matches!(r, Role::Subject(_)))
-    {
-        // the fit's own note says why (it said "no subject games yet" beside it)
-        notes.push("no curve: the curve fit failed (see the note above)".into());
-    } else {
-        notes.push("no curve: no subject games yet".into());
-    }
-    let table_path = dir.join("uci_elo_table.csv");
-    if !written && table_path.exists() {
-        // an earlier fit's table would pass for this one's (and `--install` installed it)
-        let stale = dir.join("uci_elo_table.csv.stale");
-        std::fs::rename(&table_path, &stale)
-            .map_err(|e| CalibrateError::io("move aside", &table_path, e))?;
-        notes.push(format!(
-            "the table an earlier fit wrote is moved to {}: this fit gives none",
-            stale.display()
-        ));
-    }
-    data::write_csv(&dir.join("fit_curve.csv"), &curve_rows)?;
-    data::write_csv(&dir.join("table_details.csv"), &targets)?;
-    let all_met = !targets.is_empty()
-        && targets
-            .iter()
-            .all(|t| t.precision_met || t.range != RangeFlag::Ok);
-    let curve = a
-        .curve
-        .as_ref()
-        .map(|c| c.curve.clone())
-        .unwrap_or_else(|| curve::Curve::new(cfg.fit.model, cfg.plan.t_min, cfg.fit.n_knots()));
-    let summary = Summary {
-        name: cfg.name.clone(),
-        scale,
-        model: curve.kind.name().into(),
-        formula: curve::model_formula(&curve),
-        theta: a
-            .curve
-            .as_ref()
-            .map(|c| c.theta.clone())
-            .unwrap_or_default(),
-        dispersion: a.curve.as_ref().map(|c| c.dispersion).unwrap_or(1.0),
-        games: games.len() as u64,
-        budget: cfg.budget as u64,
-        batches,
-        precision: cfg.precision,
-        lowest_anchor: cfg.lowest_reference(),
-        knobs: cfg
-            .path
-            .iter()
-            .map(|k| KnobSummary {
-                name: k.name(),
-                from: k.from,
-                to: k.to,
-                scale: k.scale_name().into(),
-            })
-            .collect(),
-        monotone: a.curve.as_ref().is_some_and(|c| c.monotone(cfg.plan.t_min)),
-        isotonic_max_gap,
+    Residuals {
         isotonic_max_z,
+        zs,
         residual_chi2,
-        residual_points: zs.len() as u32,
         residual_p,
-        pool_held: cfg.pool.hold,
-        notes,
-    };
-    data::write_summary(dir, &summary)?;
-    Ok(Outcome {
-        games: games.len(),
-        batches,
-        all_met,
-        fit: a.curve,
-        table: written,
-        targets,
-    })
+        isotonic_max_gap,
+    }
+}
+
+/// The curve at 101 points along the path, with its 95% band.
+fn curve_points(cfg: &CalibrationConfig, c: &CurveFit) -> Vec<CurveRow> {
+    let mut curve_rows = Vec::new();
+    let t_min = cfg.plan.t_min;
+    for i in 0..=100 {
+        let t = t_min + (1.0 - t_min) * (i as f64 / 100.0);
+        let (e, sd) = (c.elo(t), c.elo_sd(t));
+        curve_rows.push(CurveRow {
+            t,
+            knobs: knobs_label(&cfg.knobs_at(t)),
+            elo: e,
+            lower: e - Z95 * sd,
+            upper: e + Z95 * sd,
+        });
+    }
+    curve_rows
 }
