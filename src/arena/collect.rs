@@ -17,8 +17,9 @@ use super::players::Player;
 use super::run_options::RunOptions;
 use super::sprt::SprtTracker;
 use super::stats::MatchTally;
-use super::store::{GameRecord, Store};
+use super::store::Store;
 use super::summary::MatchSummary;
+use crate::results::GameRow;
 
 /// The match's state while games come in.
 pub(super) struct Collector<'a> {
@@ -203,9 +204,9 @@ pub(super) fn make_record(
     players: &[Player],
     job: &GameJob,
     d: &FinishedGame,
-) -> GameRecord {
+) -> GameRow {
     let settings = |i: usize| cfg.engines[i].settings_string().unwrap_or_default();
-    GameRecord {
+    GameRow {
         game_id: job.game_id,
         pair_id: job.pair_id,
         round: job.round,
@@ -215,8 +216,8 @@ pub(super) fn make_record(
         black_settings: settings(job.black),
         opening_id: job.opening.id,
         opening_fen: d.start_fen.clone(),
-        result: d.result.as_str().to_string(),
-        termination: d.termination.as_str().to_string(),
+        result: Some(d.result),
+        termination: d.termination,
         plies: d.moves.len() as u32,
         seconds: (d.seconds * 1000.0).round() / 1000.0,
         seed: job.seed,

@@ -72,7 +72,7 @@
 //! - [`run_match`] (blocking, builds its own runtime) / [`run_match_async`]: run or resume
 //!   into a directory; return a [`MatchSummary`]. Rerunning with the same config continues;
 //!   more `rounds` extend the match; a different config on the same directory is an error.
-//! - Outputs: `games.csv` ([`CSV_HEADER`], one [`GameRecord`] per game), `games.pgn`,
+//! - Outputs: `games.csv` ([`CSV_HEADER`], one [`crate::results::GameRow`] per game, the one game record), `games.pgn`,
 //!   `match.toml` (the config the directory belongs to). Both game files are append-only and
 //!   flushed after every game; the CSV row is written last and marks a game as done.
 //! - [`read_games_csv`] reads games.csv back.
@@ -149,7 +149,7 @@ pub use run_options::RunOptions;
 pub use snapshot::SNAPSHOT_FILE;
 pub use sprt::SprtStatus;
 pub use stats::{elo_with_margin, PairingStats};
-pub use store::{read_games_csv, GameRecord, CSV_HEADER};
+pub use store::{read_games_csv, CSV_HEADER};
 pub use substitute::{apply as substitute, VAR as SUBSTITUTE_VAR};
 pub use summary::MatchSummary;
 pub use time_control::{GoLimits, TimeControl};

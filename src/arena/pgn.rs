@@ -2,14 +2,14 @@
 //! control, termination, per-move `{score/depth time}` comments) and its date and site tags.
 
 use super::outcome::FinishedGame;
-use super::store::GameRecord;
+use crate::results::GameRow;
 
 /// Tags and movetext of a finished game for the PGN.
 pub struct PgnGame<'a> {
     pub event: &'a str,
     pub site: &'a str,
     pub date: &'a str,
-    pub record: &'a GameRecord,
+    pub record: &'a GameRow,
     pub root_fen: &'a str,
     pub time_control: &'a str,
     pub draft: &'a FinishedGame,
@@ -19,6 +19,7 @@ pub struct PgnGame<'a> {
 /// per-move comments, lines kept under 80 characters.
 pub fn format_pgn(g: &PgnGame<'_>) -> String {
     let r = g.record;
+    let result = r.result_str();
     let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
     let mut out = String::with_capacity(2048);
     let mut tag = |k: &str, v: &str| out.push_str(&format!("[{k} \"{}\"]\n", esc(v)));
@@ -28,7 +29,7 @@ pub fn format_pgn(g: &PgnGame<'_>) -> String {
     tag("Round", &format!("{}.{}", r.round, r.game_id));
     tag("White", &r.white);
     tag("Black", &r.black);
-    tag("Result", &r.result);
+    tag("Result", result);
     tag("FEN", g.root_fen);
     tag("SetUp", "1");
     tag("TimeControl", g.time_control);
@@ -37,7 +38,7 @@ pub fn format_pgn(g: &PgnGame<'_>) -> String {
     tag("GameId", &r.game_id.to_string());
     tag("PairId", &r.pair_id.to_string());
     tag("Opening", &format!("book #{}", r.opening_id));
-    tag("SkillcalTermination", &r.termination);
+    tag("SkillcalTermination", r.termination.as_str());
     out.push('\n');
 
     let root: shakmaty::fen::Fen = g.root_fen.parse().expect("root FEN written by us");
@@ -62,7 +63,7 @@ pub fn format_pgn(g: &PgnGame<'_>) -> String {
         white_to_move = !white_to_move;
     }
     tokens.push(format!("{{{}}}", g.draft.detail.replace('}', ")")));
-    tokens.push(r.result.clone());
+    tokens.push(result.to_string());
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 79 {

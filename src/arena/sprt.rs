@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use super::config::MatchConfig;
-use super::store::GameRecord;
 use crate::rating::{Pentanomial, Sprt, SprtResult, SprtState};
+use crate::results::GameRow;
 
 /// Where the match's SPRT stands.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -43,7 +43,7 @@ impl SprtTracker {
         })
     }
 
-    pub fn add(&mut self, r: &GameRecord) {
+    pub fn add(&mut self, r: &GameRow) {
         let (Some(p), Some(_)) = (r.score_for(&self.first), r.score_for(&self.second)) else {
             return;
         };

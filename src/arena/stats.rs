@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::store::GameRecord;
 use crate::rating::model::elo_from_score;
+use crate::results::GameRow;
 
 /// Wins, draws and losses of `first` against `second`.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -106,8 +106,11 @@ impl MatchTally {
         }
     }
 
-    pub fn add(&mut self, r: &GameRecord) {
-        *self.terminations.entry(r.termination.clone()).or_default() += 1;
+    pub fn add(&mut self, r: &GameRow) {
+        *self
+            .terminations
+            .entry(r.termination.as_str().to_string())
+            .or_default() += 1;
         for p in &mut self.pairs {
             if let Some(s) = pair_score(r, &p.first, &p.second) {
                 bump(&mut [&mut p.wins, &mut p.draws, &mut p.losses], s);
@@ -146,7 +149,7 @@ impl MatchTally {
     }
 }
 
-fn pair_score(r: &GameRecord, a: &str, b: &str) -> Option<f64> {
+fn pair_score(r: &GameRow, a: &str, b: &str) -> Option<f64> {
     if (r.white == a && r.black == b) || (r.white == b && r.black == a) {
         r.score_for(a)
     } else {

@@ -8,10 +8,8 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use super::error::{ArenaError, IoContext, Result};
-use crate::rating::GameResult;
+use crate::results::GameRow;
 
 /// The games.csv columns, in order.
 pub const CSV_HEADER: &str = "game_id,pair_id,round,white,black,white_settings,black_settings,opening_id,opening_fen,result,termination,plies,seconds,seed,white_depth,black_depth,white_nodes,black_nodes";
@@ -20,63 +18,13 @@ pub const CSV_HEADER: &str = "game_id,pair_id,round,white,black,white_settings,b
 /// it lack (the store rewrites such a file under the whole header when it resumes it).
 const REQUIRED_COLUMNS: usize = 14;
 
-/// One row of games.csv.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-pub struct GameRecord {
-    pub game_id: u64,
-    pub pair_id: u64,
-    pub round: u32,
-    pub white: String,
-    pub black: String,
-    /// The engine's options as `Key=Value;Key=Value` (empty when none).
-    pub white_settings: String,
-    pub black_settings: String,
-    /// 1-based position of the opening in the book file.
-    pub opening_id: usize,
-    /// The position after the book moves.
-    pub opening_fen: String,
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// See [`crate::arena::Termination::as_str`].
-    pub termination: String,
-    pub plies: u32,
-    pub seconds: f64,
-    pub seed: u64,
-    /// Mean depth a move of White's searches (last reported depth of each; book moves not
-    /// counted), empty when the engine reported none.
-    #[serde(default)]
-    pub white_depth: Option<f64>,
-    #[serde(default)]
-    pub black_depth: Option<f64>,
-    /// Mean nodes a move of White's searches (the last `nodes` each reported).
-    #[serde(default)]
-    pub white_nodes: Option<u64>,
-    #[serde(default)]
-    pub black_nodes: Option<u64>,
-}
-
-impl GameRecord {
-    /// Points for `name` in this game (None when it did not play, or the result is not a
-    /// finished game's: `*` or anything else unreadable).
-    pub fn score_for(&self, name: &str) -> Option<f64> {
-        let white = GameResult::parse(&self.result)?.white_score();
-        if self.white == name {
-            Some(white)
-        } else if self.black == name {
-            Some(1.0 - white)
-        } else {
-            None
-        }
-    }
-}
-
 /// Reads a games.csv (header required; a torn last line from a killed run is ignored).
-pub fn read_games_csv(path: &Path) -> Result<Vec<GameRecord>> {
+pub fn read_games_csv(path: &Path) -> Result<Vec<GameRow>> {
     let text = std::fs::read_to_string(path).at("read", path)?;
     parse_games_csv(&text, path)
 }
 
-fn parse_games_csv(text: &str, path: &Path) -> Result<Vec<GameRecord>> {
+fn parse_games_csv(text: &str, path: &Path) -> Result<Vec<GameRow>> {
     // Only newline-terminated rows were completely written.
     let complete = match text.rfind('\n') {
         Some(i) => &text[..=i],
@@ -93,7 +41,7 @@ fn parse_games_csv(text: &str, path: &Path) -> Result<Vec<GameRecord>> {
         }
     }
     let mut out = Vec::new();
-    for (i, row) in rdr.deserialize::<GameRecord>().enumerate() {
+    for (i, row) in rdr.deserialize::<GameRow>().enumerate() {
         let rec = row.map_err(|e| ArenaError::file(path, format!("row {}: {e}", i + 2)))?;
         out.push(rec);
     }
@@ -107,7 +55,7 @@ pub struct Store {
     csv: File,
     /// Game ids already in games.csv.
     pub done: BTreeSet<u64>,
-    pub records: Vec<GameRecord>,
+    pub records: Vec<GameRow>,
     /// The file's header is [`CSV_HEADER`]; a file from before its last columns is rewritten
     /// under it when a game is added (not before: a finished match's file stays as it is).
     header_ok: bool,
@@ -177,7 +125,7 @@ impl Store {
     }
 
     /// Appends one game: PGN first, then the CSV row (the CSV row is what marks a game done).
-    pub fn append(&mut self, pgn_text: &str, record: &GameRecord) -> Result<()> {
+    pub fn append(&mut self, pgn_text: &str, record: &GameRow) -> Result<()> {
         let pgn_path = self.dir.join("games.pgn");
         let csv_path = self.dir.join("games.csv");
         if !self.header_ok {
@@ -221,7 +169,7 @@ fn count_rows(text: &str) -> usize {
 }
 
 /// Writes games.csv afresh (header and `records`) through a temporary file.
-fn rewrite_csv(path: &Path, records: &[GameRecord]) -> Result<()> {
+fn rewrite_csv(path: &Path, records: &[GameRow]) -> Result<()> {
     let tmp = path.with_extension("csv.tmp");
     let write = || -> std::result::Result<(), csv::Error> {
         let mut w = csv::WriterBuilder::new()
@@ -339,7 +287,7 @@ mod tests {
 
     #[test]
     fn unfinished_results_score_nothing() {
-        let mut r: GameRecord = csv::ReaderBuilder::new()
+        let mut r: GameRow = csv::ReaderBuilder::new()
             .from_reader(
                 format!("{CSV_HEADER}\n1,1,1,a,b,,,5,x,1/2-1/2,max_plies,40,1.5,7,,,,\n")
                     .as_bytes(),
@@ -349,7 +297,7 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!((r.score_for("a"), r.score_for("b")), (Some(0.5), Some(0.5)));
-        r.result = "*".into();
+        r.result = None;
         assert_eq!((r.score_for("a"), r.score_for("c")), (None, None));
     }
 

@@ -12,8 +12,8 @@ use super::pgn::{format_pgn, hostname, today, PgnGame};
 use super::players::{preflight, resolve_players, Player};
 use super::run_options::RunOptions;
 use super::schedule;
-use super::store::GameRecord;
 use super::uci_engine::UciEngine;
+use crate::results::GameRow;
 
 /// One game of a unit; `white` and `black` index the unit's own two engines (0 or 1).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,7 +127,7 @@ pub fn spec_from_text(text: &str) -> std::result::Result<MatchConfig, String> {
 /// A finished game of a unit: its games.csv row and its PGN text.
 #[derive(Clone, Debug)]
 pub struct PlayedGame {
-    pub record: GameRecord,
+    pub record: GameRow,
     pub pgn: String,
 }
 

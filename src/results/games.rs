@@ -187,6 +187,23 @@ impl GameRow {
     pub fn white_score(&self) -> Option<f64> {
         self.result.map(GameResult::white_score)
     }
+
+    /// The result as written: `1-0`, `0-1`, `1/2-1/2`, or `*` for an unfinished game.
+    pub fn result_str(&self) -> &'static str {
+        self.result.map_or("*", GameResult::as_str)
+    }
+
+    /// Points for `name` in this game (None when it did not play, or the game is unfinished).
+    pub fn score_for(&self, name: &str) -> Option<f64> {
+        let white = self.white_score()?;
+        if self.white == name {
+            Some(white)
+        } else if self.black == name {
+            Some(1.0 - white)
+        } else {
+            None
+        }
+    }
 }
 
 /// Writes `out` as every row of the `games.csv` files `parts`, each row's fields exactly as

@@ -260,7 +260,7 @@ pub async fn complete(
 }
 
 /// One games.csv row (no header), newline-terminated.
-pub(crate) fn csv_row(record: &crate::arena::GameRecord) -> Result<String> {
+pub(crate) fn csv_row(record: &crate::results::GameRow) -> Result<String> {
     let mut w = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(Vec::with_capacity(256));

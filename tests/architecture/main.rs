@@ -46,7 +46,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["arena", "rating", "results", "fsutil", "policy"],
     ),
     ("report", &["results", "rating", "fsutil"]),
-    ("store", &["arena", "calibrate"]),
+    ("store", &["arena", "calibrate", "results"]),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

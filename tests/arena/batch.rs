@@ -117,7 +117,7 @@ options = {{ ScoreInaccuracy = 50 }}
             let mut games: Vec<(u64, String, String)> = read_games_csv(&d.join("games.csv"))
                 .unwrap()
                 .into_iter()
-                .map(|r| (r.game_id, r.result, r.seed.to_string()))
+                .map(|r| (r.game_id, r.result_str().to_string(), r.seed.to_string()))
                 .collect();
             games.sort();
             let mut pgn: Vec<String> = read_pgn(&d.join("games.pgn"))

@@ -40,7 +40,7 @@ fn builtin_spec_launches_the_skillcal_binary_with_options() {
             "1-0"
         };
         assert_eq!(
-            (r.termination.as_str(), r.result.as_str()),
+            (r.termination.as_str(), r.result_str()),
             ("illegal_move", loss),
             "{r:?}"
         );

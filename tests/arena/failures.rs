@@ -56,9 +56,13 @@ fn failure_case(mode: &str, limits: GoLimits, expect: &str) {
     let rows = read_games_csv(&dir.join("games.csv")).unwrap();
     assert_eq!(rows.len(), 4);
     for r in &rows {
-        assert_eq!(r.termination, expect, "game {}: {r:?}", r.game_id);
+        assert_eq!(r.termination.as_str(), expect, "game {}: {r:?}", r.game_id);
         let bad_white = r.white == "bad";
-        assert_eq!(r.result, if bad_white { "0-1" } else { "1-0" }, "{r:?}");
+        assert_eq!(
+            r.result_str(),
+            if bad_white { "0-1" } else { "1-0" },
+            "{r:?}"
+        );
         // Fails at its own 3rd move of each game: a fresh process every game (restarted).
         assert_eq!(r.plies, if bad_white { 4 } else { 5 }, "{r:?}");
         assert_eq!(r.white_settings.is_empty(), !bad_white);
@@ -88,9 +92,9 @@ fn crash_is_classified_and_three_in_a_row_stop_the_match() {
     let rows = read_games_csv(&dir.join("games.csv")).unwrap();
     assert_eq!(rows.len(), 3, "{rows:?}");
     for r in &rows {
-        assert_eq!(r.termination, "crash", "{r:?}");
+        assert_eq!(r.termination.as_str(), "crash", "{r:?}");
         assert_eq!(
-            r.result,
+            r.result_str(),
             if r.white == "bad" { "0-1" } else { "1-0" },
             "{r:?}"
         );

@@ -784,7 +784,7 @@ fn options_are_sent_in_the_order_written() {
     assert!(o.status.success(), "{}", text(&o));
     let games = read_games_csv(&dir.join("m/games.csv")).unwrap();
     assert_eq!(games.len(), 2);
-    let names = |g: &skillcal::arena::GameRecord| [g.white.clone(), g.black.clone()];
+    let names = |g: &skillcal::results::GameRow| [g.white.clone(), g.black.clone()];
     let mut a = names(&games[0]);
     let mut b = names(&games[1]);
     a.sort();

@@ -165,7 +165,7 @@ pub fn check_run_dir(dir: &Path) -> (usize, BTreeMap<String, usize>) {
         rows.len(),
         "PGN and CSV hold different numbers of games"
     );
-    let by_id: HashMap<u64, &skillcal::arena::GameRecord> =
+    let by_id: HashMap<u64, &skillcal::results::GameRow> =
         rows.iter().map(|r| (r.game_id, r)).collect();
     assert_eq!(by_id.len(), rows.len(), "duplicate game ids in games.csv");
     let pgn_ids: std::collections::BTreeSet<&str> =
@@ -200,11 +200,15 @@ pub fn check_run_dir(dir: &Path) -> (usize, BTreeMap<String, usize>) {
             Some(result.as_str()),
             "{ctx}: movetext result"
         );
-        assert_eq!(row.result, result, "{ctx}: CSV result");
+        assert_eq!(
+            row.result.map_or("*", |r| r.as_str()),
+            result,
+            "{ctx}: CSV result"
+        );
         assert_eq!(row.white, g.tags["White"], "{ctx}");
         assert_eq!(row.black, g.tags["Black"], "{ctx}");
         let term = g.tags["SkillcalTermination"].clone();
-        assert_eq!(row.termination, term, "{ctx}: CSV termination");
+        assert_eq!(row.termination.as_str(), term, "{ctx}: CSV termination");
         assert_eq!(
             g.tags["PlyCount"].parse::<usize>().unwrap(),
             g.sans.len(),
