@@ -23,13 +23,13 @@ use crate::results::GameRow;
 
 /// The match's state while games come in.
 pub(super) struct Collector<'a> {
-    pub config: &'a MatchConfig,
-    pub opts: &'a RunOptions,
-    pub store: Store,
-    pub tally: MatchTally,
-    pub sprt: Option<SprtTracker>,
-    pub summary: MatchSummary,
-    pub pb: ProgressBar,
+    config: &'a MatchConfig,
+    opts: &'a RunOptions,
+    store: Store,
+    tally: MatchTally,
+    sprt: Option<SprtTracker>,
+    summary: MatchSummary,
+    pb: ProgressBar,
     date: String,
     site: String,
     start_failures: HashMap<usize, u32>,
