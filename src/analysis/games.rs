@@ -17,6 +17,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 use super::error::{AnalysisError, Result};
 use crate::rating::pgn_text;
+use crate::results::GameSettingsRow;
 
 /// One move as played.
 #[derive(Clone, Debug)]
@@ -272,7 +273,7 @@ pub fn read_pgn_file(path: &Path) -> Result<Vec<GameMoves>> {
 
 /// [`read_pgn_file`] of a file's text read already (`path` names it in messages).
 pub fn read_pgn_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<GameMoves>> {
-    let settings = read_settings(path);
+    let settings = read_settings(path)?;
     let mut out = Vec::new();
     let games = pgn_text::read_games(bytes, &mut GameVisitor)
         .map_err(|e| AnalysisError::file(path, format!("cannot read PGN: {e}")))?;
@@ -340,31 +341,63 @@ pub fn read_pgn_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<GameMoves>> {
     Ok(out)
 }
 
-/// game_id -> (white_settings, black_settings) from `games.csv` beside the PGN (empty when
-/// absent or unreadable).
-fn read_settings(pgn: &Path) -> HashMap<u64, (String, String)> {
-    let mut map = HashMap::new();
+/// game_id -> (white_settings, black_settings) from `games.csv` beside the PGN, read as the
+/// arena's games are read (`results`): none when the file is absent or has no `game_id`
+/// column; a file that cannot be read is an error naming its line, since its settings would
+/// otherwise be lost without a word.
+fn read_settings(pgn: &Path) -> Result<HashMap<u64, (String, String)>> {
     let Some(csv_path) = pgn.parent().map(|d| d.join("games.csv")) else {
-        return map;
+        return Ok(HashMap::new());
     };
-    let Ok(mut rdr) = csv::Reader::from_path(&csv_path) else {
-        return map;
-    };
-    let Ok(headers) = rdr.headers().cloned() else {
-        return map;
-    };
-    let col = |name: &str| headers.iter().position(|h| h == name);
-    let (Some(g), Some(w), Some(b)) =
-        (col("game_id"), col("white_settings"), col("black_settings"))
-    else {
-        return map;
-    };
-    for rec in rdr.records().flatten() {
-        if let (Some(id), Some(ws), Some(bs)) = (rec.get(g), rec.get(w), rec.get(b)) {
-            if let Ok(id) = id.parse() {
-                map.insert(id, (ws.to_string(), bs.to_string()));
-            }
-        }
+    if !csv_path.is_file() {
+        return Ok(HashMap::new());
     }
-    map
+    let rows: Vec<GameSettingsRow> = crate::results::read_csv(&csv_path)
+        .map_err(|e| AnalysisError::file(pgn, format!("the games.csv beside it: {e}")))?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| Some((r.game_id?, (r.white_settings, r.black_settings))))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The settings beside a PGN: matched by game id, absent or id-less files give none, and a
+    /// damaged file is an error naming its line rather than settings silently lost.
+    #[test]
+    fn settings_beside_a_pgn_are_read_or_refused_by_line() {
+        let dir = std::env::temp_dir().join(format!("skillcal-settings-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let pgn = dir.join("games.pgn");
+        let csv = dir.join("games.csv");
+        assert!(read_settings(&pgn).unwrap().is_empty());
+
+        std::fs::write(
+            &csv,
+            "game_id,white,black,white_settings,black_settings,result\n\
+             1,a,b,Skill Level=3,,1-0\n2,b,a,,Skill Level=3,0-1\n",
+        )
+        .unwrap();
+        let map = read_settings(&pgn).unwrap();
+        assert_eq!(map[&1], ("Skill Level=3".to_string(), String::new()));
+        assert_eq!(map[&2], (String::new(), "Skill Level=3".to_string()));
+
+        std::fs::write(&csv, "white,black,result\na,b,1-0\n").unwrap();
+        assert!(read_settings(&pgn).unwrap().is_empty());
+
+        std::fs::write(
+            &csv,
+            "game_id,white_settings,black_settings\n1,x,y\nseven,x,y\n",
+        )
+        .unwrap();
+        let err = read_settings(&pgn).unwrap_err().to_string();
+        assert!(
+            err.contains("games.csv") && err.contains(":3") && err.contains("game_id"),
+            "{err}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -197,7 +197,7 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
         outln!("wrote {}", opts.out.join("matching.csv").display());
     }
     if !opts.human.is_empty() {
-        if let Some(svg) = crate::report::compare_human::write_matching_plot(&opts.out)? {
+        if let Some(svg) = crate::report::compare::write_matching_plot(&opts.out)? {
             outln!("wrote {}", svg.display());
         }
     }
@@ -221,7 +221,7 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
                     l.subjects.len(),
                     l.pool.len()
                 );
-                outln!("{}", crate::report::level_section::trend_sentence(&l));
+                outln!("{}", crate::report::levels::trend_sentence(&l));
             }
         }
     }

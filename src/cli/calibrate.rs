@@ -13,7 +13,7 @@ use crate::calibrate::pool::{default_dir, measure, PoolOptions, PoolRunConfig};
 use crate::calibrate::verify::{self, tc_check};
 use crate::calibrate::{self, Options};
 use crate::report;
-use crate::report::stats::{anchored_rms, verify_noise, verify_stats};
+use crate::report::run::{anchored_rms, verify_noise, verify_stats};
 use crate::results::{tc_verdict, TcCheckRow, TcVerdict, VerifyRow};
 use crate::strength::Family;
 
@@ -348,9 +348,9 @@ fn print_summary(rows: &[VerifyRow], low: f64) {
     if !off.is_empty() {
         outln!("off by more than twice the 95% half-width: {off:?}");
     }
-    let split: Vec<String> = report::verify_section::consistency(rows)
+    let split: Vec<String> = report::run::consistency(rows)
         .into_iter()
-        .filter(|t| t.3 < report::verify_section::DISAGREE_P)
+        .filter(|t| t.3 < report::run::DISAGREE_P)
         .map(|(t, chi2, dof, p)| format!("{t:.0} (chi2 {chi2:.1} on {dof}, p {p:.3})"))
         .collect();
     if !split.is_empty() {

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use super::rate::parse_anchor;
 use crate::arena::MatchConfig;
 use crate::rating::{Intervals, RateOptions, Sprt};
-use crate::report::load::is_match_folder;
+use crate::report::run::is_match_folder;
 use crate::report::{match_report, RatingReportOptions, SprtSpec};
 
 #[derive(clap::Args, Debug)]

@@ -6,44 +6,27 @@
 //! statistics from DIR/games.csv. `report.html` is self-contained (the SVGs are inlined);
 //! `report.md` links the SVG files.
 //!
-//! [`mod@load`] reads the files, [`stats`] computes what no file holds, [`figures`] draws the
-//! [`plots`], [`sections`] builds the one [`document::Document`], which renders itself to
-//! Markdown and to HTML.
+//! Sub-rooms, each behind its face: [`mod@run`] (a run folder's page: its files read, the
+//! statistics no file holds, its figures, the page), [`levels`] (how each level plays),
+//! [`mod@rating`] (the rating report of any games), [`mod@compare`] (`skillcal compare`), and below
+//! them `doc` (the one document model, rendered to Markdown and HTML) and `plot` (SVG plots).
 
 pub mod compare;
-pub mod compare_data;
-pub mod compare_human;
-pub mod compare_play;
-pub mod compare_play_plot;
-pub mod compare_plot;
-pub mod document;
+mod doc;
 mod error;
-pub mod figures;
-pub mod files;
-pub mod level_plots;
-pub mod level_section;
 pub mod levels;
-pub mod load;
-pub mod plots;
-pub mod rating_data;
-pub mod rating_plots;
-pub mod rating_report;
-pub mod rating_sections;
-pub mod sections;
-pub mod stats;
-pub mod tc_section;
-pub mod verify_section;
+mod plot;
+pub mod rating;
+pub mod run;
 
 use std::path::{Path, PathBuf};
 
+pub use compare::same_folder;
 pub use compare::{compare, CompareOptions};
-pub use compare_data::same_folder;
 pub use error::ReportError;
 pub use levels::{load_levels, Levels};
-pub use load::{load, RunData};
-pub use rating_data::{RatingReportOptions, SprtSpec};
-pub use rating_report::{match_report, rating_report};
-pub use tc_section::tc_pace_note;
+pub use rating::{match_report, rating_report, RatingReportOptions, SprtSpec};
+pub use run::{load, tc_pace_note, RunData};
 
 use error::write;
 
@@ -51,13 +34,13 @@ use error::write;
 /// analysed run, analysis/levels.csv); returns the HTML path.
 pub fn generate(dir: &Path) -> Result<PathBuf, ReportError> {
     let d = load(dir)?;
-    let stats = stats::game_stats(&d.games);
-    let figs = figures::draw(dir, &d, &stats)?;
+    let stats = run::game_stats(&d.games);
+    let figs = run::draw_figures(dir, &d, &stats)?;
     if let Some(l) = &d.levels {
         levels::write_levels(&dir.join(levels::ANALYSIS_DIR), l)?;
-        level_plots::draw(dir, l)?;
+        levels::draw_plots(dir, l)?;
     }
-    let doc = sections::document(dir, &d, &figs, &stats);
+    let doc = run::document(dir, &d, &figs, &stats);
     write(&dir.join("report.md"), &doc.to_markdown())?;
     let out = dir.join("report.html");
     write(&out, &doc.to_html(dir)?)?;

@@ -206,6 +206,25 @@ impl GameRow {
     }
 }
 
+/// The settings columns of a `games.csv` row, read through the same reader as [`GameRow`]:
+/// `analyse` wants only these from the games.csv beside a PGN, and other tools' files (or a
+/// hand-made one) may hold no more than the id and the settings.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub struct GameSettingsRow {
+    /// `None` where the file has no `game_id` column (its settings cannot be matched to games).
+    #[serde(default)]
+    pub game_id: Option<u64>,
+    #[serde(default)]
+    pub white_settings: String,
+    #[serde(default)]
+    pub black_settings: String,
+}
+
+impl CsvRow for GameSettingsRow {
+    const APPENDED: bool = true;
+    const HEADER_REQUIRED: bool = true;
+}
+
 /// Writes `out` as every row of the `games.csv` files `parts`, each row's fields exactly as
 /// read (columns need not be known to this version), under the union of their headers in order
 /// of first appearance: a part written before a column existed gets it empty. Missing parts are

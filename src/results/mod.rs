@@ -5,7 +5,7 @@
 //!
 //! | file | rows |
 //! |------|------|
-//! | `games.csv` | [`GameRow`] (the arena's columns; result and termination as enums) |
+//! | `games.csv` | [`GameRow`] (the arena's columns; result and termination as enums); [`GameSettingsRow`] its settings only |
 //! | `plan.csv` | [`PlanRow`]: why each match was chosen |
 //! | `pool.csv` | [`PoolRow`] (a calibration's), [`PoolMemberRow`] (a `skillcal pool` run's) |
 //! | `pool-pairs.csv` | [`PoolPairRow`] |
@@ -38,7 +38,7 @@ pub use csvfile::{
     append_csv, read_csv, read_csv_lines, read_csv_or_empty, read_csv_rows, write_csv, CsvRow,
 };
 pub use error::ResultsError;
-pub use games::{merge_games_csv, GameResult, GameRow, Termination};
+pub use games::{merge_games_csv, GameResult, GameRow, GameSettingsRow, Termination};
 pub use human_scale::{human_column, is_human_column, HumanScaleRow, HUMAN_SCALES};
 pub use kept_config::keep_config;
 pub use levels::{state_ratio, AnalysisRow, LevelElo, LevelKind, LevelRow};

@@ -414,7 +414,7 @@ fn rho_needs_three_settings_with_a_curve_elo() {
     let l = load_levels(&d).unwrap().unwrap();
     assert_eq!(l.trend.rho, None);
     assert_eq!(l.trend.rho_measured, None);
-    let s = skillcal::report::level_section::trend_sentence(&l);
+    let s = skillcal::report::levels::trend_sentence(&l);
     assert!(
         s.contains("not computed") && s.contains("no curve Elo (NaN in fit_points.csv"),
         "{s}"
@@ -427,7 +427,7 @@ fn rho_needs_three_settings_with_a_curve_elo() {
     .unwrap();
     let l = load_levels(&d).unwrap().unwrap();
     assert_eq!((l.trend.settings, l.trend.rho), (2, None));
-    let s = skillcal::report::level_section::trend_sentence(&l);
+    let s = skillcal::report::levels::trend_sentence(&l);
     assert!(
         s.contains("2 tested settings have an ACPL and a curve Elo"),
         "{s}"

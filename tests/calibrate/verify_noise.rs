@@ -6,7 +6,7 @@
 use rand::SeedableRng;
 use rand_distr::{Distribution, Normal};
 use skillcal::rating::model::Z95;
-use skillcal::report::stats::verify_noise;
+use skillcal::report::run::verify_noise;
 use skillcal::results::VerifyRow;
 
 /// Levels whose ratings scatter with standard error `se` around target + `bias`; their

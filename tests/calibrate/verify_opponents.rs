@@ -8,7 +8,7 @@ use skillcal::calibrate::play::SimRunner;
 use skillcal::calibrate::play::{EngineSpec, GameRunner, MatchSpec};
 use skillcal::calibrate::verify;
 use skillcal::calibrate::Result;
-use skillcal::report::verify_section::consistency;
+use skillcal::report::run::consistency;
 use skillcal::results::{self, GameResult, GameRow, VerifyOpponentRow};
 
 fn sim() -> SimRunner {

@@ -3,8 +3,8 @@
 
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 
-use super::document::{f0, Document};
 use crate::rating::model::Z95;
+use crate::report::doc::{f0, Document};
 use crate::results::{VerifyOpponentRow, VerifyRow};
 
 /// A level's opponents disagree when their z's sum of squares is this unlikely.

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::rating::{Game, HeadToHead, RateOptions, Ratings, Sprt, SprtResult};
+use crate::rating::{HeadToHead, RateOptions, Ratings, Sprt, SprtResult};
 
 /// The sequential test a match ran: `first` against `second`.
 #[derive(Clone, Debug)]
@@ -47,7 +47,6 @@ pub struct SprtRow {
 
 /// Everything the rating sections show, computed once.
 pub struct RatingData<'a> {
-    pub games: &'a [Game],
     pub ratings: &'a Ratings,
     pub pairs: Vec<HeadToHead>,
     pub history: Vec<HistoryRow>,

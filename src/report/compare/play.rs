@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
-use super::compare_data::Family;
-use super::compare_play_plot::{level_plot, Series};
-use super::document::Document;
-use super::error::ReportError;
-use super::levels::{load_levels, Levels, RHO_MAX};
+use super::data::Family;
+use super::play_plot::{level_plot, Series};
+use crate::report::doc::Document;
+use crate::report::error::ReportError;
+use crate::report::levels::{load_levels, Levels, RHO_MAX};
 use crate::results::{self as data, ComparePlayRow, LevelRow};
 
 /// The plots' and the table's file names in the output folder.
@@ -32,7 +32,7 @@ pub fn load_play(families: &[Family]) -> Result<Vec<Option<Levels>>, ReportError
 
 /// Linear interpolation of `value` in the curve Elo between the two settings (sorted by Elo)
 /// that bracket `target`; None outside their range or when either end lacks the value.
-pub(super) fn interpolate(
+pub(in crate::report) fn interpolate(
     by_elo: &[&LevelRow],
     target: f64,
     value: impl Fn(&LevelRow) -> Option<f64>,

@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::compare_data::Family;
-use super::compare_play::interpolate;
-use super::document::Document;
-use super::error::ReportError;
-use super::levels::Levels;
-use super::plots::{matching_plot, MatchLine};
+use super::data::Family;
+use super::play::interpolate;
+use crate::report::doc::Document;
+use crate::report::error::ReportError;
+use crate::report::levels::Levels;
+use crate::report::plot::{matching_plot, MatchLine};
 use crate::results::{self as data, state_ratio, AnalysisRow, CompareHumanRow, LevelRow};
 
 pub const HUMAN_CSV: &str = "compare_human.csv";

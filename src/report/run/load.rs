@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::error::ReportError;
+use crate::report::error::ReportError;
 use crate::results::{
     self as data, CurveRow, GameRow, PointRow, PoolRow, ResultsError, Summary, TargetRow,
     TcCheckRow, VerifyOpponentRow, VerifyRow,
@@ -31,7 +31,7 @@ pub struct RunData {
     /// The time-control check (DIR/tc-check/tc_check.csv or DIR/tc_check.csv).
     pub tc_check: Vec<TcCheckRow>,
     /// How each level plays, when the run has `analysis/analysis.csv`.
-    pub levels: Option<super::levels::Levels>,
+    pub levels: Option<crate::report::levels::Levels>,
 }
 
 /// The files of a calibration, verification, tc-check or pool run, any one of which makes a
@@ -126,7 +126,7 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
         games: read_games(dir, summary_games)?,
         table: std::fs::read_to_string(&table_path).ok(),
         tc_check,
-        levels: super::levels::load_levels(dir)?,
+        levels: crate::report::levels::load_levels(dir)?,
     })
 }
 

@@ -2,10 +2,10 @@
 
 use std::path::Path;
 
-use super::error::ReportError;
 use super::load::RunData;
-use super::plots;
 use super::stats::GameStats;
+use crate::report::error::ReportError;
+use crate::report::plot;
 use crate::results::{write_csv, LengthRow, TerminationRow};
 
 /// A plot file with its caption.
@@ -31,7 +31,7 @@ pub fn draw(dir: &Path, d: &RunData, stats: &GameStats) -> Result<Vec<Figure>, R
     if !d.curve.is_empty() || !d.points.is_empty() {
         for k in &knobs {
             let file = format!("elo_vs_{}.svg", sanitize(k));
-            plots::curve_plot(&dir.join(&file), k, &d.curve, &d.points, &d.pool, lowest)?;
+            plot::curve_plot(&dir.join(&file), k, &d.curve, &d.points, &d.pool, lowest)?;
             figs.push(Figure {
                 file,
                 caption: format!(
@@ -42,7 +42,7 @@ pub fn draw(dir: &Path, d: &RunData, stats: &GameStats) -> Result<Vec<Figure>, R
     }
     if !d.verify.is_empty() {
         let file = "verify.svg".to_string();
-        plots::verify_plot(&dir.join(&file), &d.verify)?;
+        plot::verify_plot(&dir.join(&file), &d.verify)?;
         figs.push(Figure {
             file,
             caption: "Verification: each UCI_Elo level's measured rating (95% interval) against its target.".into(),
@@ -51,7 +51,7 @@ pub fn draw(dir: &Path, d: &RunData, stats: &GameStats) -> Result<Vec<Figure>, R
     if !d.points.is_empty() {
         if let Some(k) = knobs.first() {
             let file = "draw_rate.svg".to_string();
-            plots::draw_rate_plot(&dir.join(&file), &d.points, k, &d.curve)?;
+            plot::draw_rate_plot(&dir.join(&file), &d.points, k, &d.curve)?;
             figs.push(Figure {
                 file,
                 caption: "Draw rate of each tested setting.".into(),
@@ -70,7 +70,7 @@ pub fn game_figures(dir: &Path, stats: &GameStats) -> Result<Vec<Figure>, Report
     let mut figs = Vec::new();
     let (terms, bins) = (&stats.terminations, &stats.bins);
     if stats.mean_plies > 0.0 {
-        plots::length_plot(&dir.join("game_length.svg"), bins)?;
+        plot::length_plot(&dir.join("game_length.svg"), bins)?;
         figs.push(Figure {
             file: "game_length.svg".into(),
             caption: "Game length in plies, all games.".into(),
@@ -85,7 +85,7 @@ pub fn game_figures(dir: &Path, stats: &GameStats) -> Result<Vec<Figure>, Report
             .collect();
         write_csv(&dir.join("game_lengths.csv"), &rows)?;
     }
-    plots::terminations_plot(&dir.join("terminations.svg"), terms)?;
+    plot::terminations_plot(&dir.join("terminations.svg"), terms)?;
     figs.push(Figure {
         file: "terminations.svg".into(),
         caption: "How the games ended.".into(),

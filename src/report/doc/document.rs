@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::error::ReportError;
+use crate::report::error::ReportError;
 use crate::results::md_cell;
 
 /// A whole number for a table cell; "–" for a value not measured (NaN, infinite).

@@ -6,10 +6,10 @@ use plotters::prelude::*;
 
 use crate::results::{CurveRow, PointRow, PoolRow, VerifyRow};
 
-use super::error::ReportError;
+use crate::report::error::ReportError;
 
 /// A plotters error, naming the plot's file.
-pub(super) fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {
+pub(in crate::report) fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {
     ReportError::Plot {
         path: path.to_path_buf(),
         message: format!("{e:?}"),
@@ -17,7 +17,7 @@ pub(super) fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {
 }
 
 /// The last step of every plot: the legend at `pos`, then the file written.
-pub(super) fn legend_and_write<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+pub(in crate::report) fn legend_and_write<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
     chart: &mut ChartContext<'a, DB, CT>,
     root: &DrawingArea<DB, plotters::coord::Shift>,
     pos: SeriesLabelPosition,

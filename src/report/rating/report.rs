@@ -10,16 +10,15 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::error::{write, ReportError};
-use super::figures::game_figures;
-use super::rating_data::{HistoryRow, RatingData, RatingReportOptions, SprtRow, SprtSpec};
-use super::rating_plots;
-use super::rating_sections;
-use super::stats::{facts_stats, GameFacts};
+use super::data::{HistoryRow, RatingData, RatingReportOptions, SprtRow, SprtSpec};
+use super::{plots, sections};
 use crate::rating::{
     head_to_head, load_games, pairs_met, rate, Game, HeadToHead, LoadOptions, RateOptions, Ratings,
     SprtResult,
 };
+use crate::report::error::{write, ReportError};
+use crate::report::run::game_figures;
+use crate::report::run::{facts_stats, GameFacts};
 use crate::results::write_csv;
 
 /// One pair's row of pairs.csv.
@@ -136,7 +135,6 @@ pub fn rating_report(
         source,
     })?;
     let data = RatingData {
-        games,
         ratings,
         pairs: pairs_met(games, ratings),
         history: history(games, &o.rate)?,
@@ -147,11 +145,11 @@ pub fn rating_report(
     };
     crate::rating::write_csv(ratings, &out.join("ratings.csv"))?;
     write_pair_csvs(out, &data, o.rate.confidence)?;
-    let mut figs = rating_plots::draw(out, &data)?;
+    let mut figs = plots::draw(out, &data)?;
     let facts: Vec<GameFacts> = games.iter().map(GameFacts::of_game).collect();
     let stats = facts_stats(&facts);
     figs.extend(game_figures(out, &stats)?);
-    let doc = rating_sections::document(out, &data, o, &figs, &stats);
+    let doc = sections::document(out, &data, o, &figs, &stats);
     write(&out.join("report.md"), &doc.to_markdown())?;
     let html = out.join("report.html");
     write(&html, &doc.to_html(out)?)?;
@@ -163,7 +161,7 @@ fn write_pair_csvs(out: &Path, d: &RatingData, confidence: f64) -> Result<(), Re
         .pairs
         .iter()
         .map(|h| {
-            let st = rating_sections::pair_stats(h, confidence);
+            let st = sections::pair_stats(h, confidence);
             let c = h.pentanomial.counts;
             PairRow {
                 a: h.a.clone(),

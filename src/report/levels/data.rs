@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::error::ReportError;
+use crate::report::error::ReportError;
 use crate::results::{
     read_csv, read_csv_or_empty, write_csv, AnalysisRow, CurveRow, LevelElo, LevelKind, LevelRow,
     PointRow, PoolRow,

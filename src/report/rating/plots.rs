@@ -5,11 +5,11 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::error::ReportError;
-use super::figures::Figure;
-use super::plots::{err, legend_and_write};
-use super::rating_data::{HistoryRow, RatingData, SprtRow};
+use super::data::{HistoryRow, RatingData, SprtRow};
 use crate::rating::Ratings;
+use crate::report::error::ReportError;
+use crate::report::plot::{err, legend_and_write};
+use crate::report::run::Figure;
 
 /// Distinct colours for players' lines.
 fn colour(i: usize) -> RGBColor {

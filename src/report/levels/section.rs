@@ -1,9 +1,9 @@
 //! The report's "How each level plays" section: the levels table, the ACPL trend check and the
 //! plots of [`super::level_plots`].
 
-use super::document::Document;
-use super::level_plots::LEVEL_FIGURES;
-use super::levels::{Levels, RHO_MAX};
+use super::data::{Levels, RHO_MAX};
+use super::plots::LEVEL_FIGURES;
+use crate::report::doc::Document;
 use crate::results::LevelRow;
 
 fn num(v: Option<f64>, digits: usize) -> String {

@@ -1,6 +1,6 @@
 //! The report's "Time-control check" section (`skillcal tc-check`'s tc_check.csv).
 
-use super::document::{f0, Document};
+use crate::report::doc::{f0, Document};
 use crate::results::{tc_verdict, TcCheckRow, TcVerdict};
 
 /// Appends the section when the run holds a time-control check.

@@ -5,9 +5,9 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::compare_data::Family;
-use super::error::ReportError;
-use super::plots::{err, legend_and_write};
+use super::data::Family;
+use crate::report::error::ReportError;
+use crate::report::plot::{err, legend_and_write};
 
 /// Elo against t for the families with a fit; returns whether anything was drawn.
 pub fn curves_plot(path: &Path, families: &[Family]) -> Result<bool, ReportError> {
@@ -39,7 +39,7 @@ pub fn curves_plot(path: &Path, families: &[Family]) -> Result<bool, ReportError
         .unwrap_or("Elo")
         .trim()
         .to_string();
-    let (xlo, xhi) = super::plots::t_span(fitted.iter().flat_map(|f| {
+    let (xlo, xhi) = crate::report::plot::t_span(fitted.iter().flat_map(|f| {
         f.curve
             .iter()
             .map(|c| c.t)

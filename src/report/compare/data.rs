@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::error::ReportError;
-use super::plots::knob_value;
-use super::stats::verify_stats;
+use crate::report::error::ReportError;
+use crate::report::plot::knob_value;
+use crate::report::run::verify_stats;
 use crate::results::{
     self as data, tc_verdict, CompareFamilyRow, CompareTargetRow, CurveRow, GameRow, PointRow,
     RangeFlag, ResultsError, Summary, TargetRow, TcCheckRow, VerifyRow,
@@ -220,7 +220,7 @@ pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportErro
         None => Vec::new(),
     };
     let fitted = summary.is_some() && dir.join("fit_curve.csv").exists();
-    let curve = super::load::read_curve(dir, summary.as_ref())?;
+    let curve = crate::report::run::read_curve(dir, summary.as_ref())?;
     let missing = ["table_details.csv", "fit_points.csv", "uci_elo_table.csv"]
         .into_iter()
         .filter(|f| fitted && !dir.join(f).exists())
@@ -232,7 +232,7 @@ pub fn load_family(dir: &Path, label: Option<&str>) -> Result<Family, ReportErro
         summary,
         curve,
         points: data::read_csv_or_empty(&dir.join("fit_points.csv"))?,
-        targets: super::load::read_targets(dir)?,
+        targets: crate::report::run::read_targets(dir)?,
         table: data::read_csv_or_empty(&dir.join("uci_elo_table.csv"))?,
         verify,
         tc_check,

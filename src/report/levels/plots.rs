@@ -5,9 +5,9 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::error::ReportError;
-use super::levels::Levels;
-use super::plots::{err, legend_and_write};
+use super::data::Levels;
+use crate::report::error::ReportError;
+use crate::report::plot::{err, legend_and_write};
 use crate::results::LevelRow;
 
 /// The plot files (beside report.md) with their captions, in the section's order.

@@ -5,8 +5,8 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::error::ReportError;
-use super::plots::{err, legend_and_write};
+use crate::report::error::ReportError;
+use crate::report::plot::{err, legend_and_write};
 
 /// One family's points: (Elo, value, lower, upper).
 pub struct Series {

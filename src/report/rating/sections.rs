@@ -3,14 +3,14 @@
 
 use std::path::Path;
 
-use super::document::Document;
-use super::figures::Figure;
-use super::files::files_section;
-use super::rating_data::{RatingData, RatingReportOptions};
-use super::stats::GameStats;
+use super::data::{RatingData, RatingReportOptions};
 use crate::rating::{
     describe, EloScale, HeadToHead, Reference, ScoreStats, SprtState, LOS_MATRIX_MAX,
 };
+use crate::report::doc::files_section;
+use crate::report::doc::Document;
+use crate::report::run::Figure;
+use crate::report::run::GameStats;
 
 /// The statistics `skillcal rate --head-to-head` prefers: per opening pair when the two played
 /// complete pairs, else per game.

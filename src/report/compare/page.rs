@@ -5,14 +5,14 @@
 
 use std::path::{Path, PathBuf};
 
-use super::compare_data::{family_row, load_family, same_folder, target_rows, Family};
-use super::compare_human::{human_section, load_human, write_human, HumanInput};
-use super::compare_play::{load_play, play_section, write_play, Play, PLAY_TARGETS};
-use super::compare_plot::curves_plot;
-use super::document::{f0, Document};
-use super::error::{write, ReportError};
-use super::files::files_section;
-use super::levels::Levels;
+use super::data::{family_row, load_family, same_folder, target_rows, Family};
+use super::human::{human_section, load_human, write_human, HumanInput};
+use super::play::{load_play, play_section, write_play, Play, PLAY_TARGETS};
+use super::plot::curves_plot;
+use crate::report::doc::files_section;
+use crate::report::doc::{f0, Document};
+use crate::report::error::{write, ReportError};
+use crate::report::levels::Levels;
 use crate::results::{
     self as data, CompareFamilyRow, CompareHumanRow, CompareTargetRow, TcVerdict,
 };
@@ -262,7 +262,7 @@ pub struct Analysis<'a> {
 }
 
 /// Per-level play-analysis figures of each family (move quality by level, from `skillcal
-/// analyse`; a run's [`super::levels::load_levels`]), after the targets and before the Files
+/// analyse`; a run's [`crate::report::levels::load_levels`]), after the targets and before the Files
 /// section.
 pub fn play_analysis_section(doc: &mut Document, families: &[Family], analysis: &Analysis) {
     play_section(

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use super::document::{f0, Document};
 use super::figures::Figure;
-use super::files::files_section;
 use super::load::RunData;
 use super::stats::{verify_noise, verify_stats, GameStats};
+use crate::report::doc::files_section;
+use crate::report::doc::{f0, Document};
 use crate::results::{RangeFlag, HUMAN_SCALES};
 
 /// The report of the run in `dir`.
@@ -84,8 +84,8 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
         }
     }
     verify_section(&mut doc, d, lowest);
-    super::verify_section::verify_opponents_section(&mut doc, &d.verify, &d.verify_opponents);
-    super::tc_section::tc_check_section(&mut doc, &d.tc_check);
+    super::verify::verify_opponents_section(&mut doc, &d.verify, &d.verify_opponents);
+    super::tc::tc_check_section(&mut doc, &d.tc_check);
     pool_section(&mut doc, d);
     points_section(&mut doc, d);
     if !d.games.is_empty() {
@@ -101,7 +101,7 @@ pub fn document(dir: &Path, d: &RunData, figs: &[Figure], stats: &GameStats) -> 
         ));
     }
     if let Some(l) = &d.levels {
-        super::level_section::levels_section(&mut doc, l);
+        crate::report::levels::levels_section(&mut doc, l);
     }
     files_section(&mut doc, dir, &["report.md", "report.html"]);
     if let Some(t) = &d.table {
