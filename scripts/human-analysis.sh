@@ -46,8 +46,6 @@ if [ "$PART" = all ] || [ "$PART" = maia ]; then
     done
     "$SKILLCAL" "${COMMON[@]}" "${NETS[@]}"
     keep
-    # each part writes matching.{csv,md,svg} for its own engines: keep the nets' under their name
-    for e in csv md svg; do cp "$OUT/matching.$e" "$OUT/matching-maia.$e"; done
 fi
 
 if [ "$PART" = all ] || [ "$PART" = families ]; then
@@ -58,5 +56,6 @@ if [ "$PART" = all ] || [ "$PART" = families ]; then
     "$SKILLCAL" "${COMMON[@]}" "${FAMILIES[@]}" --match-limit nodes=10000000 \
         --sample-positions "$SAMPLE" --sample-seed 1
     keep
-    for e in csv md svg; do cp "$OUT/matching.$e" "$OUT/matching-families.$e"; done
 fi
+# each run writes matching.{csv,md,svg} from every chunk in the folder: after both parts they
+# hold the nets and the families together
