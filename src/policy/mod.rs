@@ -12,17 +12,21 @@
 //! println!("{:?} {:?}", e.best(), e.wdl);
 //! ```
 
+// The face: a net, its evaluator and errors; `game` (positions from a FEN and moves), `bench`
+// (the throughput benchmark) and `proto` (lc0's format, for tools and tests that build or damage
+// a net) are public rooms of their own; the rest is the evaluator's inside.
 pub mod bench;
-pub mod encode;
-pub mod error;
-pub mod evaluator;
-pub mod forward;
+mod encode;
+mod error;
+mod evaluator;
+mod forward;
 pub mod game;
-pub mod moves;
-pub mod net;
+mod moves;
+mod net;
 pub mod proto;
-pub mod weights;
+mod weights;
 
 pub use error::PolicyError;
 pub use evaluator::{Evaluation, Evaluator};
 pub use net::{Net, MAIA_BANDS};
+pub use weights::load_bytes;

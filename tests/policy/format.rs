@@ -4,8 +4,8 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use prost::Message;
+use skillcal::policy::load_bytes;
 use skillcal::policy::proto::Net as NetProto;
-use skillcal::policy::weights::load_bytes;
 use skillcal::policy::PolicyError;
 
 const MAIA: &[u8] = include_bytes!("../../nets/maia/maia-1100.pb.gz");

@@ -263,7 +263,7 @@ fn state_plots(state: &Path, drops: &Path, s: &[LevelRow]) -> Result<(), ReportE
     Ok(())
 }
 
-/// Draws [`LEVEL_FIGURES`] into `dir`.
+/// Draws the level figures (`LEVEL_FIGURES`) into `dir`.
 pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
     let (s, p) = (&l.subjects, &l.pool);
     let [acpl, errors, state, drops, top1] = LEVEL_FIGURES.map(|(f, _)| dir.join(f));
