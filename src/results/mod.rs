@@ -48,4 +48,6 @@ pub use rows::{
     RangeFlag, TargetRow, TerminationRow, VerifyOpponentRow, VerifyRow,
 };
 pub use run_kind::RunKind;
-pub use summary::{read_summary, write_summary, KnobSummary, Summary, SUMMARY_FILE};
+pub use summary::{
+    read_summary, write_summary, KnobSummary, Summary, FORM_REJECTED_P, SUMMARY_FILE,
+};

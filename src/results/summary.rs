@@ -48,6 +48,29 @@ pub struct Summary {
     pub notes: Vec<String>,
 }
 
+/// Below this residual p-value the curve's form is rejected: the tested settings scatter about
+/// it far more than their games allow.
+pub const FORM_REJECTED_P: f64 = 0.001;
+
+impl Summary {
+    /// Why the curve's form is rejected by its residuals, when it is (p below
+    /// [`FORM_REJECTED_P`]): each row's interval assumes the form, so where the curve misses the
+    /// row is off by more than its interval says, and more games only narrow it further.
+    pub fn form_rejected(&self) -> Option<String> {
+        let dof = (self.residual_points as usize).saturating_sub(self.theta.len());
+        let rejected = dof > 0 && self.residual_p.is_finite() && self.residual_p < FORM_REJECTED_P;
+        rejected.then(|| {
+            format!(
+                "the curve's form misses the tested settings (residual chi-square {:.1} on {dof} \
+                 degrees of freedom, p = {:.1e}): each row's interval assumes the form is right; \
+                 fit_points.csv against fit_curve.csv shows where it misses, and a spline with \
+                 more knots ([fit] knots) or settings played there may fit",
+                self.residual_chi2, self.residual_p
+            )
+        })
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 pub struct KnobSummary {
     pub name: String,
@@ -77,4 +100,32 @@ pub fn write_summary(dir: &Path, summary: &Summary) -> Result<(), ResultsError> 
         message: e.to_string(),
     })?;
     std::fs::write(&path, text).map_err(|source| ResultsError::Write { path, source })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The walk-through's straight line through Fairy-Stockfish's Skill Levels (chi-square 161
+    /// on 14 degrees of freedom) is rejected; a fair fit, or one with no degree of freedom left,
+    /// is not.
+    #[test]
+    fn a_form_is_rejected_only_by_a_tiny_residual_p() {
+        let mut s = Summary {
+            theta: vec![0.0; 2],
+            residual_points: 16,
+            residual_chi2: 161.4,
+            residual_p: 1e-26,
+            ..Summary::default()
+        };
+        let why = s.form_rejected().expect("rejected");
+        assert!(why.contains("161.4 on 14 degrees"), "{why}");
+        s.residual_p = 0.2;
+        assert_eq!(s.form_rejected(), None);
+        s.residual_p = f64::NAN;
+        assert_eq!(s.form_rejected(), None);
+        s.residual_p = 1e-9;
+        s.residual_points = 2;
+        assert_eq!(s.form_rejected(), None);
+    }
 }
