@@ -60,12 +60,19 @@ impl Summary {
         let dof = (self.residual_points as usize).saturating_sub(self.theta.len());
         let rejected = dof > 0 && self.residual_p.is_finite() && self.residual_p < FORM_REJECTED_P;
         rejected.then(|| {
+            // below this a chi-square tail is rounding noise (it prints as 0)
+            let p = if self.residual_p < 1e-12 {
+                "p < 1e-12".to_string()
+            } else {
+                format!("p = {:.1e}", self.residual_p)
+            };
             format!(
                 "the curve's form misses the tested settings (residual chi-square {:.1} on {dof} \
-                 degrees of freedom, p = {:.1e}): each row's interval assumes the form is right; \
-                 fit_points.csv against fit_curve.csv shows where it misses, and a spline with \
-                 more knots ([fit] knots) or settings played there may fit",
-                self.residual_chi2, self.residual_p
+                 degrees of freedom, {p}): each row's interval assumes the form is right; \
+                 fit_points.csv against fit_curve.csv shows where it misses; a form that can \
+                 follow them ([fit] model, knots) or a path narrowed to where the knob changes \
+                 the strength may fit",
+                self.residual_chi2
             )
         })
     }
@@ -115,11 +122,15 @@ mod tests {
             theta: vec![0.0; 2],
             residual_points: 16,
             residual_chi2: 161.4,
-            residual_p: 1e-26,
+            residual_p: 1e-5,
             ..Summary::default()
         };
         let why = s.form_rejected().expect("rejected");
         assert!(why.contains("161.4 on 14 degrees"), "{why}");
+        assert!(why.contains("p = 1.0e-5"), "{why}");
+        s.residual_p = 0.0;
+        let why = s.form_rejected().expect("rejected");
+        assert!(why.contains("p < 1e-12"), "{why}");
         s.residual_p = 0.2;
         assert_eq!(s.form_rejected(), None);
         s.residual_p = f64::NAN;
