@@ -145,7 +145,7 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
         eprintln!("note: not every target met the precision goal (see table_details.csv)");
     }
     // the stop rule reads the rows' intervals, which hold only if the form fits: say when not
-    if let Some(why) = crate::results::read_summary(&dir)?.form_rejected() {
+    if let Some(why) = &outcome.form_rejected {
         eprintln!("note: {why}");
     }
     Ok(())

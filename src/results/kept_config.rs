@@ -11,8 +11,9 @@ use super::error::ResultsError;
 
 /// Compares `cfg` with the config stored at `path` (if any) by `changes` (the keys that
 /// differ in a way that would change the games); refuses when any do and the folder
-/// `holds_games` (asked only then; its error is passed on), naming them, the file and `what` the folder holds; else writes `cfg` there
-/// (a folder without a game belongs to no config yet: the corrected config takes it over).
+/// `holds_games` (asked only then; its error is passed on), naming the keys, the file and `what`
+/// the folder holds; else writes `cfg` there (a folder without a game belongs to no config yet:
+/// the corrected config takes it over).
 pub fn keep_config<C: Serialize + DeserializeOwned>(
     path: &Path,
     cfg: &C,

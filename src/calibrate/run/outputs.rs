@@ -24,6 +24,8 @@ pub struct Outcome {
     /// Whether this fit wrote `uci_elo_table.csv` (a table left by an earlier fit is moved
     /// aside, so only a fresh one is there to install).
     pub table: bool,
+    /// Why the residuals reject the curve's form, when they do ([`crate::results::Summary::form_rejected`]).
+    pub form_rejected: Option<String>,
 }
 
 /// Writes `games.csv`, the fit CSVs, the table and `summary.toml` from all games of the run
@@ -117,6 +119,7 @@ pub fn write_results(
         fit: a.curve,
         table: written,
         targets,
+        form_rejected: summary.form_rejected(),
     })
 }
 

@@ -8,14 +8,6 @@ use crate::results::{
     TcCheckRow, VerifyOpponentRow, VerifyRow,
 };
 
-fn read_opt<T: data::CsvRow>(path: &Path) -> Result<Vec<T>, ResultsError> {
-    if path.exists() {
-        Ok(data::read_csv(path)?)
-    } else {
-        Ok(Vec::new())
-    }
-}
-
 /// Everything a report shows, read from a run directory.
 pub struct RunData {
     pub summary: Option<Summary>,
@@ -98,7 +90,7 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
     let (verify, verify_opponents) = match verify_path {
         Some(p) => (
             data::read_csv_rows(&p)?,
-            read_opt(&p.with_file_name("verify_opponents.csv"))?,
+            data::read_csv_or_empty(&p.with_file_name("verify_opponents.csv"))?,
         ),
         None => (Vec::new(), Vec::new()),
     };
@@ -118,8 +110,8 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
     Ok(RunData {
         summary,
         curve,
-        points: read_opt(&dir.join("fit_points.csv"))?,
-        pool: read_opt(&dir.join("pool.csv"))?,
+        points: data::read_csv_or_empty(&dir.join("fit_points.csv"))?,
+        pool: data::read_csv_or_empty(&dir.join("pool.csv"))?,
         targets: read_targets(dir)?,
         verify,
         verify_opponents,
