@@ -290,8 +290,9 @@ options = {{ {options} }}
 # were played. An engine's strength is rarely even in its knob (Fairy-Stockfish's Skill Levels
 # -20 to -8 play within about 300 Elo of each other, -6 to 10 span about 1,800: a straight line
 # missed its tested settings by up to 660 Elo); a spline that is not increasing or does not
-# converge gives way to the increasing form, of the other knot counts and the polynomials,
-# that fits the tested settings best, each rated on its own (the report names it).
+# converge gives way to the increasing form, of the other knot counts, the polynomials and the
+# monotone form (increasing by construction, for a flat stretch such as Skill -20 to -5), that
+# fits the tested settings best, each rated on its own (the report names it).
 [fit]
 model = "spline"
 knots = 6

@@ -13,6 +13,7 @@ mod fit;
 mod held;
 mod init;
 mod install;
+mod monotone;
 mod paths_lock;
 mod per_second;
 mod pool;

@@ -140,8 +140,9 @@ fn a_curve_not_increasing_gives_way_to_the_best_increasing_form() {
     };
     calibrate::calibrate(&cfg, &dir, &runner, &opts).unwrap();
     let s = results::read_summary(&dir).unwrap();
+    // (the monotone form, on its fewest knots, fits them as well with fewer free terms)
     assert!(
-        ["cubic", "spline"].contains(&s.model.as_str()),
+        ["cubic", "spline", "monotone"].contains(&s.model.as_str()),
         "{}",
         s.model
     );
@@ -155,7 +156,7 @@ fn a_curve_not_increasing_gives_way_to_the_best_increasing_form() {
         "{note}"
     );
     assert!(
-        note.contains(&format!("the {} form is used", s.model)),
+        note.contains(&format!("the {} ", s.model)) && note.contains(" form is used"),
         "{note}"
     );
     // "chi-square linear X, ...": the form used is far closer than the line
@@ -239,19 +240,27 @@ fn a_spline_that_fails_gives_way_to_another_knot_count() {
     };
     calibrate::calibrate(&cfg, &dir, &runner, &opts).unwrap();
     let s = results::read_summary(&dir).unwrap();
-    assert_eq!(s.model, "spline");
+    // a spline or the monotone form on another knot count (the monotone one on 7 knots fits
+    // these games best by residual chi-square plus 2 per free coefficient)
+    assert!(
+        ["spline", "monotone"].contains(&s.model.as_str()),
+        "{}",
+        s.model
+    );
     let note = s
         .notes
         .iter()
         .find(|n| n.starts_with("the spline fit failed"))
         .expect("a note says why the form changed");
     let used = note
-        .split("; the spline with ")
+        .split(&format!("; the {} with ", s.model))
         .nth(1)
         .and_then(|r| r.split(' ').next())
         .and_then(|n| n.parse::<usize>().ok())
         .unwrap_or_else(|| panic!("the knot count used is named: {note}"));
-    assert_ne!(used, 8, "{note}");
+    assert!(s.model == "monotone" || used != 8, "{note}");
+    // the other spline knot counts were fitted and scored, not only the polynomials
+    assert!(note.contains("spline with 6 knots "), "{note}");
     // every form's score is listed, and the one used beats the polynomials by far
     let quadratic: f64 = note
         .split("quadratic ")

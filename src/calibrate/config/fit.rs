@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 pub struct FitConfig {
     #[serde(default)]
     pub model: ModelKind,
-    /// Knots of the `spline` model (4..=10); absent means 6. Not written when absent, so the
+    /// Knots of the `spline` and `monotone` models (4..=10); absent means 6. Not written when absent, so the
     /// saved configuration of a run without it reads as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub knots: Option<usize>,
@@ -20,7 +20,8 @@ pub struct FitConfig {
     /// Not written when even.
     #[serde(default, skip_serializing_if = "KnotPlacement::is_even")]
     pub knots_at: KnotPlacement,
-    /// Use whichever increasing form (linear, quadratic, cubic, the spline with `knots`) fits
+    /// Use whichever increasing form (linear, quadratic, cubic, the spline with `knots`, the
+    /// monotone form) fits
     /// the tested settings best by residual chi-square plus 2 per coefficient (Akaike), not
     /// `model` whenever that is increasing: a form too stiff for the path can pass the
     /// chi-square test and still misplace the middle rows by 50-100 Elo (README,
@@ -141,9 +142,16 @@ pub enum ModelKind {
     /// by the tested settings with `fit.knots_at = "data"`): follows
     /// a path whose steepness changes more than once, which no global cubic can.
     Spline,
+    /// Cubic I-splines on the spline's knots (boundary knots at t_min and 1) with every
+    /// coefficient at least 1 Elo: increasing by construction, for a path flat over a stretch
+    /// and steep elsewhere, where the spline dips and the polynomials miss the flat stretch.
+    /// Also the fallback tried whenever the configured form is not increasing.
+    Monotone,
 }
 
 impl ModelKind {
+    /// The forms fitted without a constraint; the monotone form (an active set over its
+    /// terms) is tried apart from them.
     pub const ALL: [ModelKind; 4] = [
         ModelKind::Linear,
         ModelKind::Quadratic,
@@ -151,9 +159,11 @@ impl ModelKind {
         ModelKind::Spline,
     ];
 
-    /// The next simpler form (spline, cubic, quadratic, linear): the order the forms nest in.
+    /// The next simpler form (spline, cubic, quadratic, linear): the order the forms nest in;
+    /// the monotone form nests in none of them.
     pub fn simpler(self) -> Option<ModelKind> {
         match self {
+            ModelKind::Monotone => None,
             ModelKind::Linear => None,
             ModelKind::Quadratic => Some(ModelKind::Linear),
             ModelKind::Cubic => Some(ModelKind::Quadratic),
@@ -167,6 +177,7 @@ impl ModelKind {
             ModelKind::Quadratic => "quadratic",
             ModelKind::Cubic => "cubic",
             ModelKind::Spline => "spline",
+            ModelKind::Monotone => "monotone",
         }
     }
 }

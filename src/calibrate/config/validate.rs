@@ -174,16 +174,18 @@ impl CalibrationConfig {
             if !crate::calibrate::fit::spline::KNOTS_RANGE.contains(&k) {
                 config_err!("{origin}: key `fit.knots`: {k} is outside 4..=10");
             }
-            // knots shape only the spline: the configured form, a candidate of `select_form`,
-            // or else a fallback alone
-            if self.fit.model != crate::calibrate::config::calibration::ModelKind::Spline
+            // knots shape only the spline and the monotone form: the configured form, a
+            // candidate of `select_form`, or else a fallback alone
+            use crate::calibrate::config::calibration::ModelKind;
+            if !matches!(self.fit.model, ModelKind::Spline | ModelKind::Monotone)
                 && !self.fit.select_form
             {
                 let m = self.fit.model.name();
                 config_err!(
-                    "{origin}: key `fit.knots`: `fit.model` is `{m}`, not the spline; the knots \
-                     would count only if the {m} fit failed and a spline replaced it. Set \
-                     `model = \"spline\"` (or `select_form = true`) or remove it"
+                    "{origin}: key `fit.knots`: `fit.model` is `{m}`, not the spline or the \
+                     monotone form; the knots would count only if the {m} fit failed and one of \
+                     them replaced it. Set `model = \"spline\"` (or `\"monotone\"`, or \
+                     `select_form = true`) or remove it"
                 );
             }
         }

@@ -4,8 +4,9 @@
 //! Model. Every game between players A and B gives A the score s in {0, 1/2, 1} with the
 //! logistic expected score of `rating::model` (the scale of Ordo and the PR #4341 table). A
 //! subject setting at strength t is rated by the curve r(t) = sum_k theta_k phi_k(t) with
-//! phi = (1, t), (1, t, t^2), (1, t, t^2, t^3) or a natural cubic spline's basis (`spline.rs`,
-//! the shipped table's form); a reference player j has its own rating r_j with
+//! phi = (1, t), (1, t, t^2), (1, t, t^2, t^3), a natural cubic spline's basis (`spline.rs`,
+//! the shipped table's form) or cubic I-splines with coefficients held above a floor
+//! (`monotone.rs`; the held terms are an offset, the Linear's constant); a reference player j has its own rating r_j with
 //! the prior N(anchor_j, sd_j) (a soft anchor; sd = 0 holds it fixed); an unanchored member gets a
 //! weak prior ([`WEAK_SD`]) at the anchors' mean. The fit maximizes
 //!     (1/phi) * sum_games [s ln p + (1 - s) ln(1 - p)]  -  sum_j (r_j - anchor_j)^2 / (2 sd_j^2),
@@ -22,7 +23,9 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::calibrate::config::fit::ModelKind;
 pub use crate::calibrate::fit::error::FitError;
-pub use crate::calibrate::fit::form::{basis, basis_deriv, model_formula, Curve};
+pub use crate::calibrate::fit::form::{
+    basis, basis_deriv, model_formula, offset, offset_deriv, Curve,
+};
 pub use crate::calibrate::fit::isotonic::isotonic;
 use crate::calibrate::fit::self_play::{self, Among, Stretch};
 pub use crate::calibrate::fit::tally::{tally_games, PlayerStats};
@@ -164,7 +167,7 @@ pub(in crate::calibrate) fn curve_problem_at(
     for role in roles {
         let lin = match role {
             Role::Subject(t) => Linear {
-                constant: 0.0,
+                constant: offset(curve, *t),
                 terms: basis(curve, *t).into_iter().enumerate().collect(),
             },
             Role::Anchored { mean, sd } if *sd <= 0.0 => Linear::fixed(*mean),
@@ -297,7 +300,7 @@ pub(in crate::calibrate) fn solve_curve(
     for t in tested {
         problem.priors.push(Prior {
             on: Linear {
-                constant: 0.0,
+                constant: offset(curve, t),
                 terms: basis(curve, t).into_iter().enumerate().collect(),
             },
             mean: center,
@@ -321,11 +324,12 @@ pub(in crate::calibrate) fn estimate_dispersion(problem: &Problem, beta: &DVecto
 
 impl CurveFit {
     pub fn elo(&self, t: f64) -> f64 {
-        basis(&self.curve, t)
-            .iter()
-            .zip(&self.theta)
-            .map(|(p, c)| p * c)
-            .sum()
+        offset(&self.curve, t)
+            + basis(&self.curve, t)
+                .iter()
+                .zip(&self.theta)
+                .map(|(p, c)| p * c)
+                .sum::<f64>()
     }
 
     pub fn elo_sd(&self, t: f64) -> f64 {
@@ -379,21 +383,22 @@ impl CurveFit {
     }
 
     pub fn slope(&self, t: f64) -> f64 {
-        basis_deriv(&self.curve, t)
-            .iter()
-            .zip(&self.theta)
-            .map(|(p, c)| p * c)
-            .sum()
+        offset_deriv(&self.curve, t)
+            + basis_deriv(&self.curve, t)
+                .iter()
+                .zip(&self.theta)
+                .map(|(p, c)| p * c)
+                .sum::<f64>()
     }
 
     /// Increasing on [t_min, 1]. A polynomial's derivative is at most quadratic in t: its
-    /// minimum there is at an end or at its own stationary point. A spline's derivative is
-    /// piecewise quadratic, checked on a fine grid (`SPLINE_GRID` points).
+    /// minimum there is at an end or at its own stationary point. A spline's (and the monotone
+    /// form's) derivative is piecewise quadratic, checked on a fine grid (`SPLINE_GRID` points).
     pub fn monotone(&self, t_min: f64) -> bool {
         if self.theta.len() < 2 || self.slope(t_min) <= 0.0 || self.slope(1.0) <= 0.0 {
             return false;
         }
-        if self.curve.kind == ModelKind::Spline {
+        if matches!(self.curve.kind, ModelKind::Spline | ModelKind::Monotone) {
             return (0..=SPLINE_GRID)
                 .all(|i| self.slope(t_min + (1.0 - t_min) * i as f64 / SPLINE_GRID as f64) > 0.0);
         }

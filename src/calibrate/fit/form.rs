@@ -1,25 +1,33 @@
-//! A curve's form: its kind (linear, quadratic, cubic or a natural cubic spline) with the
-//! spline's knots, its basis phi(t) and derivative, and the formula the table's header shows.
+//! A curve's form: its kind (linear, quadratic, cubic, a natural cubic spline or the monotone
+//! I-spline form) with the knots, its basis phi(t) and derivative, the part of the curve no
+//! parameter carries (the monotone form's terms held at their floor), and the formula the
+//! table's header shows.
 
 use crate::calibrate::config::fit::ModelKind;
-use crate::calibrate::fit::spline;
+use crate::calibrate::fit::{monotone, spline};
 
-/// A curve form with what its basis needs: the spline's knots (empty for the polynomials),
-/// which depend on the path's t_min and so cannot live in the Copy [`ModelKind`].
+/// A curve form with what its basis needs: the knots (empty for the polynomials), which depend
+/// on the path's t_min and so cannot live in the Copy [`ModelKind`], and the monotone form's
+/// terms held at their floor (indices of its I-splines; empty for every other form).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Curve {
     pub kind: ModelKind,
     pub knots: Vec<f64>,
+    pub held: Vec<usize>,
 }
 
 impl Curve {
-    /// `kind` on the path [t_min, 1]; `n_knots` is used by the spline only.
+    /// `kind` on the path [t_min, 1]; `n_knots` is used by the spline and monotone forms only.
     pub fn new(kind: ModelKind, t_min: f64, n_knots: usize) -> Curve {
         let knots = match kind {
-            ModelKind::Spline => spline::knots(t_min, n_knots),
+            ModelKind::Spline | ModelKind::Monotone => spline::knots(t_min, n_knots),
             _ => Vec::new(),
         };
-        Curve { kind, knots }
+        Curve {
+            kind,
+            knots,
+            held: Vec::new(),
+        }
     }
 }
 
@@ -38,6 +46,7 @@ pub fn basis(curve: &Curve, t: f64) -> Vec<f64> {
         ModelKind::Quadratic => vec![1.0, t, t * t],
         ModelKind::Cubic => vec![1.0, t, t * t, t * t * t],
         ModelKind::Spline => spline::basis(&curve.knots, t),
+        ModelKind::Monotone => monotone::basis(&curve.knots, &curve.held, t),
     }
 }
 
@@ -48,6 +57,23 @@ pub fn basis_deriv(curve: &Curve, t: f64) -> Vec<f64> {
         ModelKind::Quadratic => vec![0.0, 1.0, 2.0 * t],
         ModelKind::Cubic => vec![0.0, 1.0, 2.0 * t, 3.0 * t * t],
         ModelKind::Spline => spline::basis_deriv(&curve.knots, t),
+        ModelKind::Monotone => monotone::basis_deriv(&curve.knots, &curve.held, t),
+    }
+}
+
+/// The curve's part no parameter carries: Elo(t) = offset(t) + phi(t) theta.
+pub fn offset(curve: &Curve, t: f64) -> f64 {
+    match curve.kind {
+        ModelKind::Monotone => monotone::offset(&curve.knots, &curve.held, t),
+        _ => 0.0,
+    }
+}
+
+/// d offset / dt.
+pub fn offset_deriv(curve: &Curve, t: f64) -> f64 {
+    match curve.kind {
+        ModelKind::Monotone => monotone::offset_deriv(&curve.knots, &curve.held, t),
+        _ => 0.0,
     }
 }
 
@@ -57,5 +83,6 @@ pub fn model_formula(curve: &Curve) -> String {
         ModelKind::Quadratic => "Elo(t) = a + b t + c t^2".into(),
         ModelKind::Cubic => "Elo(t) = a + b t + c t^2 + d t^3".into(),
         ModelKind::Spline => spline::describe(&curve.knots),
+        ModelKind::Monotone => monotone::describe(&curve.knots, &curve.held),
     }
 }
