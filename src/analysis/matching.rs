@@ -37,6 +37,8 @@ pub struct MatchOptions {
     pub out: PathBuf,
     pub filter: HumanFilter,
     pub match_engines: Vec<EngineConfig>,
+    /// Engines play as their options say, no per-band `UCI_Elo` (a knob's fixed setting).
+    pub as_given: bool,
     pub sample_positions: Option<usize>,
     pub sample_seed: u64,
     pub chunk_games: usize,
@@ -103,7 +105,7 @@ fn groups(opts: &MatchOptions, selection: &str) -> Result<Vec<Group>> {
                 .collect::<Vec<_>>()
                 .join(";"),
             limit: base.limit.to_string(),
-            per_band_elo: maia.is_none(),
+            per_band_elo: maia.is_none() && !opts.as_given,
             selection: selection.to_string(),
         };
         let Some(m) = maia else {
@@ -111,7 +113,7 @@ fn groups(opts: &MatchOptions, selection: &str) -> Result<Vec<Group>> {
             out.push(Group {
                 eval: Evaluator::Uci {
                     base: base.clone(),
-                    per_band_elo: true,
+                    per_band_elo: !opts.as_given,
                 },
                 settings: vec![(key, format!("{}#{size}", base.program.display()))],
             });

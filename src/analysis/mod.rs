@@ -249,6 +249,7 @@ fn match_options(o: &AnalyseOptions) -> matching::MatchOptions {
         out: o.out.clone(),
         filter: o.filter.clone(),
         match_engines: o.match_engines.clone(),
+        as_given: o.match_as_given,
         sample_positions: o.sample_positions,
         sample_seed: o.sample_seed,
         chunk_games: o.chunk_games,

@@ -45,6 +45,9 @@ pub struct AnalyseOptions {
     /// Engines for move-matching; each is given `UCI_LimitStrength=true` and `UCI_Elo` = the
     /// band's middle (a `Style=maia` setting excepted: a network has no Elo).
     pub match_engines: Vec<EngineConfig>,
+    /// Move-matching engines play at the strength their options set: no `UCI_LimitStrength`,
+    /// no per-band `UCI_Elo` (to measure a knob's settings, as a trade-off against Elo).
+    pub match_as_given: bool,
     /// Which human games and moves count, and the band width (Maia's protocol by default).
     pub filter: HumanFilter,
     /// Move-matching on a seeded sample of this many positions per band instead of all.
@@ -76,6 +79,7 @@ impl AnalyseOptions {
                 "builtin:RandomSeed=1",
                 default_match_limit("builtin"),
             )?],
+            match_as_given: false,
             filter: HumanFilter::new(100),
             sample_positions: None,
             sample_seed: 1,

@@ -70,13 +70,17 @@ pub struct AnalyseArgs {
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..), requires = "human")]
     chunk_games: u64,
     /// Move-matching engine (repeatable; with --human); gets UCI_LimitStrength=true and UCI_Elo
-    /// = band middle.
+    /// = band middle, unless --match-as-given.
     #[arg(
         long = "match-engine",
         default_value = "builtin:RandomSeed=1",
         requires = "human"
     )]
     match_engines: Vec<String>,
+    /// Move-matching engines play at the strength their own options set (a knob's value, e.g.
+    /// builtin:Style=human,HumanStrength=300): no UCI_LimitStrength, no per-band UCI_Elo.
+    #[arg(long, requires = "human")]
+    match_as_given: bool,
     /// Move-matching search limit (with --human): nodes=N, depth=N or movetime=MS (default:
     /// nodes=10000000 for the built-in engine, so each table row's own LimitNodes binds;
     /// nodes=50000 for others).
@@ -159,6 +163,7 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
             EngineConfig::parse_spec(s, limit)
         })
         .collect::<Result<_, _>>()?;
+    opts.match_as_given = a.match_as_given;
     opts.filter.band = a.band;
     if let Some((lo, hi)) = a.bands {
         opts.filter.min_elo = lo;

@@ -352,3 +352,44 @@ fn maia_settings_match_in_process_as_the_engine_plays() {
     assert!(t1.matches.fract() != 0.0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--match-as-given`: the engine plays at its own options' strength, no per-band `UCI_Elo`
+/// (the row's setting says so), a separate measurement from the per-band one in one folder.
+#[test]
+fn as_given_engines_keep_their_options_and_are_their_own_rows() {
+    let dir = folder("as-given");
+    let [_, zst, _] = files(&dir);
+    let out = dir.join("out");
+    let mut o = options(zst, out);
+    o.match_engines[0]
+        .options
+        .push(("LimitDepth".into(), "3".into()));
+    o.match_as_given = true;
+    let given = run(&o).unwrap();
+    let [row] = given.matching.as_slice() else {
+        panic!("one row: {:?}", given.matching)
+    };
+    assert_eq!(row.setting, "RandomSeed=1;LimitDepth=3");
+    assert_eq!(given.match_evaluations, 14);
+    // the same engine per band is another setting: measured anew, both rows kept
+    o.match_as_given = false;
+    let per_band = run(&o).unwrap();
+    assert_eq!(per_band.match_evaluations, 14);
+    let settings: Vec<&str> = per_band
+        .matching
+        .iter()
+        .map(|m| m.setting.as_str())
+        .collect();
+    assert_eq!(settings.len(), 2, "{settings:?}");
+    assert!(
+        settings.contains(&"RandomSeed=1;LimitDepth=3"),
+        "{settings:?}"
+    );
+    assert!(
+        settings
+            .iter()
+            .any(|s| s.ends_with("LimitDepth=3;UCI_LimitStrength=true;UCI_Elo=1550")),
+        "{settings:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
