@@ -1,8 +1,7 @@
 //! Output files: `analysis.csv` (one row per player), `moves.csv` (one row per analysed move),
-//! `human.csv` (per band), `matching.csv` (per band and engine setting) and the Markdown
-//! section `analysis.md`.
+//! `human.csv` (per band), `matching.csv` (per band and engine setting), and the pages
+//! `analysis.md` and `matching.md` through the one document model.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use shakmaty::Color;
@@ -13,7 +12,7 @@ use super::moves::{DROP_CP, EQUAL, LOSING, WINNING};
 use super::options::{figure_columns, AnalyseOptions, AnalyseResult, GroupFigures};
 use super::stats::Estimate;
 use crate::analysis::moves::MoveEval;
-use crate::results::{md_cell, state_ratio};
+use crate::results::{state_ratio, Document};
 
 fn num(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.4}")).unwrap_or_default()
@@ -157,70 +156,108 @@ fn cell(e: &Estimate, scale: f64, digits: usize) -> String {
     }
 }
 
-fn tables(md: &mut String, first: &str, groups: &[GroupFigures]) {
-    let f = |g: &GroupFigures, k: usize, s: f64, d: usize| cell(&g.figures[k], s, d);
-    md.push_str(&format!(
-        "| {first} | games | moves | ACPL | loss p50 | p90 | p99 | accuracy % | game accuracy % | inacc. % | mistake % | blunder % | top-1 % |\n"
+/// The three tables of a set of groups (players or human bands): move quality, blunders by
+/// state and phase, material drops.
+fn tables(d: &mut Document, first: &str, groups: &[GroupFigures]) {
+    let f = |g: &GroupFigures, k: usize, s: f64, dg: usize| cell(&g.figures[k], s, dg);
+    let quality = groups
+        .iter()
+        .map(|g| {
+            vec![
+                g.name.clone(),
+                g.games.to_string(),
+                g.counts[0].to_string(),
+                f(g, 0, 1.0, 1),
+                f(g, 1, 1.0, 0),
+                f(g, 3, 1.0, 0),
+                f(g, 5, 1.0, 0),
+                f(g, 6, 1.0, 1),
+                f(g, 7, 1.0, 1),
+                f(g, 8, 100.0, 1),
+                f(g, 9, 100.0, 1),
+                f(g, 10, 100.0, 1),
+                f(g, 21, 100.0, 1),
+            ]
+        })
+        .collect();
+    d.table(
+        &[
+            first,
+            "games",
+            "moves",
+            "ACPL",
+            "loss p50",
+            "p90",
+            "p99",
+            "accuracy %",
+            "game accuracy %",
+            "inacc. %",
+            "mistake %",
+            "blunder %",
+            "top-1 %",
+        ],
+        quality,
+    );
+    d.para("Blunder rate (% of moves) by the position's state before the move and by phase (moves in brackets):");
+    let with_count =
+        |g: &GroupFigures, k: usize, c: usize| format!("{} ({})", f(g, k, 100.0, 1), g.counts[c]);
+    let blunders = groups
+        .iter()
+        .map(|g| {
+            vec![
+                g.name.clone(),
+                with_count(g, 11, 5),
+                with_count(g, 12, 6),
+                with_count(g, 13, 7),
+                with_count(g, 14, 8),
+                with_count(g, 15, 9),
+                with_count(g, 16, 10),
+            ]
+        })
+        .collect();
+    d.table(
+        &[
+            first,
+            "winning",
+            "about equal",
+            "losing",
+            "opening",
+            "middlegame",
+            "endgame",
+        ],
+        blunders,
+    );
+    d.para(&format!(
+        "Material drops: moves losing at least {DROP_CP} cp (% of moves), by the position's state before the move; losing / equal: the rate when losing over that when equal, for drops and for Lichess's blunders:"
     ));
-    md.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for g in groups {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            md_cell(&g.name),
-            g.games,
-            g.counts[0],
-            f(g, 0, 1.0, 1),
-            f(g, 1, 1.0, 0),
-            f(g, 3, 1.0, 0),
-            f(g, 5, 1.0, 0),
-            f(g, 6, 1.0, 1),
-            f(g, 7, 1.0, 1),
-            f(g, 8, 100.0, 1),
-            f(g, 9, 100.0, 1),
-            f(g, 10, 100.0, 1),
-            f(g, 21, 100.0, 1),
-        );
-    }
-    md.push_str(&format!(
-        "\nBlunder rate (% of moves) by the position's state before the move and by phase (moves in brackets):\n\n| {first} | winning | about equal | losing | opening | middlegame | endgame |\n|---|---|---|---|---|---|---|\n"
-    ));
-    for g in groups {
-        let _ = writeln!(
-            md,
-            "| {} | {} ({}) | {} ({}) | {} ({}) | {} ({}) | {} ({}) | {} ({}) |",
-            md_cell(&g.name),
-            f(g, 11, 100.0, 1),
-            g.counts[5],
-            f(g, 12, 100.0, 1),
-            g.counts[6],
-            f(g, 13, 100.0, 1),
-            g.counts[7],
-            f(g, 14, 100.0, 1),
-            g.counts[8],
-            f(g, 15, 100.0, 1),
-            g.counts[9],
-            f(g, 16, 100.0, 1),
-            g.counts[10],
-        );
-    }
-    md.push_str(&format!(
-        "\nMaterial drops: moves losing at least {DROP_CP} cp (% of moves), by the position's state before the move; losing / equal: the rate when losing over that when equal, for drops and for Lichess's blunders:\n\n| {first} | drops | % of moves | winning | about equal | losing | losing / equal drops | losing / equal blunders |\n|---|---|---|---|---|---|---|---|\n"
-    ));
-    for g in groups {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            md_cell(&g.name),
-            g.counts[4],
-            f(g, 17, 100.0, 1),
-            f(g, 18, 100.0, 1),
-            f(g, 19, 100.0, 1),
-            f(g, 20, 100.0, 1),
-            ratio_cell(&g.figures[20], &g.figures[19]),
-            ratio_cell(&g.figures[13], &g.figures[12]),
-        );
-    }
+    let drops = groups
+        .iter()
+        .map(|g| {
+            vec![
+                g.name.clone(),
+                g.counts[4].to_string(),
+                f(g, 17, 100.0, 1),
+                f(g, 18, 100.0, 1),
+                f(g, 19, 100.0, 1),
+                f(g, 20, 100.0, 1),
+                ratio_cell(&g.figures[20], &g.figures[19]),
+                ratio_cell(&g.figures[13], &g.figures[12]),
+            ]
+        })
+        .collect();
+    d.table(
+        &[
+            first,
+            "drops",
+            "% of moves",
+            "winning",
+            "about equal",
+            "losing",
+            "losing / equal drops",
+            "losing / equal blunders",
+        ],
+        drops,
+    );
 }
 
 /// `losing / equal` to two decimals ("-" when the equal rate is 0 or either is undefined).
@@ -230,12 +267,13 @@ fn ratio_cell(losing: &Estimate, equal: &Estimate) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
-/// The Markdown section.
-pub fn markdown(opts: &AnalyseOptions, r: &AnalyseResult) -> String {
-    let mut md = String::new();
-    md.push_str("## How each level plays\n\n");
-    let _ = writeln!(
-        md,
+/// The page (`analysis.md`): how each level plays, the human bands, move-matching.
+pub fn document(opts: &AnalyseOptions, r: &AnalyseResult) -> Document {
+    let mut d = Document {
+        title: "How each level plays".into(),
+        blocks: Vec::new(),
+    };
+    d.para(&format!(
         "{} games, {} analysed moves, {} distinct positions; reference engine `{}` ({}). \
          Figures with 95% intervals by bootstrap over games ({} resamples, seed {}). \
          Centipawns from the mover's view, capped at ±1000 (mates at the cap); inaccuracy / \
@@ -244,7 +282,7 @@ pub fn markdown(opts: &AnalyseOptions, r: &AnalyseResult) -> String {
          {DROP_CP} cp (about a minor piece; unlike a blunder, possible in a losing position); \
          accuracy: Lichess's per-move accuracy (mean) and game accuracy (lila's volatility-weighted and harmonic mean). States: winning \
          chances > {WINNING} (winning), within ±{EQUAL} (about equal), < -{LOSING} (losing). \
-         Formulas and sources: docs/analysis.md.\n",
+         Formulas and sources: docs/analysis.md.",
         r.games,
         r.moves,
         r.positions,
@@ -252,35 +290,32 @@ pub fn markdown(opts: &AnalyseOptions, r: &AnalyseResult) -> String {
         opts.engine.limit,
         opts.bootstrap,
         opts.seed,
-    );
-    tables(&mut md, "player", &r.players);
+    ));
+    tables(&mut d, "player", &r.players);
     if !r.human_bands.is_empty() {
-        md.push_str("\n### Human games by rating band\n\n");
-        tables(&mut md, "band", &r.human_bands);
+        d.section("Human games by rating band");
+        tables(&mut d, "band", &r.human_bands);
     }
     if !r.matching.is_empty() {
-        md.push('\n');
-        matching_section(&mut md, opts, r);
+        d.section("Move-matching");
+        matching_section(&mut d, opts, r);
     }
-    md
+    d
 }
 
-/// The move-matching section (a `###` heading, its table and what the reading kept).
-fn matching_section(md: &mut String, opts: &AnalyseOptions, r: &AnalyseResult) {
+/// The move-matching paragraph and table.
+fn matching_section(d: &mut Document, opts: &AnalyseOptions, r: &AnalyseResult) {
     let f = &opts.filter;
     let c = &r.human_counts;
-    let _ = writeln!(
-        md,
-        "### Move-matching\n\nHow often each engine setting plays the human's move, per band of \
+    d.para(&format!(
+        "How often each engine setting plays the human's move, per band of \
          the mover's rating (Maia's protocol: plies from {} on; moves made with under {} s on \
          the clock skipped when `[%clk]` is present); an engine with `UCI_Elo` plays at the \
          band's middle. `matches` of a `PolicyTemperature` setting is the expected number: the \
          policy's probability of the human's move, summed (exact, no sampling). Intervals: 95%, \
          bootstrap over games ({} resamples, seed {}). Ratings {}-{}; the last reading: {} \
          games, {} kept with {} positions ({} unrated, {} outside the ratings, {} by time \
-         control, {} unplayable, {} without a move to match, {} passed over as measured).\n\n\
-         | band | engine | setting | selection | games | positions | matches | rate % |\n\
-         |---|---|---|---|---|---|---|---|",
+         control, {} unplayable, {} without a move to match, {} passed over as measured).",
         f.min_ply,
         f.min_clock,
         opts.bootstrap,
@@ -296,21 +331,36 @@ fn matching_section(md: &mut String, opts: &AnalyseOptions, r: &AnalyseResult) {
         c.unplayable,
         c.no_probe,
         c.passed,
+    ));
+    let rows = r
+        .matching
+        .iter()
+        .map(|m| {
+            vec![
+                m.band.clone(),
+                m.engine.clone(),
+                m.setting.clone(),
+                m.selection.clone(),
+                m.games.to_string(),
+                m.positions.to_string(),
+                format!("{:.1}", m.matches),
+                cell(&m.rate, 100.0, 1),
+            ]
+        })
+        .collect();
+    d.table(
+        &[
+            "band",
+            "engine",
+            "setting",
+            "selection",
+            "games",
+            "positions",
+            "matches",
+            "rate %",
+        ],
+        rows,
     );
-    for m in &r.matching {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {} | {:.1} | {} |",
-            m.band,
-            md_cell(&m.engine),
-            md_cell(&m.setting),
-            md_cell(&m.selection),
-            m.games,
-            m.positions,
-            m.matches,
-            cell(&m.rate, 100.0, 1)
-        );
-    }
 }
 
 /// Writes `matching.csv` and `matching.md` of a `--matching-only` run.
@@ -318,10 +368,13 @@ pub fn write_matching_only(opts: &AnalyseOptions, r: &AnalyseResult) -> Result<(
     write_csv(&opts.out.join("matching.csv"), |p| {
         write_matching(p, &r.matching)
     })?;
-    let mut md = String::new();
-    matching_section(&mut md, opts, r);
+    let mut d = Document {
+        title: "Move-matching".into(),
+        blocks: Vec::new(),
+    };
+    matching_section(&mut d, opts, r);
     let path = opts.out.join("matching.md");
-    std::fs::write(&path, md).map_err(|e| AnalysisError::io("write", &path, e))
+    std::fs::write(&path, d.to_markdown()).map_err(|e| AnalysisError::io("write", &path, e))
 }
 
 /// Writes every output file of a run.
@@ -338,8 +391,8 @@ pub fn write_all(opts: &AnalyseOptions, r: &AnalyseResult, moves: &[MoveEval]) -
             write_matching(p, &r.matching)
         })?;
     }
-    let md = markdown(opts, r);
     let path = opts.out.join("analysis.md");
-    std::fs::write(&path, md).map_err(|e| AnalysisError::io("write", &path, e))?;
+    std::fs::write(&path, document(opts, r).to_markdown())
+        .map_err(|e| AnalysisError::io("write", &path, e))?;
     Ok(())
 }

@@ -17,9 +17,11 @@
 //! | `tc-check/tc_check.csv` | [`TcCheckRow`] |
 //! | `compare_targets.csv`, `compare_families.csv`, `compare_play.csv` | [`CompareTargetRow`], [`CompareFamilyRow`], [`ComparePlayRow`] |
 //! | `analysis/analysis.csv`, `analysis/levels.csv` | [`AnalysisRow`], [`LevelRow`] (how each level plays) |
+//! | `report.md`, `report.html`, `analysis.md` | a [`Document`] rendered |
 
 mod compare;
 mod csvfile;
+mod document;
 mod error;
 mod games;
 mod human_scale;
@@ -37,6 +39,7 @@ pub use compare::{
 pub use csvfile::{
     append_csv, read_csv, read_csv_lines, read_csv_or_empty, read_csv_rows, write_csv, CsvRow,
 };
+pub use document::{f0, Block, Document, MatrixRow};
 pub use error::ResultsError;
 pub use games::{merge_games_csv, GameResult, GameRow, GameSettingsRow, Termination};
 pub use human_scale::{human_column, is_human_column, HumanScaleRow, HUMAN_SCALES};

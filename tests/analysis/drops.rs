@@ -169,7 +169,7 @@ fn analysis_md_shows_drops_by_state() {
         players,
         ..AnalyseResult::default()
     };
-    let md = report::markdown(&o, &r);
+    let md = report::document(&o, &r).to_markdown();
     assert!(
         md.contains("| player | drops | % of moves | winning | about equal | losing | losing / equal drops | losing / equal blunders |"),
         "{md}"

@@ -90,63 +90,85 @@ fn fit_points(scale: &str, pts: &[(f64, f64, f64)], human_sd: f64) -> Option<Hum
     Some(row)
 }
 
-/// The report's section.
+/// The page's section.
 pub(super) fn section(
+    d: &mut crate::results::Document,
     cfg: &HumanScaleConfig,
     scales: &[HumanScaleRow],
     rows: &[PoolMemberRow],
-) -> String {
-    let mut s = String::from("\n## The human scale\n\n");
-    s.push_str(&format!(
+) {
+    d.section("The human scale");
+    d.para(&format!(
         "Members whose human ratings others recorded, beside their place here ({}). \
          The map rests on these engines alone: their human ratings drift and were measured \
-         against whoever played them on Lichess; each is taken at ±{:.0} (SD).\n\n",
+         against whoever played them on Lichess; each is taken at ±{:.0} (SD).",
         cfg.note, cfg.human_sd
     ));
-    s.push_str(
-        "| member | pool | 95% interval | Lichess blitz | Lichess rapid |\n|---|---|---|---|---|\n",
-    );
     let num = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}"));
-    for p in &cfg.points {
-        let r = rows.iter().find(|r| r.name == p.member);
-        let (e, lo, hi) = r.map_or((None, None, None), |r| (r.elo, r.lower, r.upper));
-        s.push_str(&format!(
-            "| {} | {} | {}-{} | {} | {} |\n",
-            p.member,
-            num(e),
-            num(lo),
-            num(hi),
-            num(p.lichess_blitz),
-            num(p.lichess_rapid)
-        ));
-    }
-    s.push_str("\n| scale | points | human - pool | 95% interval | chi2 (dof) | slope | 95% interval | used by `UCI_EloScale` |\n|---|---|---|---|---|---|---|---|\n");
-    for r in scales {
-        let slope = r.slope.map_or("-".into(), |b| format!("{b:.2}"));
-        let band = r
-            .slope_lower
-            .zip(r.slope_upper)
-            .map_or("-".into(), |(l, h)| format!("{l:.2} to {h:.2}"));
-        let used = if r.slope_supported {
-            "the line (its slope's interval leaves out 1)"
-        } else {
-            "the offset (the slope's interval holds 1)"
-        };
-        s.push_str(&format!(
-            "| {} | {} | {:+.0} | {:+.0} to {:+.0} | {:.1} ({}) | {slope} | {band} | {used} |\n",
-            r.scale,
-            r.points,
-            r.offset,
-            r.offset_lower,
-            r.offset_upper,
-            r.offset_chi2,
-            r.points.saturating_sub(1),
-        ));
-    }
-    s.push_str(
-        "\nWritten to `human-scale.csv`; the engine reads its copy, `configs/human_scale.csv`.\n",
+    let members = cfg
+        .points
+        .iter()
+        .map(|p| {
+            let r = rows.iter().find(|r| r.name == p.member);
+            let (e, lo, hi) = r.map_or((None, None, None), |r| (r.elo, r.lower, r.upper));
+            vec![
+                p.member.clone(),
+                num(e),
+                format!("{}-{}", num(lo), num(hi)),
+                num(p.lichess_blitz),
+                num(p.lichess_rapid),
+            ]
+        })
+        .collect();
+    d.table(
+        &[
+            "member",
+            "pool",
+            "95% interval",
+            "Lichess blitz",
+            "Lichess rapid",
+        ],
+        members,
     );
-    s
+    let maps = scales
+        .iter()
+        .map(|r| {
+            let slope = r.slope.map_or("-".into(), |b| format!("{b:.2}"));
+            let band = r
+                .slope_lower
+                .zip(r.slope_upper)
+                .map_or("-".into(), |(l, h)| format!("{l:.2} to {h:.2}"));
+            let used = if r.slope_supported {
+                "the line (its slope's interval leaves out 1)"
+            } else {
+                "the offset (the slope's interval holds 1)"
+            };
+            vec![
+                r.scale.clone(),
+                r.points.to_string(),
+                format!("{:+.0}", r.offset),
+                format!("{:+.0} to {:+.0}", r.offset_lower, r.offset_upper),
+                format!("{:.1} ({})", r.offset_chi2, r.points.saturating_sub(1)),
+                slope,
+                band,
+                used.to_string(),
+            ]
+        })
+        .collect();
+    d.table(
+        &[
+            "scale",
+            "points",
+            "human - pool",
+            "95% interval",
+            "chi2 (dof)",
+            "slope",
+            "95% interval",
+            "used by `UCI_EloScale`",
+        ],
+        maps,
+    );
+    d.para("Written to `human-scale.csv`; the engine reads its copy, `configs/human_scale.csv`.");
 }
 
 #[cfg(test)]

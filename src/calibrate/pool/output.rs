@@ -1,5 +1,5 @@
 //! The pool run's files: `games.csv`, `pool.csv`, `pool-covariance.csv`, `pool-pairs.csv`,
-//! `report.md`.
+//! `human-scale.csv`, and its page (`report.md`, `report.html`) through the one document model.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,7 +12,7 @@ use crate::calibrate::pool::plan::Forecast;
 use crate::calibrate::run::folder::merge_games;
 use crate::rating::model::Z95;
 use crate::rating::Game;
-use crate::results::{self, PoolMemberRow, PoolPairRow};
+use crate::results::{self, Document, PoolMemberRow, PoolPairRow};
 
 fn limits_label(l: &crate::arena::GoLimits) -> String {
     toml::to_string(l)
@@ -119,14 +119,14 @@ pub(in crate::calibrate) fn write_results(
         })
         .collect();
     results::write_csv(&dir.join("pool-pairs.csv"), &pair_rows)?;
-    let mut report = report_markdown(cfg, &rows, &pair_rows, games.len(), retired, ahead);
     if let Some(h) = &cfg.human_scale {
-        let scales = human_scale::fit(h, &rows);
-        results::write_csv(&dir.join("human-scale.csv"), &scales)?;
-        report.push_str(&human_scale::section(h, &scales, &rows));
+        results::write_csv(&dir.join("human-scale.csv"), &human_scale::fit(h, &rows))?;
     }
+    let doc = report_document(cfg, &rows, &pair_rows, games.len(), retired, ahead);
     let path = dir.join("report.md");
-    std::fs::write(&path, report).map_err(|e| CalibrateError::io("write", &path, e))
+    std::fs::write(&path, doc.to_markdown()).map_err(|e| CalibrateError::io("write", &path, e))?;
+    let path = dir.join("report.html");
+    std::fs::write(&path, doc.to_html(dir)?).map_err(|e| CalibrateError::io("write", &path, e))
 }
 
 /// The fit's covariance among the members, in config order (`pool-covariance.csv`).
@@ -168,17 +168,21 @@ fn fmt_opt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.0}")).unwrap_or_else(|| "-".into())
 }
 
-fn report_markdown(
+/// The pool's page: the members beside their anchor values, the steps between neighbours, each
+/// member's consistency with one rating, the forecast and (with `[human_scale]`) the map to
+/// Lichess ratings, through the one document model.
+fn report_document(
     cfg: &PoolRunConfig,
     rows: &[PoolMemberRow],
     pairs: &[PoolPairRow],
     games: usize,
     retired: usize,
     ahead: Option<&Forecast>,
-) -> String {
-    use std::fmt::Write as _;
-    let mut s = String::new();
-    let _ = writeln!(s, "# Reference pool: {}\n", cfg.name);
+) -> Document {
+    let mut d = Document {
+        title: format!("Reference pool: {}", cfg.name),
+        blocks: Vec::new(),
+    };
     let met = rows.iter().filter(|r| r.met).count();
     let chained = cfg.precision_chained.unwrap_or(cfg.precision);
     let goals = if rows.iter().any(|r| r.anchor_elo.is_none()) && chained != cfg.precision {
@@ -189,133 +193,132 @@ fn report_markdown(
     } else {
         format!("±{:.0} Elo (95%) relative to the anchors", cfg.precision)
     };
-    let _ = writeln!(
-        s,
-        "{games} games. {met} of {} members at their goal: {goals}.\n",
+    d.para(&format!(
+        "{games} games. {met} of {} members at their goal: {goals}.",
         rows.len()
-    );
+    ));
     if !cfg.pool.retired.is_empty() {
-        let _ = writeln!(
-            s,
+        d.para(&format!(
             "Retired members (`pool.retired`): {}. Their {retired} games stay in `matches/` and \
-             `games.csv` but rate no one (they are not in the counts, the fit or `pool-pairs.csv`).\n",
+             `games.csv` but rate no one (they are not in the counts, the fit or `pool-pairs.csv`).",
             cfg.pool
                 .retired
                 .iter()
                 .map(|n| format!("`{n}`"))
                 .collect::<Vec<_>>()
                 .join(", ")
-        );
+        ));
     }
-    forecast_note(&mut s, cfg, rows, ahead);
+    if let Some(note) = forecast_note(cfg, rows, ahead) {
+        d.para(&note);
+    }
     if !cfg.pool.scale.is_empty() {
-        let _ = writeln!(s, "Scale: {}\n", cfg.pool.scale);
+        d.para(&format!("Scale: {}", cfg.pool.scale));
     }
-    let _ = writeln!(
-        s,
+    d.para(
         "Intervals are those of each member's place relative to the anchors' mean (the scale's \
          location, which the anchor table fixes). Members without an anchor value are rated by their \
-         games alone: below the lowest anchor the scale is carried by these links.\n"
+         games alone: below the lowest anchor the scale is carried by these links.",
     );
-    let _ = writeln!(s, "| member | anchor value | measured | 95% interval | measured - anchor | games | W-D-L | limits |");
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
     let mut sorted: Vec<&PoolMemberRow> = rows.iter().collect();
     sorted.sort_by(|a, b| {
         a.elo
             .unwrap_or(f64::MIN)
             .total_cmp(&b.elo.unwrap_or(f64::MIN))
     });
-    for r in &sorted {
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {}-{} | {} | {} | {}-{}-{} | {} |",
-            results::md_cell(&r.name),
-            fmt_opt(r.anchor_elo),
-            fmt_opt(r.elo),
-            fmt_opt(r.lower),
-            fmt_opt(r.upper),
-            r.elo
-                .zip(r.anchor_elo)
-                .map(|(e, a)| format!("{:+.0}", e - a))
-                .unwrap_or_else(|| "-".into()),
-            r.games,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.limits
-        );
-    }
-    steps_section(&mut s, &sorted, pairs);
-    consistency_section(&mut s, &sorted, pairs);
+    let table = sorted
+        .iter()
+        .map(|r| {
+            vec![
+                r.name.clone(),
+                fmt_opt(r.anchor_elo),
+                fmt_opt(r.elo),
+                format!("{}-{}", fmt_opt(r.lower), fmt_opt(r.upper)),
+                r.elo
+                    .zip(r.anchor_elo)
+                    .map(|(e, a)| format!("{:+.0}", e - a))
+                    .unwrap_or_else(|| "-".into()),
+                r.games.to_string(),
+                format!("{}-{}-{}", r.wins, r.draws, r.losses),
+                r.limits.clone(),
+            ]
+        })
+        .collect();
+    d.table(
+        &[
+            "member",
+            "anchor value",
+            "measured",
+            "95% interval",
+            "measured - anchor",
+            "games",
+            "W-D-L",
+            "limits",
+        ],
+        table,
+    );
+    steps_section(&mut d, &sorted, pairs);
+    consistency_section(&mut d, &sorted, pairs);
     if let Some(a) = ahead.filter(|a| a.games > 0) {
-        forecast_section(&mut s, cfg, a);
+        forecast_section(&mut d, cfg, a);
     }
-    let _ = writeln!(s, "\nFiles: `pool.csv` (ratings), `pool-covariance.csv`, `pool-pairs.csv` (pairwise results, enough to refit), `games.csv`, `plan.csv`, `matches/*/` (each match's games and PGN).");
-    s
+    if let Some(h) = &cfg.human_scale {
+        human_scale::section(&mut d, h, &human_scale::fit(h, rows), rows);
+    }
+    d.section("Files");
+    d.para("`pool.csv` (ratings), `pool-covariance.csv`, `pool-pairs.csv` (pairwise results, enough to refit), `human-scale.csv` (with `[human_scale]`), `games.csv`, `plan.csv`, `matches/*/` (each match's games and PGN); `report.md` and `report.html` this page.");
+    d
 }
 
 /// The forecast in a paragraph: when the goal is met at this pace, or that it is not, or why
 /// there is none yet.
 fn forecast_note(
-    s: &mut String,
     cfg: &PoolRunConfig,
     rows: &[PoolMemberRow],
     ahead: Option<&Forecast>,
-) {
-    use std::fmt::Write as _;
+) -> Option<String> {
     match ahead {
-        Some(a) if a.games == 0 => {}
-        Some(a) if a.met => {
-            let _ = writeln!(
-                s,
-                "Forecast: if the games score as these ratings predict, the goal is met after about \
-                 {} more games, {:.1} h of play, about {:.1} h on the clock with {} games at a time (each game at its pair's plies \
-                 times its members' seconds a move, at the machine's pace of the latest games). The planner's own choices, followed on \
-                 the expected information.\n",
-                a.games,
-                a.seconds / 3600.0,
-                a.seconds / 3600.0 / cfg.concurrency.max(1) as f64,
-                cfg.concurrency
-            );
-        }
-        Some(a) => {
-            let _ = writeln!(
-                s,
-                "Forecast: if the games score as these ratings predict, the goal is not met within \
-                 {} more games: some member's interval does not narrow enough with the pairs allowed.\n",
-                a.games
-            );
-        }
+        Some(a) if a.games == 0 => None,
+        Some(a) if a.met => Some(format!(
+            "Forecast: if the games score as these ratings predict, the goal is met after about \
+             {} more games, {:.1} h of play, about {:.1} h on the clock with {} games at a time (each game at its pair's plies \
+             times its members' seconds a move, at the machine's pace of the latest games). The planner's own choices, followed on \
+             the expected information.",
+            a.games,
+            a.seconds / 3600.0,
+            a.seconds / 3600.0 / cfg.concurrency.max(1) as f64,
+            cfg.concurrency
+        )),
+        Some(a) => Some(format!(
+            "Forecast: if the games score as these ratings predict, the goal is not met within \
+             {} more games: some member's interval does not narrow enough with the pairs allowed.",
+            a.games
+        )),
         None => {
             let unrated: Vec<String> = rows
                 .iter()
                 .filter(|r| r.elo.is_none())
                 .map(|r| format!("`{}`", r.name))
                 .collect();
-            if !unrated.is_empty() {
-                let _ = writeln!(
-                    s,
+            let one = unrated.len() == 1;
+            (!unrated.is_empty()).then(|| {
+                format!(
                     "No forecast yet: {} {} not linked to the anchors by games, so no rating and no \
-                     interval to narrow; the next batch plays {} against {} neighbours by `guess`.\n",
+                     interval to narrow; the next batch plays {} against {} neighbours by `guess`.",
                     unrated.join(", "),
-                    if unrated.len() == 1 { "is" } else { "are" },
-                    if unrated.len() == 1 { "it" } else { "them" },
-                    if unrated.len() == 1 { "its" } else { "their" },
-                );
-            }
+                    if one { "is" } else { "are" },
+                    if one { "it" } else { "them" },
+                    if one { "its" } else { "their" },
+                )
+            })
         }
     }
 }
 
 /// The measured step between each two neighbours beside the anchor table's.
-fn steps_section(s: &mut String, sorted: &[&PoolMemberRow], pairs: &[PoolPairRow]) {
-    use std::fmt::Write as _;
-    let _ = writeln!(s, "\n## Steps between neighbours\n");
-    let _ = writeln!(
-        s,
-        "| lower | upper | measured step | ± (95%) | anchor table step |"
-    );
-    let _ = writeln!(s, "|---|---|---|---|---|");
+fn steps_section(d: &mut Document, sorted: &[&PoolMemberRow], pairs: &[PoolPairRow]) {
+    d.section("Steps between neighbours");
+    let mut rows = Vec::new();
     for w in sorted.windows(2) {
         let (lo, hi) = (w[0], w[1]);
         let (Some(a), Some(b)) = (lo.elo, hi.elo) else {
@@ -329,47 +332,57 @@ fn steps_section(s: &mut String, sorted: &[&PoolMemberRow], pairs: &[PoolPairRow
             .anchor_elo
             .zip(hi.anchor_elo)
             .map(|(x, y)| format!("{:+.0}", y - x));
-        let _ = writeln!(
-            s,
-            "| {} | {} | {:+.0} | {} | {} |",
-            results::md_cell(&lo.name),
-            results::md_cell(&hi.name),
-            b - a,
+        rows.push(vec![
+            lo.name.clone(),
+            hi.name.clone(),
+            format!("{:+.0}", b - a),
             sd.map(|v| format!("±{:.0}", Z95 * v))
                 .unwrap_or_else(|| "-".into()),
-            table.unwrap_or_else(|| "-".into())
-        );
+            table.unwrap_or_else(|| "-".into()),
+        ]);
     }
+    d.table(
+        &[
+            "lower",
+            "upper",
+            "measured step",
+            "± (95%)",
+            "anchor table step",
+        ],
+        rows,
+    );
 }
 
 /// Where the forecast's games and hours go, the costliest pairs first.
-fn forecast_section(s: &mut String, cfg: &PoolRunConfig, a: &Forecast) {
-    use std::fmt::Write as _;
-    let _ = writeln!(
-        s,
-        "\n## Where the forecast's time goes\n\nThe pairs the planner would play to the goal, \
-         costliest first ({} games, {:.1} h of play in all).\n",
+fn forecast_section(d: &mut Document, cfg: &PoolRunConfig, a: &Forecast) {
+    d.section("Where the forecast's time goes");
+    d.para(&format!(
+        "The pairs the planner would play to the goal, costliest first ({} games, {:.1} h of play \
+         in all).",
         a.games,
         a.seconds / 3600.0
+    ));
+    let mut pairs: Vec<_> = a.pairs.iter().collect();
+    pairs.sort_by(|x, y| y.1 .1.total_cmp(&x.1 .1));
+    let rows = pairs
+        .into_iter()
+        .map(|(&(i, j), &(games, seconds))| {
+            vec![
+                format!(
+                    "{} – {}",
+                    cfg.pool.members[i].name, cfg.pool.members[j].name
+                ),
+                games.to_string(),
+                format!("{:.1}", seconds / 3600.0),
+                format!("{:.0}%", 100.0 * seconds / a.seconds.max(f64::MIN_POSITIVE)),
+                format!("{:.1}", seconds / games as f64),
+            ]
+        })
+        .collect();
+    d.table(
+        &["pair", "games", "hours of play", "share", "seconds a game"],
+        rows,
     );
-    let _ = writeln!(
-        s,
-        "| pair | games | hours of play | share | seconds a game |"
-    );
-    let _ = writeln!(s, "|---|---|---|---|---|");
-    let mut rows: Vec<_> = a.pairs.iter().collect();
-    rows.sort_by(|x, y| y.1 .1.total_cmp(&x.1 .1));
-    for (&(i, j), &(games, seconds)) in rows {
-        let _ = writeln!(
-            s,
-            "| {} – {} | {games} | {:.1} | {:.0}% | {:.1} |",
-            results::md_cell(&cfg.pool.members[i].name),
-            results::md_cell(&cfg.pool.members[j].name),
-            seconds / 3600.0,
-            100.0 * seconds / a.seconds.max(f64::MIN_POSITIVE),
-            seconds / games as f64
-        );
-    }
 }
 
 /// `a`'s expected score in a pair at the fitted difference, and Pearson's z of its points
@@ -383,8 +396,7 @@ fn pair_z(p: &PoolPairRow) -> Option<(f64, f64)> {
 /// Whether one rating a member fits its results against every opponent: the sum of its pairs'
 /// z² (about one a pair by chance) and its worst pair. The pool's scale rests on transitivity;
 /// a member far off scores against some opponents as a different rating would.
-fn consistency_section(s: &mut String, sorted: &[&PoolMemberRow], pairs: &[PoolPairRow]) {
-    use std::fmt::Write as _;
+fn consistency_section(d: &mut Document, sorted: &[&PoolMemberRow], pairs: &[PoolPairRow]) {
     let zs: Vec<(&PoolPairRow, f64, f64)> = pairs
         .iter()
         .filter_map(|p| pair_z(p).map(|(e, z)| (p, e, z)))
@@ -399,14 +411,13 @@ fn consistency_section(s: &mut String, sorted: &[&PoolMemberRow], pairs: &[PoolP
     let p = (dof > 0)
         .then(|| ChiSquared::new(dof as f64).ok().map(|c| c.sf(total)))
         .flatten();
-    let _ = writeln!(s, "\n## Consistency\n");
-    let _ = writeln!(
-        s,
+    d.section("Consistency");
+    d.para(&format!(
         "Each pair's points against the score its fitted difference predicts: z = (points − n e) / \
          √(n e (1 − e)) (draws ignored, so |z| is if anything small). Over all {} pairs the sum of \
          z² is {total:.1} on about {dof} degrees of freedom (pairs less members plus one){}. A \
          member whose sum is far above its pairs scores against some opponents as a different \
-         rating would.\n",
+         rating would.",
         zs.len(),
         p.map(|p| if p < 0.01 {
             format!(", p = {p:.1e}")
@@ -414,12 +425,8 @@ fn consistency_section(s: &mut String, sorted: &[&PoolMemberRow], pairs: &[PoolP
             format!(", p = {p:.2}")
         })
         .unwrap_or_default()
-    );
-    let _ = writeln!(
-        s,
-        "| member | pairs | sum of z² | worst pair (games: score / expected, z) |"
-    );
-    let _ = writeln!(s, "|---|---|---|---|");
+    ));
+    let mut rows = Vec::new();
     for r in sorted {
         // (opponent, games, points, expected score, z), from r's side
         let mine: Vec<(&str, f64, f64, f64, f64)> = zs
@@ -440,16 +447,24 @@ fn consistency_section(s: &mut String, sorted: &[&PoolMemberRow], pairs: &[PoolP
         else {
             continue;
         };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {:.1} | {} ({}: {:.0}% / {:.0}%, {z:+.1}) |",
-            results::md_cell(&r.name),
-            mine.len(),
-            mine.iter().map(|m| m.4 * m.4).sum::<f64>(),
-            results::md_cell(o),
-            n,
-            100.0 * points / n,
-            100.0 * e
-        );
+        rows.push(vec![
+            r.name.clone(),
+            mine.len().to_string(),
+            format!("{:.1}", mine.iter().map(|m| m.4 * m.4).sum::<f64>()),
+            format!(
+                "{o} ({n}: {:.0}% / {:.0}%, {z:+.1})",
+                100.0 * points / n,
+                100.0 * e
+            ),
+        ]);
     }
+    d.table(
+        &[
+            "member",
+            "pairs",
+            "sum of z²",
+            "worst pair (games: score / expected, z)",
+        ],
+        rows,
+    );
 }

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::document::Document;
+use crate::results::Document;
 
 /// What each file a run folder may hold contains.
 const KNOWN: &[(&str, &str)] = &[

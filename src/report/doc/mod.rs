@@ -1,9 +1,7 @@
-//! The one document model: headings, paragraphs, tables, figures and lists, rendered to Markdown
-//! and to self-contained HTML (`document.rs`), and the Files section every page ends with
-//! (`files.rs`).
+//! The Files section every page ends with (`files.rs`), beside the one document model, which
+//! lives in `results` (every room writing a page uses it) and is re-exported here.
 
-mod document;
 mod files;
 
-pub use document::{f0, Document};
+pub use crate::results::{f0, Document};
 pub use files::files_section;

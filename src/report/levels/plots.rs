@@ -70,14 +70,9 @@ fn series(
 }
 
 fn span(values: impl Iterator<Item = f64>, floor_zero: bool) -> (f64, f64) {
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in values.filter(|v| v.is_finite()) {
-        lo = lo.min(v);
-        hi = hi.max(v);
-    }
-    if !lo.is_finite() {
+    let Some((mut lo, hi)) = crate::report::plot::extent(values) else {
         return (0.0, 1.0);
-    }
+    };
     if floor_zero {
         lo = lo.min(0.0);
     }

@@ -34,19 +34,25 @@ pub(in crate::report) fn legend_and_write<'a, DB: DrawingBackend + 'a, CT: Coord
 }
 
 fn range_of(values: impl Iterator<Item = f64>, pad: f64) -> (f64, f64) {
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in values.filter(|v| v.is_finite()) {
-        lo = lo.min(v);
-        hi = hi.max(v);
-    }
-    if !lo.is_finite() {
+    let Some((lo, hi)) = extent(values) else {
         return (0.0, 1.0);
-    }
+    };
     if hi - lo < 1e-9 {
         return (lo - 1.0, hi + 1.0);
     }
     let p = (hi - lo) * pad;
     (lo - p, hi + p)
+}
+
+/// The smallest and largest finite value; None when there is none. Every axis starts here and
+/// pads as its quantity asks (a rate from zero, an Elo range by at least 20).
+pub fn extent(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    values
+        .filter(|v| v.is_finite())
+        .fold(None, |acc, v| match acc {
+            None => Some((v, v)),
+            Some((lo, hi)) => Some((f64::min(lo, v), f64::max(hi, v))),
+        })
 }
 
 /// The x range of plots against t: [0, 1] with a margin, wider to the left when the run's

@@ -8,4 +8,4 @@ pub use charts::{
     curve_plot, draw_rate_plot, knob_value, length_plot, matching_plot, t_span, terminations_plot,
     verify_plot, MatchLine,
 };
-pub(in crate::report) use charts::{err, legend_and_write};
+pub(in crate::report) use charts::{err, extent, legend_and_write};

@@ -63,14 +63,9 @@ pub fn draw(dir: &Path, d: &RatingData) -> Result<Vec<Figure>, ReportError> {
 
 /// Elo range of a set of intervals, padded.
 fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in values.filter(|v| v.is_finite()) {
-        lo = lo.min(v);
-        hi = hi.max(v);
-    }
-    if !lo.is_finite() {
+    let Some((lo, hi)) = crate::report::plot::extent(values) else {
         return (-100.0, 100.0);
-    }
+    };
     let pad = ((hi - lo) * 0.08).max(20.0);
     (lo - pad, hi + pad)
 }

@@ -1,11 +1,13 @@
-//! The report's document model: headings, paragraphs, tables, figures and verbatim text,
-//! rendered once to Markdown (figures linked) and once to self-contained HTML (SVGs inlined).
+//! The one document model of every page a folder holds (a run's report, the pool's, analyse's):
+//! headings, paragraphs, tables, figures and verbatim text, rendered once to Markdown (figures
+//! linked) and once to self-contained HTML (SVGs inlined). It lives with the folder schema so
+//! that calibrate's pool page and analyse's page, which `report` may not reach, use it too.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::report::error::ReportError;
-use crate::results::md_cell;
+use crate::results::error::ResultsError;
+use crate::results::markdown::md_cell;
 
 /// A whole number for a table cell; "–" for a value not measured (NaN, infinite).
 pub fn f0(x: f64) -> String {
@@ -122,7 +124,7 @@ impl Document {
     }
 
     /// Self-contained HTML: each figure's SVG, read from `dir`, inlined.
-    pub fn to_html(&self, dir: &Path) -> Result<String, ReportError> {
+    pub fn to_html(&self, dir: &Path) -> Result<String, ResultsError> {
         let mut html = String::new();
         let _ = write!(
             html,
@@ -157,7 +159,7 @@ impl Document {
                 Block::Figure { file, caption } => {
                     let path = dir.join(file);
                     let svg = std::fs::read_to_string(&path)
-                        .map_err(|source| ReportError::Read { path, source })?;
+                        .map_err(|source| ResultsError::Read { path, source })?;
                     let svg = svg.trim_start_matches(|c| c != '<');
                     let svg = if svg.starts_with("<?xml") {
                         svg.split_once("?>").map(|x| x.1).unwrap_or(svg)
