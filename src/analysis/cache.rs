@@ -2,7 +2,7 @@
 //! line, engine identity, limit), appended and flushed as each answer arrives, so a killed run
 //! keeps every finished evaluation and a rerun (or an overlapping file) asks the engine nothing
 //! twice. The line is empty for a position searched on its own (after `ucinewgame`) and names
-//! the sequence of positions searched before it otherwise (`pool::line_digest`): a game's
+//! the sequence of positions searched before it otherwise (`processes::line_digest`): a game's
 //! positions are searched in order in one process, so an answer depends on that sequence.
 
 use std::collections::HashMap;

@@ -31,11 +31,6 @@ impl Band {
     pub fn label(&self) -> String {
         format!("{}-{}", self.low, self.low + self.width - 1)
     }
-
-    /// The band's middle, the `UCI_Elo` the engine is given (1550 for 1500-1599).
-    pub fn middle(&self) -> u32 {
-        self.low + self.width / 2
-    }
 }
 
 fn elo_of(g: &GameMoves, c: Color) -> Option<u32> {

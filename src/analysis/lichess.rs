@@ -12,9 +12,6 @@
 /// Lichess's centipawn cap (`Eval.Cp.CEILING`); mate scores map to it.
 pub const CP_CEILING: i32 = 1000;
 
-/// lila's `Eval.Cp.initial`: the evaluation assumed before a game's first move.
-pub const CP_INITIAL: i32 = 15;
-
 /// lila's winning-chances multiplier (PR #11148).
 pub const MULTIPLIER: f64 = -0.00368208;
 

@@ -9,7 +9,7 @@ use super::engine::EngineConfig;
 use super::error::Result;
 use super::games::{full_fen, position_key};
 use super::match_items::Item;
-use super::pool::search_each;
+use super::processes::search_each;
 
 /// The engine a band's positions are searched with: `base`, and with `UCI_LimitStrength=true`,
 /// `UCI_Elo` = `elo` when given.

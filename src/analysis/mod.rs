@@ -9,40 +9,49 @@
 //!
 //! Formulas, thresholds and sources: `docs/analysis.md`.
 
-pub mod cache;
-pub mod engine;
-pub mod error;
-pub mod games;
-pub mod human;
-pub mod lichess;
-pub mod match_items;
-pub mod match_policy;
-pub mod match_uci;
-pub mod match_work;
-pub mod matching;
-pub mod moves;
-pub mod options;
-pub mod pool;
-pub mod report;
-pub mod stats;
-pub mod stream;
+mod cache;
+mod engine;
+mod error;
+mod games;
+mod human;
+mod lichess;
+mod match_items;
+mod match_policy;
+mod match_uci;
+mod match_work;
+mod matching;
+mod moves;
+mod options;
+mod processes;
+mod report;
+mod stats;
+mod stream;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::fsutil;
-use cache::EvalCache;
 pub use error::{AnalysisError, Result};
-use games::{full_fen, position_key, GameMoves};
-use moves::{judge_game, needs_engine, MoveEval};
-use stats::Sample;
+use games::full_fen;
+use moves::{needs_engine, MoveEval};
 
+pub use cache::EvalCache;
+pub use engine::{find_program, EngineConfig, Eval, Limit, UciEngine};
+pub use games::{parse_clock, position_key, read_pgn_file, GameMoves, PlayedMove};
+pub use lichess::{
+    accuracy_percent, game_accuracy, win_percent, winning_chances, Judgement, Score,
+};
+pub use match_items::{draw, Sampler};
 pub use match_work::MatchRow;
+pub use moves::{judge_game, State, DROP_CP};
 pub use options::{
     default_match_limit, default_reference, figure_columns, group_figures, AnalyseOptions,
     AnalyseResult, GroupFigures, DEFAULT_MATCH_NODES_BUILTIN, DEFAULT_MATCH_NODES_OTHER,
     DEFAULT_NODES,
 };
+pub use report::document as page;
+pub use stats::{bootstrap, counts, figures, percentile, Sample, COUNTS, FIGURES};
+pub use stream::{stream, time_control, Counts, HumanFilter};
 
 /// Runs the analysis and writes `analysis.csv`, `moves.csv`, `analysis.md` (and `human.csv`,
 /// `matching.csv` with human games) into `opts.out`.
@@ -80,7 +89,7 @@ pub fn run(opts: &AnalyseOptions) -> Result<AnalyseResult> {
                 .collect()
         })
         .collect();
-    let (mut evals, engine_evaluations) = pool::evaluate_games(
+    let (mut evals, engine_evaluations) = processes::evaluate_games(
         &opts.engine,
         &sequences,
         opts.concurrency,

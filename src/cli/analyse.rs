@@ -1,7 +1,7 @@
 //! `skillcal analyse`: arguments for the play analysis (reference-engine evaluation of games,
 //! move-quality figures, human comparison).
 
-use crate::analysis::engine::{EngineConfig, Limit, UciEngine};
+use crate::analysis::{EngineConfig, Limit, UciEngine};
 
 #[derive(clap::Args, Debug)]
 #[command(

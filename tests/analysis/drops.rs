@@ -19,12 +19,12 @@ use std::collections::HashMap;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
-use skillcal::analysis::engine::Eval;
-use skillcal::analysis::games::{position_key, GameMoves, PlayedMove};
-use skillcal::analysis::lichess::{Judgement, Score};
-use skillcal::analysis::moves::{judge_game, State, DROP_CP};
-use skillcal::analysis::stats::{bootstrap, counts, figures, Sample, COUNTS, FIGURES};
-use skillcal::analysis::{group_figures, report, AnalyseOptions, AnalyseResult};
+use skillcal::analysis::Eval;
+use skillcal::analysis::{bootstrap, counts, figures, Sample, COUNTS, FIGURES};
+use skillcal::analysis::{group_figures, page, AnalyseOptions, AnalyseResult};
+use skillcal::analysis::{judge_game, State, DROP_CP};
+use skillcal::analysis::{position_key, GameMoves, PlayedMove};
+use skillcal::analysis::{Judgement, Score};
 
 const MOVES: [&str; 7] = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "d2d3"];
 /// The side to move's score before each move and after the last.
@@ -169,7 +169,7 @@ fn analysis_md_shows_drops_by_state() {
         players,
         ..AnalyseResult::default()
     };
-    let md = report::document(&o, &r).to_markdown();
+    let md = page(&o, &r).to_markdown();
     assert!(
         md.contains("| player | drops | % of moves | winning | about equal | losing | losing / equal drops | losing / equal blunders |"),
         "{md}"

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use skillcal::analysis::engine::{find_program, EngineConfig, Limit};
+use skillcal::analysis::{find_program, EngineConfig, Limit};
 use skillcal::analysis::{run, AnalyseOptions};
 
 const PGN: &str = r#"[Event "t"]

@@ -2,10 +2,10 @@
 //! WinPercent.scala / AccuracyPercent.scala / Advice.scala) and against the sample data in
 //! AccuracyPercent.scala's comment.
 
-use skillcal::analysis::lichess::{
+use skillcal::analysis::percentile;
+use skillcal::analysis::{
     accuracy_percent, game_accuracy, win_percent, winning_chances, Judgement, Score,
 };
-use skillcal::analysis::stats::percentile;
 
 fn close(a: f64, b: f64, tol: f64) {
     assert!((a - b).abs() <= tol, "{a} vs {b}");

@@ -2,10 +2,10 @@
 //! and an eval-cache.csv torn by a kill (the torn line is dropped, the rest kept, appends work; a file from before the line column
 //! gains it).
 
-use skillcal::analysis::cache::EvalCache;
-use skillcal::analysis::engine::{Eval, Limit};
-use skillcal::analysis::games::{parse_clock, position_key, read_pgn_file};
-use skillcal::analysis::lichess::Score;
+use skillcal::analysis::EvalCache;
+use skillcal::analysis::Score;
+use skillcal::analysis::{parse_clock, position_key, read_pgn_file};
+use skillcal::analysis::{Eval, Limit};
 
 #[test]
 fn clocks_and_keys() {

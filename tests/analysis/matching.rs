@@ -7,10 +7,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use skillcal::analysis::engine::{EngineConfig, Limit};
-use skillcal::analysis::match_items::{draw, Sampler};
-use skillcal::analysis::stream::{stream, time_control, Counts, HumanFilter};
+use skillcal::analysis::{draw, Sampler};
 use skillcal::analysis::{run, AnalyseOptions};
+use skillcal::analysis::{stream, time_control, Counts, HumanFilter};
+use skillcal::analysis::{EngineConfig, Limit};
 
 const RUY: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7";
 

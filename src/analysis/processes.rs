@@ -5,7 +5,7 @@
 //! queue; the main thread appends every answer to the cache as it arrives and shows progress
 //! with an ETA.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::hash::Hasher;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -16,12 +16,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::cache::EvalCache;
 use super::engine::{EngineConfig, Eval, UciEngine};
 use super::error::{AnalysisError, Result};
-
-/// Answers by position key, and how many the engine had to compute.
-pub struct Evaluated {
-    pub evals: HashMap<String, Eval>,
-    pub engine_evaluations: usize,
-}
 
 /// One position of a job: its key, the FEN sent, and its line (the cache's name for what the
 /// process searched before it in the same job; empty for a job of one position).
@@ -44,34 +38,6 @@ pub fn line_digest<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<String> {
         h.write_u8(b'\n');
     }
     out
-}
-
-/// Evaluates every position in `positions` (key -> full FEN) on its own (after `ucinewgame`),
-/// with `cfg`, using and filling `cache`; `concurrency` engine processes at most.
-pub fn evaluate_all(
-    cfg: &EngineConfig,
-    positions: &BTreeMap<String, String>,
-    concurrency: usize,
-    cache: &mut EvalCache,
-    label: &str,
-    quiet: bool,
-) -> Result<Evaluated> {
-    let jobs: Vec<Vec<Item>> = positions
-        .iter()
-        .map(|(key, fen)| {
-            vec![Item {
-                key: key.clone(),
-                fen: fen.clone(),
-                line: String::new(),
-            }]
-        })
-        .collect();
-    let progress = Progress::Own { label, quiet };
-    let (answers, engine_evaluations) = run_jobs(cfg, jobs, concurrency, Some(cache), progress)?;
-    Ok(Evaluated {
-        evals: answers.into_iter().flatten().collect(),
-        engine_evaluations,
-    })
 }
 
 /// Evaluates each game's positions (key, full FEN; in the order played) in order in one
