@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
-use skillcal::engine::eval::evaluate;
-use skillcal::engine::recognizer::recognize;
+use skillcal::engine::evaluate;
+use skillcal::engine::recognize;
 
 fn book(rel: &str) -> Vec<Chess> {
     let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));

@@ -153,8 +153,8 @@ impl EngineConfig {
                 .map(|(_, v)| v.trim().to_ascii_lowercase())
         };
         if self.is_builtin()
-            && set(crate::strength::settings::UCI_ELO).is_some()
-            && set(crate::strength::settings::UCI_LIMIT_STRENGTH).as_deref() != Some("true")
+            && set(crate::strength::UCI_ELO).is_some()
+            && set(crate::strength::UCI_LIMIT_STRENGTH).as_deref() != Some("true")
         {
             config_bail!(
                 "{key}: UCI_Elo has no effect without UCI_LimitStrength=true (the engine \
@@ -177,9 +177,9 @@ pub(crate) fn resolve_table_option(key: &str, value: &mut String, base: &Path) {
     let v = value.trim();
     if key
         .trim()
-        .eq_ignore_ascii_case(crate::strength::settings::STRENGTH_TABLE)
+        .eq_ignore_ascii_case(crate::strength::STRENGTH_TABLE)
         && !v.is_empty()
-        && v != crate::strength::table::EMBEDDED_NAME
+        && v != crate::strength::EMBEDDED_NAME
         && Path::new(v).is_relative()
     {
         *value = base.join(v).to_string_lossy().into_owned();

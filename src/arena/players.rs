@@ -255,7 +255,7 @@ pub fn check_options(key: &str, p: &Player, declared: &[OptionDecl]) -> Result<(
             .spec
             .options
             .iter()
-            .any(|(k, _)| k.eq_ignore_ascii_case(crate::strength::settings::UCI_ELO));
+            .any(|(k, _)| k.eq_ignore_ascii_case(crate::strength::UCI_ELO));
         if let Some(out) = s.elo_outside().filter(|_| limited) {
             let (lo, hi) = out.bounds;
             return Err(ArenaError::Engine(format!(

@@ -1,8 +1,8 @@
 //! `skillcal bench` and `skillcal perft`: the built-in engine's benchmark and move-generator
 //! check.
 
-use crate::engine::bench::{self, BenchOptions};
-use crate::engine::perft::{self, PerftOptions};
+use crate::engine::{run_bench, BenchOptions};
+use crate::engine::{run_perft, PerftOptions};
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Example:\n  skillcal bench")]
@@ -32,7 +32,7 @@ pub struct PerftArgs {
 }
 
 pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
-    bench::run(&BenchOptions {
+    run_bench(&BenchOptions {
         depth: args.depth,
         set: args.set,
     })
@@ -40,7 +40,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
 }
 
 pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
-    perft::run(&PerftOptions {
+    run_perft(&PerftOptions {
         depth: args.depth,
         fen: args.fen,
         divide: args.divide,

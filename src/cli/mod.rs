@@ -104,7 +104,7 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None | Some(Command::Uci) => crate::engine::uci::run_stdio().map_err(Into::into),
+        None | Some(Command::Uci) => crate::engine::run_stdio().map_err(Into::into),
         Some(Command::Bench(args)) => engine::bench(args),
         Some(Command::Perft(args)) => engine::perft(args),
         Some(Command::Policy(args)) => policy::run(&args),

@@ -104,7 +104,7 @@ pub(super) fn check_engine_table(dir: &Path) -> Result<()> {
         }
     }
     // the loader's error names the file and line
-    crate::strength::table::EloTable::load(&table)
+    crate::strength::EloTable::load(&table)
         .map_err(|e| anyhow::anyhow!("{e} (skillcal's engine would not load this table)"))?;
     Ok(())
 }

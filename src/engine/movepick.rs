@@ -49,13 +49,6 @@ impl Heuristics {
         self.history.iter_mut().for_each(|h| *h /= 2);
     }
 
-    #[inline]
-    pub fn history(&self, color: Color, m: Move) -> i32 {
-        let h = self.history[hidx(color, m)];
-        debug_assert!(h.abs() <= HISTORY_MAX);
-        h
-    }
-
     /// Rewards the quiet move that caused a cutoff and penalises the quiets tried before it.
     pub fn update_quiet(
         &mut self,
@@ -212,10 +205,6 @@ impl Picker {
             }
         }
         self.moves.truncate(keep);
-    }
-
-    pub fn len(&self) -> usize {
-        self.moves.len()
     }
 
     pub fn is_empty(&self) -> bool {

@@ -6,25 +6,33 @@
 //! MultiPV candidates to [`noise::choose`]. Formulas: docs/strength.md.
 
 mod declare;
-pub mod elo_scale;
-pub mod family;
-pub mod human;
-pub mod knob;
-pub mod maia;
-pub mod noise;
-pub mod seed;
-pub mod settings;
-pub mod table;
+mod elo_scale;
+mod family;
+mod human;
+mod knob;
+mod maia;
+mod noise;
+mod seed;
+mod settings;
+mod table;
 
 pub use declare::{DeclKind, OptionDecl};
+pub use elo_scale::{maps as scale_maps, ScaleMap};
 pub use family::Family;
-pub use knob::{Knob, NoiseModel, Value};
-pub use maia::Maia;
+pub use human::{
+    candidates as human_candidates, pick as human_pick, plan as human_plan, HumanPlan, SearchPlan,
+    HUMAN_MAX, NODES_RANGE as HUMAN_NODES_RANGE, POLICY_END,
+};
+pub use knob::{parse_int, Kind, Knob, NoiseModel, Value};
+pub use maia::{Maia, MAIA_BANDS};
 pub use noise::{
     apply_noise_allowed, choose, perturb_root_score, si_reference_choice, Choice, Noise,
+    DEFAULT_WIN_GUARD, GBM_SCALE_CP,
 };
 pub use seed::{
     clock_seed, eval_noise, eval_noise_seed, move_seed, noise_rng, policy_rng, root_errors,
 };
-pub use settings::{EloOutside, OptionError, Settings, TableSource};
-pub use table::{EloTable, Row, TableError};
+pub use settings::{
+    EloOutside, OptionError, Settings, TableSource, STRENGTH_TABLE, UCI_ELO, UCI_LIMIT_STRENGTH,
+};
+pub use table::{EloTable, Row, TableError, ELO_BOUNDS, EMBEDDED_NAME};

@@ -105,7 +105,7 @@ fn the_default_matcher_lets_every_table_row_play_its_own_node_limit() {
             .fold(0.0, f64::max);
         // Style human's nodes are its schedule's (HumanStrength has no LimitNodes column)
         let most = match family {
-            Family::Human => skillcal::strength::human::NODES_RANGE.1,
+            Family::Human => skillcal::strength::HUMAN_NODES_RANGE.1,
             _ => most,
         };
         assert!(most > 0.0, "{family}: every table is node-bounded");

@@ -173,7 +173,7 @@ fn every_config_key_the_code_accepts_is_in_the_reference() {
 
 #[test]
 fn every_uci_option_the_engine_declares_is_in_the_reference() {
-    let mut uci = skillcal::engine::uci::Uci::capturing(skillcal::engine::uci::Options::default());
+    let mut uci = skillcal::engine::Uci::capturing(skillcal::engine::Options::default());
     let (_, out) = uci.respond("uci");
     let names: Vec<String> = out
         .iter()

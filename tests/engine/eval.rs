@@ -6,9 +6,9 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
-use skillcal::engine::eval::evaluate;
-use skillcal::engine::recognizer::{recognize, Expense, Recognition};
-use skillcal::engine::score::Bound;
+use skillcal::engine::evaluate;
+use skillcal::engine::Bound;
+use skillcal::engine::{recognize, Expense, Recognition};
 use skillcal::score::{KNOWN_WIN, MATE_BOUND, MAX_EVAL};
 
 fn pos(fen: &str) -> Chess {

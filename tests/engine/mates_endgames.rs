@@ -3,8 +3,8 @@
 //! wrong corner (KBNK) and with the bishops apart (KBBK).
 
 use shakmaty::{KnownOutcome, Outcome, Position};
-use skillcal::engine::position::Game;
-use skillcal::engine::search::{Control, Engine, SearchParams};
+use skillcal::engine::Game;
+use skillcal::engine::{Control, Engine, SearchParams};
 
 const NODES_PER_MOVE: u64 = 200_000;
 

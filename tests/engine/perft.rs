@@ -2,7 +2,7 @@
 //! Kiwipete and positions 3-6). Runs in every profile; bulk counting keeps it to seconds.
 
 use shakmaty::{fen::Fen, CastlingMode, Chess};
-use skillcal::engine::perft::perft;
+use skillcal::engine::perft;
 
 fn pos(fen: &str) -> Chess {
     let f: Fen = fen.parse().unwrap();

@@ -3,12 +3,12 @@
 //! 15000, above every evaluation, and the engine would trade its queen for a rook to reach KBNK.
 
 use shakmaty::Chess;
-use skillcal::engine::eval::evaluate;
-use skillcal::engine::position::{uci_string, Game};
-use skillcal::engine::recognizer::recognize;
-use skillcal::engine::score::Bound;
-use skillcal::engine::search::{Control, Engine, SearchParams};
-use skillcal::engine::weaken::Weakening;
+use skillcal::engine::evaluate;
+use skillcal::engine::recognize;
+use skillcal::engine::Bound;
+use skillcal::engine::Weakening;
+use skillcal::engine::{uci_string, Game};
+use skillcal::engine::{Control, Engine, SearchParams};
 use skillcal::score::{KNOWN_WIN, MAX_EVAL};
 use skillcal::strength::Settings;
 

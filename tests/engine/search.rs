@@ -1,10 +1,10 @@
 //! Search behaviour: forced mates (also through TT hits), draws, the seed-002 root at
 //! ScoreInaccuracy 0, MultiPV, node limits, determinism.
 
-use skillcal::engine::position::{uci_string, Game};
-use skillcal::engine::score::{Bound, UciScore};
-use skillcal::engine::search::{Control, Engine, SearchParams, SearchResult};
-use skillcal::engine::weaken::Weakening;
+use skillcal::engine::Weakening;
+use skillcal::engine::{uci_string, Game};
+use skillcal::engine::{Bound, UciScore};
+use skillcal::engine::{Control, Engine, SearchParams, SearchResult};
 use skillcal::strength::{move_seed, root_errors as errors_of, Settings};
 
 /// The Errors the UCI engine draws for `game` with engine seed `seed` (see `strength::seed`).
@@ -244,8 +244,7 @@ fn searchmoves_restricts_the_root() {
     let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let game = Game::from_fen(fen).unwrap();
     let mut p = depth(5);
-    p.limits.searchmoves =
-        vec![skillcal::engine::position::parse_uci_move(&game.root, "a2a3").unwrap()];
+    p.limits.searchmoves = vec![skillcal::engine::parse_uci_move(&game.root, "a2a3").unwrap()];
     let r = search(&mut Engine::new(4), fen, &p);
     assert_eq!(uci_string(r.best.unwrap()), "a2a3");
 }

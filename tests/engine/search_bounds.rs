@@ -6,10 +6,10 @@
 //! - A recognizer's lower bound is a floor for the value the search returns at that node.
 
 use shakmaty::Position;
-use skillcal::engine::position::{play, uci_string, Game};
-use skillcal::engine::recognizer::recognize;
-use skillcal::engine::score::Bound;
-use skillcal::engine::search::{Control, Engine, SearchParams, SearchResult};
+use skillcal::engine::recognize;
+use skillcal::engine::Bound;
+use skillcal::engine::{play, uci_string, Game};
+use skillcal::engine::{Control, Engine, SearchParams, SearchResult};
 use skillcal::score::MATE_BOUND;
 
 fn search(game: &Game, params: &SearchParams) -> SearchResult {

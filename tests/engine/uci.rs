@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use skillcal::engine::position::{parse_uci_move, Game};
+use skillcal::engine::{parse_uci_move, Game};
 
 use crate::support::uci_pipe::Engine;
 

@@ -3,8 +3,8 @@
 //! `Uci::capturing` + `Uci::respond`. Each case lists its lines; all must be answered (every
 //! `isready` with `readyok`), no search thread may fail, and only `quit` may end the loop.
 
-use skillcal::engine::command::{parse, Command};
-use skillcal::engine::uci::{Options, Uci, SEARCH_FAILED};
+use skillcal::engine::{parse_command as parse, Command};
+use skillcal::engine::{Options, Uci, SEARCH_FAILED};
 
 fn replay(lines: &[&str]) {
     let mut uci = Uci::capturing(Options {

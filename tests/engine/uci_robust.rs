@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use skillcal::engine::position::{parse_uci_move, Game};
+use skillcal::engine::{parse_uci_move, Game};
 
 use crate::support::uci_pipe::Engine;
 
@@ -297,8 +297,7 @@ fn three_thousand_random_lines_are_survived() {
     }
     // stderr is not read: a panicking search shows only as the line `Uci::reclaim` prints
     assert!(
-        seen.iter()
-            .all(|l| l != skillcal::engine::uci::SEARCH_FAILED),
+        seen.iter().all(|l| l != skillcal::engine::SEARCH_FAILED),
         "a search thread failed"
     );
     e.quit();

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use skillcal::engine::uci::{Options, Uci};
+use skillcal::engine::{Options, Uci};
 
 /// The `info string` lines one input line gets.
 fn says(uci: &mut Uci, line: &str) -> Vec<String> {

@@ -6,10 +6,10 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use skillcal::engine::bench::{bench_nodes, DEFAULT_DEPTH};
-use skillcal::engine::position::{uci_string, Game};
-use skillcal::engine::search::{Control, Engine, SearchParams};
-use skillcal::engine::weaken::Weakening;
+use skillcal::engine::Weakening;
+use skillcal::engine::{bench_nodes, DEFAULT_DEPTH};
+use skillcal::engine::{uci_string, Game};
+use skillcal::engine::{Control, Engine, SearchParams};
 use skillcal::strength::{eval_noise, eval_noise_seed, Settings};
 
 /// The full-strength bench count (README; the `Bench:` line of the last search-changing commit).

@@ -1,7 +1,7 @@
 //! `Style=human`'s option and schedule: HumanStrength parsed and range-checked, the family's
 //! table read under UCI_LimitStrength, and a schedule in which every step up adds strength.
 
-use skillcal::strength::human::{plan, HUMAN_MAX, POLICY_END};
+use skillcal::strength::{human_plan as plan, HUMAN_MAX, POLICY_END};
 use skillcal::strength::{Family, Knob, Settings, Value};
 
 #[test]

@@ -4,7 +4,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use skillcal::score::{MATE, MATE_BOUND};
-use skillcal::strength::noise::GBM_SCALE_CP;
+use skillcal::strength::GBM_SCALE_CP;
 use skillcal::strength::{choose, perturb_root_score, Noise};
 use statrs::distribution::{ContinuousCDF, LogNormal, Normal, Uniform};
 

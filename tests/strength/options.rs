@@ -379,8 +379,7 @@ fn limits_combine_with_go() {
 
 #[test]
 fn uci_elo_scale_reads_uci_elo_as_a_lichess_rating() {
-    use skillcal::strength::elo_scale;
-    let blitz = elo_scale::maps()
+    let blitz = skillcal::strength::scale_maps()
         .iter()
         .find(|m| m.name == "lichess-blitz")
         .expect("configs/human_scale.csv has lichess-blitz");

@@ -6,9 +6,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use skillcal::engine::position::{uci_string, Game};
-use skillcal::engine::search::{Control, Engine, SearchParams, SearchResult};
-use skillcal::engine::weaken::Weakening;
+use skillcal::engine::Weakening;
+use skillcal::engine::{uci_string, Game};
+use skillcal::engine::{Control, Engine, SearchParams, SearchResult};
 use skillcal::strength::Settings;
 
 /// Quiet middlegame positions with several playable moves.

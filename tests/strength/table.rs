@@ -222,8 +222,7 @@ fn row_spec_is_setoption_text() {
 /// and refuses a column that is neither a knob, an interval nor a human scale.
 #[test]
 fn shipped_tables_give_their_rows_on_lichess_scales() {
-    use skillcal::strength::elo_scale;
-    let maps = elo_scale::maps();
+    let maps = skillcal::strength::scale_maps();
     // the engine's scales are the ones a pool measures and a calibration writes
     let names: Vec<&str> = maps.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, skillcal::results::HUMAN_SCALES);
@@ -238,7 +237,7 @@ fn shipped_tables_give_their_rows_on_lichess_scales() {
         let body: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
         let head: Vec<&str> = body[0].split(',').collect();
         for m in maps {
-            let col = elo_scale::human_column(&m.name);
+            let col = skillcal::results::human_column(&m.name);
             let i = head
                 .iter()
                 .position(|h| *h == col)

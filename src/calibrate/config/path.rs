@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::arena::GoLimits as Limits;
-use crate::strength::knob::{Kind, Knob};
+use crate::strength::{Kind, Knob};
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]

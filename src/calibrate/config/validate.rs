@@ -6,7 +6,7 @@ use crate::calibrate::config::calibration::{
     CalibrationConfig, GoLimit, KnobPath, OpeningsConfig, Scale, Targets,
 };
 use crate::calibrate::error::{config_err, Result};
-use crate::strength::knob::{Kind, Knob};
+use crate::strength::{Kind, Knob};
 
 /// Most targets a config may name: each is a table row and a line of every report.
 pub const MAX_TARGETS: usize = 1000;
@@ -14,7 +14,7 @@ pub const MAX_TARGETS: usize = 1000;
 /// A target is a row of the table the engine loads: within the Elo a table may name (games
 /// were played and a table of 300-digit rows written for `from = 1e300`).
 fn check_target_elo(t: f64, origin: &str) -> Result<()> {
-    let (lo, hi) = crate::strength::table::ELO_BOUNDS;
+    let (lo, hi) = crate::strength::ELO_BOUNDS;
     if !(lo..=hi).contains(&t) {
         config_err!(
             "{origin}: key `targets`: {} is outside {lo}..={hi} Elo (the rows a UCI_Elo table \

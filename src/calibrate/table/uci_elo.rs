@@ -14,7 +14,7 @@ use crate::calibrate::config::calibration::{
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::fit::curve::{model_formula, CurveFit, RangeFlag, Z95};
 use crate::results::{human_column, HumanScaleRow, TargetRow};
-use crate::strength::elo_scale::ScaleMap;
+use crate::strength::ScaleMap;
 
 /// One row per target; None when the curve is not increasing (no inversion possible).
 pub fn invert_targets(cfg: &CalibrationConfig, fit: &CurveFit) -> Option<Vec<TargetRow>> {
@@ -162,7 +162,7 @@ pub fn fixed_knobs(cfg: &CalibrationConfig) -> Vec<(String, String)> {
         .iter()
         .filter(|(k, _)| {
             is_builtin(cfg)
-                && crate::strength::knob::Knob::from_name(k).is_some()
+                && crate::strength::Knob::from_name(k).is_some()
                 && !cfg.path.iter().any(|p| &p.knob == *k)
         })
         .map(|(k, v)| (k.clone(), option_string(v)))
@@ -173,9 +173,9 @@ pub fn fixed_knobs(cfg: &CalibrationConfig) -> Vec<(String, String)> {
 /// (another subject engine may have other option names).
 pub fn write_table(path: &Path, text: &str, builtin: bool) -> Result<()> {
     if builtin {
-        crate::strength::table::EloTable::parse(text, &path.display().to_string()).map_err(
-            |e| CalibrateError::file(path, format!("the engine would not load the table: {e}")),
-        )?;
+        crate::strength::EloTable::parse(text, &path.display().to_string()).map_err(|e| {
+            CalibrateError::file(path, format!("the engine would not load the table: {e}"))
+        })?;
     }
     std::fs::write(path, text).map_err(|e| CalibrateError::io("write", path, e))
 }

@@ -30,8 +30,8 @@ pub fn check_levels(table: &Path, levels: &[f64]) -> Result<()> {
 /// [`check_levels`], naming where the levels came from (`source`) in its errors.
 pub fn check_levels_from(table: &Path, levels: &[f64], source: &str) -> Result<()> {
     // the table's error names its file (and line) itself
-    let t = crate::strength::table::EloTable::load(table)
-        .map_err(|e| CalibrateError::Other(e.to_string()))?;
+    let t =
+        crate::strength::EloTable::load(table).map_err(|e| CalibrateError::Other(e.to_string()))?;
     let (lo, hi) = t.elo_range();
     let (lo, hi) = (lo.floor(), hi.ceil());
     for (i, &l) in levels.iter().enumerate() {
@@ -51,8 +51,8 @@ pub fn check_levels_from(table: &Path, levels: &[f64], source: &str) -> Result<(
 /// The `elo` column of a UCI_Elo table, read as the engine reads the table (its errors name the
 /// file and line).
 pub fn table_elos(table: &Path) -> Result<Vec<f64>> {
-    let t = crate::strength::table::EloTable::load(table)
-        .map_err(|e| CalibrateError::Other(e.to_string()))?;
+    let t =
+        crate::strength::EloTable::load(table).map_err(|e| CalibrateError::Other(e.to_string()))?;
     Ok(t.rows().iter().map(|r| r.elo).collect())
 }
 

@@ -3,8 +3,7 @@
 //!
 //! # Running a search
 //! ```no_run
-//! use skillcal::engine::search::{Engine, SearchParams, Control};
-//! use skillcal::engine::position::Game;
+//! use skillcal::engine::{Control, Engine, Game, SearchParams};
 //! let mut engine = Engine::new(16);
 //! let game = Game::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
 //! let mut params = SearchParams::default();

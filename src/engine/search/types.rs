@@ -37,7 +37,7 @@ impl Default for SearchParams {
             multipv: 1,
             score_inaccuracy: 0,
             errors: Vec::new(),
-            win_guard: crate::strength::noise::DEFAULT_WIN_GUARD,
+            win_guard: crate::strength::DEFAULT_WIN_GUARD,
             eval_noise: 0,
             eval_noise_seed: 0,
         }

@@ -14,8 +14,8 @@ use super::{info_line, Uci};
 use crate::engine::position::{uci_string, Game};
 use crate::engine::search::{Control, Engine, SearchParams};
 use crate::policy::Evaluator;
-use crate::strength::human::{self, HumanPlan, SearchPlan};
 use crate::strength::move_seed;
+use crate::strength::{human_candidates, human_pick, human_plan, HumanPlan, SearchPlan};
 
 /// What the answering thread says: a line per report, then the move.
 type Say = Arc<dyn Fn(&str) + Send + Sync>;
@@ -24,7 +24,7 @@ impl Uci {
     /// `go` under `Style=human` at HumanStrength `h`; `params` holds `go`'s limits (a clock or
     /// `go nodes` may end the search before the schedule's nodes do).
     pub(super) fn go_human(&mut self, game: Game, params: SearchParams, h: u32, ponder: bool) {
-        let plan = human::plan(h);
+        let plan = human_plan(h);
         let evaluator = match self.maia.evaluator(plan.net) {
             Ok(e) => e,
             Err(e) => {
@@ -125,7 +125,7 @@ fn play(
         return Some(m);
     };
     let probs = e.probabilities(1.0);
-    let mut moves: Vec<(Move, f32)> = human::candidates(&probs)
+    let mut moves: Vec<(Move, f32)> = human_candidates(&probs)
         .into_iter()
         .map(|i| (e.moves[i], probs[i]))
         .collect();
@@ -181,7 +181,7 @@ fn choose_searched(
         })
         .collect();
     let pairs: Vec<(f32, i32)> = scored.iter().map(|&(_, p, s)| (p, s)).collect();
-    let i = human::pick(&pairs, search.margin)?;
+    let i = human_pick(&pairs, search.margin)?;
     let (m, p, s) = scored[i];
     say(&format!(
         "info string human: {} (policy {:.0}%, {s} cp) among {} candidates within {} cp, {} nodes",

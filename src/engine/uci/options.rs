@@ -3,7 +3,7 @@
 
 use super::Uci;
 use crate::strength::clock_seed;
-use crate::strength::knob::parse_int;
+use crate::strength::parse_int;
 
 impl Uci {
     pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) {
