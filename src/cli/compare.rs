@@ -26,6 +26,11 @@ pub struct CompareArgs {
     /// it): adds compare_human.csv and a section setting every analysed family beside them.
     #[arg(long, value_name = "PATH")]
     pub human: Option<PathBuf>,
+    /// More move-matching folders (`analyse --human --matching-only`), e.g. a family's knob at
+    /// fixed values (`--match-as-given`): with --human's, they draw compare_tradeoff.svg, each
+    /// setting's move-matching against the Elo it plays. Repeatable.
+    #[arg(long, value_name = "DIR")]
+    pub matching: Vec<PathBuf>,
 }
 
 /// `skillcal compare`: writes the comparison page and its files.
@@ -54,6 +59,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     }
     let options = report::CompareOptions {
         human: args.human.clone(),
+        matching: args.matching.clone(),
         ..Default::default()
     };
     let html = report::compare(&dirs, &args.out, &options)?;

@@ -222,3 +222,18 @@ pub struct CompareHumanRow {
 }
 
 impl CsvRow for CompareHumanRow {}
+
+/// One point of compare's figure of move-matching against Elo (`compare_tradeoff.csv`): a
+/// setting's line, the Elo it plays at, the band whose humans it is matched against, and how
+/// often it plays their move (a fraction, with its 95% interval).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CompareTradeoffRow {
+    pub line: String,
+    pub elo: f64,
+    pub band: String,
+    pub rate: f64,
+    pub lower: f64,
+    pub upper: f64,
+}
+
+impl CsvRow for CompareTradeoffRow {}

@@ -15,7 +15,7 @@
 //! | `verify.csv` | [`VerifyRow`] |
 //! | `summary.toml` | [`Summary`] |
 //! | `tc-check/tc_check.csv` | [`TcCheckRow`] |
-//! | `compare_targets.csv`, `compare_families.csv`, `compare_play.csv` | [`CompareTargetRow`], [`CompareFamilyRow`], [`ComparePlayRow`] |
+//! | `compare_targets.csv`, `compare_families.csv`, `compare_play.csv`, `compare_tradeoff.csv` | [`CompareTargetRow`], [`CompareFamilyRow`], [`ComparePlayRow`], [`CompareTradeoffRow`] |
 //! | `analysis/analysis.csv`, `analysis/levels.csv` | [`AnalysisRow`], [`LevelRow`] (how each level plays) |
 //! | `report.md`, `report.html`, `analysis.md` | a [`Document`] rendered |
 
@@ -34,7 +34,7 @@ mod summary;
 
 pub use compare::{
     tc_check_pass, tc_verdict, CompareFamilyRow, CompareHumanRow, ComparePlayRow, CompareTargetRow,
-    TcCheckRow, TcVerdict, TC_TOLERANCE,
+    CompareTradeoffRow, TcCheckRow, TcVerdict, TC_TOLERANCE,
 };
 pub use csvfile::{
     append_csv, read_csv, read_csv_lines, read_csv_or_empty, read_csv_rows, write_csv, CsvRow,

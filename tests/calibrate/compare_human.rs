@@ -1,7 +1,7 @@
 //! `skillcal compare --human`: families beside rated human games, at the band's Elo and at equal
 //! ACPL, worked by hand on the hand-made runs of the compare tests.
 
-use skillcal::results::{read_csv, CompareHumanRow};
+use skillcal::results::{read_csv, CompareHumanRow, CompareTradeoffRow};
 
 use crate::compare::{analysed_run, skillcal, ANALYSIS_HEAD};
 use crate::support::arena::temp_dir;
@@ -179,4 +179,114 @@ fn compare_sets_families_beside_human_bands_at_equal_acpl() {
         "{stderr}"
     );
     assert!(!out2.exists());
+}
+
+/// The figure of move-matching against Elo: a family at UCI_Elo at each band's middle, a knob at
+/// a fixed value (`--match-as-given`, from a `--matching` folder) at the Elo its run's curve
+/// gives it and against the band holding that Elo, a Maia net's top move at its rating as a pool
+/// member; a value whose Elo no band holds gives no point.
+#[test]
+fn compare_sets_each_setting_at_its_elo_against_the_band_holding_it() {
+    let dir = temp_dir("compare-tradeoff");
+    let a = dir.join("a");
+    analysed_run(
+        &a,
+        &[1000.0, 1800.0],
+        &[(100.0, 0.1, 0.05, 0.15, 0.3), (40.0, 0.02, 0.02, 0.02, 0.5)],
+    );
+    // a Maia member of the run's pool at 1292
+    let mut pool = std::fs::read_to_string(a.join("pool.csv")).unwrap();
+    pool.push_str("maia1-1100,,,1292,1250,1334,100,,,\n");
+    std::fs::write(a.join("pool.csv"), pool).unwrap();
+    let human = dir.join("human");
+    std::fs::create_dir_all(&human).unwrap();
+    let head = ANALYSIS_HEAD.replacen("player", "band", 1);
+    std::fs::write(
+        human.join("human.csv"),
+        format!(
+            "{head}\n{}",
+            band_row("1200-1299", 3000, [80.0, 0.1, 0.05, 0.08, 0.01, 0.09, 0.35])
+        ),
+    )
+    .unwrap();
+    // the rate names the band: 0.12 for 1200-1299 and so on
+    let mut matching =
+        String::from("band,engine,setting,games,positions,matches,rate,lower,upper\n");
+    for lo in (800..2000).step_by(100) {
+        let r = f64::from(lo) / 10_000.0;
+        for setting in [
+            "Style=maia;MaiaNet=1100".to_string(),
+            format!("Style=a;UCI_LimitStrength=true;UCI_Elo={}", lo + 50),
+        ] {
+            matching.push_str(&format!(
+                "{lo}-{},sk,{setting},10,100,{},{r},{},{}\n",
+                lo + 99,
+                100.0 * r,
+                r - 0.01,
+                r + 0.01
+            ));
+        }
+    }
+    std::fs::write(human.join("matching.csv"), matching).unwrap();
+    // LimitNodes 1024 is t = 0.5 on the run's log path 16..65536; 65536 (t = 1, about 2,300)
+    // is in no band here
+    let given = dir.join("given");
+    std::fs::create_dir_all(&given).unwrap();
+    let mut rows = String::from("band,engine,setting,games,positions,matches,rate,lower,upper\n");
+    for lo in (800..2000).step_by(100) {
+        let r = f64::from(lo) / 10_000.0;
+        for nodes in [1024, 65536] {
+            rows.push_str(&format!(
+                "{lo}-{},sk,LimitNodes={nodes},10,100,{},{r},{r},{r}\n",
+                lo + 99,
+                100.0 * r
+            ));
+        }
+    }
+    std::fs::write(given.join("matching.csv"), rows).unwrap();
+    let out = dir.join("cmp");
+    let (ok, stderr) = skillcal(&[
+        "compare",
+        a.to_str().unwrap(),
+        "--name",
+        &format!("a={}", a.display()),
+        "--human",
+        human.to_str().unwrap(),
+        "--matching",
+        given.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let pts: Vec<CompareTradeoffRow> = read_csv(&out.join("compare_tradeoff.csv")).unwrap();
+    let of = |line: &str| -> Vec<&CompareTradeoffRow> {
+        pts.iter().filter(|p| p.line == line).collect()
+    };
+    let per_band = of("Style=a at UCI_Elo");
+    assert_eq!(per_band.len(), 12, "{pts:?}");
+    // each at its band's middle, against that band's rate
+    for p in &per_band {
+        assert!((p.rate - (p.elo - 50.0) / 10_000.0).abs() < 1e-12, "{p:?}");
+    }
+    let [maia] = of("Maia-1 1100 top move")[..] else {
+        panic!("one Maia point: {pts:?}")
+    };
+    assert_eq!(
+        (maia.elo, maia.band.as_str(), maia.rate),
+        (1292.0, "1200-1299", 0.12)
+    );
+    // the curve at t = 0.5 (results/full's fit_curve.csv row 0.5: 1368.8): band 1300-1399
+    let [knob] = of("a by LimitNodes (as given)")[..] else {
+        panic!("one point of the knob: {pts:?}")
+    };
+    assert!((knob.elo - 1368.83).abs() < 0.01, "{knob:?}");
+    assert_eq!((knob.band.as_str(), knob.rate), ("1300-1399", 0.13));
+    let page = std::fs::read_to_string(out.join("compare.md")).unwrap();
+    assert!(
+        page.contains("## Playing like people against strength")
+            && page.contains("compare_tradeoff.svg"),
+        "{page}"
+    );
+    assert!(out.join("compare_tradeoff.svg").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
 }

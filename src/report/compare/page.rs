@@ -6,9 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use super::data::{family_row, load_family, same_folder, target_rows, Family};
-use super::human::{human_section, load_human, write_human, HumanInput};
+use super::human::{human_section, load_human, write_human, HumanInput, MatchingRow};
 use super::play::{load_play, play_section, write_play, Play, PLAY_TARGETS};
 use super::plot::curves_plot;
+use super::tradeoff::{write_tradeoff, TRADEOFF_SVG};
 use crate::report::doc::files_section;
 use crate::report::doc::{f0, Document};
 use crate::report::error::{write, ReportError};
@@ -27,6 +28,9 @@ pub struct CompareOptions {
     pub play_targets: Vec<f64>,
     /// `skillcal analyse --human` output (human.csv, or its folder) to set the families beside.
     pub human: Option<PathBuf>,
+    /// More move-matching folders (`analyse --human --matching-only`, their matching.csv): with
+    /// `human`'s, the rows of the figure of move-matching against Elo.
+    pub matching: Vec<PathBuf>,
 }
 
 impl Default for CompareOptions {
@@ -34,6 +38,7 @@ impl Default for CompareOptions {
         CompareOptions {
             play_targets: PLAY_TARGETS.to_vec(),
             human: None,
+            matching: Vec::new(),
         }
     }
 }
@@ -70,6 +75,12 @@ pub fn compare(
     let levels = load_play(&families)?;
     // read before anything is written, so a bad file leaves no half-written page
     let human = options.human.as_deref().map(load_human).transpose()?;
+    let mut matching: Vec<MatchingRow> = human.iter().flat_map(|h| h.matching.clone()).collect();
+    for dir in &options.matching {
+        matching.extend(data::read_csv_rows::<MatchingRow>(
+            &dir.join("matching.csv"),
+        )?);
+    }
     std::fs::create_dir_all(out).map_err(|source| ReportError::Write {
         path: out.to_path_buf(),
         source,
@@ -84,11 +95,13 @@ pub fn compare(
         Some(h) => write_human(out, &families, &levels, h)?,
         None => Vec::new(),
     };
+    let tradeoff = !matching.is_empty() && write_tradeoff(out, &families, &matching)?;
     let analysis = Analysis {
         levels: &levels,
         play: &play,
         targets: &options.play_targets,
         human: human.as_ref().map(|h| (h, human_rows.as_slice())),
+        tradeoff,
     };
     let doc = document(out, &families, &fam_rows, &tgt_rows, plotted, &analysis);
     write(&out.join("compare.md"), &doc.to_markdown())?;
@@ -259,6 +272,8 @@ pub struct Analysis<'a> {
     pub targets: &'a [f64],
     /// Human games and the families' rows beside them, when given.
     pub human: Option<(&'a HumanInput, &'a [CompareHumanRow])>,
+    /// Whether the figure of move-matching against Elo was drawn.
+    pub tradeoff: bool,
 }
 
 /// Per-level play-analysis figures of each family (move quality by level, from `skillcal
@@ -274,5 +289,12 @@ pub fn play_analysis_section(doc: &mut Document, families: &[Family], analysis: 
     );
     if let Some((human, rows)) = analysis.human {
         human_section(doc, human, rows);
+    }
+    if analysis.tradeoff {
+        doc.section("Playing like people against strength");
+        doc.figure(
+            TRADEOFF_SVG,
+            "Each setting at the Elo it plays (the pool's scale) against how often it plays the human's move in the rating band holding that Elo (95% intervals, bootstrap over games): a family at UCI_Elo = each band's middle; a family's knob at fixed values (analyse --match-as-given), placed by its run's fitted curve; each Maia-1 net's top move at its rating as a pool member. Up and to the right is both.",
+        );
     }
 }

@@ -391,6 +391,21 @@ pub type MatchLine = (String, Vec<(f64, f64, f64, f64)>);
 /// Matched share (%) against the band's middle, one line per setting; whether anything was
 /// drawn.
 pub fn matching_plot(path: &Path, lines: Vec<MatchLine>) -> Result<bool, ReportError> {
+    matching_plot_with(
+        path,
+        lines,
+        "Move-matching on human games, per rating band of the mover",
+        "human rating band (middle)",
+    )
+}
+
+/// Matched share (%) against an Elo, one line per setting, with its caption and x axis.
+pub fn matching_plot_with(
+    path: &Path,
+    lines: Vec<MatchLine>,
+    caption: &str,
+    x_desc: &str,
+) -> Result<bool, ReportError> {
     if lines.is_empty() {
         return Ok(false);
     }
@@ -402,10 +417,7 @@ pub fn matching_plot(path: &Path, lines: Vec<MatchLine>) -> Result<bool, ReportE
     let root = SVGBackend::new(path, (1100, 760)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(path, e))?;
     let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "Move-matching on human games, per rating band of the mover",
-            ("sans-serif", 22),
-        )
+        .caption(caption, ("sans-serif", 22))
         .margin(12)
         .x_label_area_size(48)
         .y_label_area_size(64)
@@ -413,7 +425,7 @@ pub fn matching_plot(path: &Path, lines: Vec<MatchLine>) -> Result<bool, ReportE
         .map_err(|e| err(path, e))?;
     chart
         .configure_mesh()
-        .x_desc("human rating band (middle)")
+        .x_desc(x_desc)
         .y_desc("engine plays the human's move (%, 95% interval)")
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}"))

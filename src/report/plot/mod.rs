@@ -5,7 +5,7 @@
 mod charts;
 
 pub use charts::{
-    curve_plot, draw_rate_plot, knob_value, length_plot, matching_plot, t_span, terminations_plot,
-    verify_plot, MatchLine,
+    curve_plot, draw_rate_plot, knob_value, length_plot, matching_plot, matching_plot_with, t_span,
+    terminations_plot, verify_plot, MatchLine,
 };
 pub(in crate::report) use charts::{err, extent, legend_and_write};

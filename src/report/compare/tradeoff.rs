@@ -1,0 +1,194 @@
+//! Move-matching against Elo: the trade-off between playing like people and playing at a
+//! strength. Every point is a setting at the Elo it plays (the pool's scale) against how often it
+//! plays the human's move in the rating band holding that Elo:
+//! - a family at `UCI_Elo` = a band's middle (analyse's per-band rows): that band;
+//! - a family's knob at a fixed value (analyse `--match-as-given`): the Elo its run's fitted
+//!   curve gives the value, and the band holding it;
+//! - a Maia net's top move: the net's rating as a pool member (a run's `pool.csv`), and the
+//!   band holding it.
+
+use std::path::Path;
+
+use crate::report::compare::data::Family;
+use crate::report::compare::human::{line_label, MatchingRow};
+use crate::report::error::ReportError;
+use crate::report::plot::{matching_plot_with, MatchLine};
+use crate::results::{self as data, CompareTradeoffRow, PoolRow};
+
+/// The figure's file name in the output folder.
+pub const TRADEOFF_SVG: &str = "compare_tradeoff.svg";
+/// Its points.
+pub const TRADEOFF_CSV: &str = "compare_tradeoff.csv";
+
+/// A band's bounds: `1500-1599` -> (1500, 1600).
+fn bounds(band: &str) -> Option<(f64, f64)> {
+    let (lo, hi) = band.split_once('-')?;
+    Some((
+        lo.trim().parse().ok()?,
+        hi.trim().parse::<f64>().ok()? + 1.0,
+    ))
+}
+
+/// The setting's `KEY=VALUE` pairs.
+fn pairs(setting: &str) -> Vec<(&str, &str)> {
+    setting
+        .split(';')
+        .filter_map(|kv| kv.split_once('='))
+        .collect()
+}
+
+/// t of the setting's value of the family's first path knob it sets (the knob's scale:
+/// linear, log or log1p); none when it sets none.
+fn t_of(f: &Family, setting: &str) -> Option<f64> {
+    let kv = pairs(setting);
+    let (k, v) = f.summary.as_ref()?.knobs.iter().find_map(|k| {
+        let (_, v) = kv.iter().find(|(n, _)| *n == k.name)?;
+        Some((k, v.trim().parse::<f64>().ok()?))
+    })?;
+    let map = |x: f64| match k.scale.as_str() {
+        "log" => x.ln(),
+        "log1p" => x.ln_1p(),
+        _ => x,
+    };
+    let t = (map(v) - map(k.from)) / (map(k.to) - map(k.from));
+    t.is_finite().then_some(t)
+}
+
+/// The family's fitted Elo at t (fit_curve.csv, linear between its rows); none outside it.
+fn elo_at(f: &Family, t: f64) -> Option<f64> {
+    let c = &f.curve;
+    let i = c.windows(2).position(|w| w[0].t <= t && t <= w[1].t)?;
+    let (a, b) = (&c[i], &c[i + 1]);
+    let w = if b.t > a.t {
+        (t - a.t) / (b.t - a.t)
+    } else {
+        0.0
+    };
+    Some(a.elo + w * (b.elo - a.elo))
+}
+
+/// Whether `setting` is a built-in `Style=` family's (the run's own subject style).
+fn style_of(setting: &str) -> Option<&str> {
+    pairs(setting)
+        .into_iter()
+        .find(|(k, _)| *k == "Style")
+        .map(|(_, v)| v)
+}
+
+/// The point of `line` at `elo` against the setting's row of the band `r`.
+fn point(line: &str, elo: f64, r: &MatchingRow) -> Option<CompareTradeoffRow> {
+    let rate = r.rate?;
+    Some(CompareTradeoffRow {
+        line: line.to_string(),
+        elo,
+        band: r.band.clone(),
+        rate,
+        lower: r.lower.unwrap_or(rate),
+        upper: r.upper.unwrap_or(rate),
+    })
+}
+
+/// The point of `line` at `elo` against the setting's row of the band holding it.
+fn at_band(line: &str, rows: &[&MatchingRow], elo: f64) -> Option<CompareTradeoffRow> {
+    let r = rows
+        .iter()
+        .find(|r| bounds(&r.band).is_some_and(|(lo, hi)| lo <= elo && elo < hi))?;
+    point(line, elo, r)
+}
+
+/// Each Maia net's rating as a pool member (`maia1-1100` for MaiaNet 1100), from the first
+/// family's `pool.csv` that has it.
+fn maia_ratings(families: &[Family]) -> Result<Vec<(String, f64)>, ReportError> {
+    let mut out: Vec<(String, f64)> = Vec::new();
+    for f in families {
+        let rows: Vec<PoolRow> = data::read_csv_or_empty(&f.dir.join("pool.csv"))?;
+        for r in rows {
+            if let Some(net) = r.name.strip_prefix("maia1-") {
+                if !out.iter().any(|o| o.0 == net) {
+                    out.push((net.to_string(), r.elo));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The figure's points, line by line (see the module's header).
+pub fn tradeoff_rows(
+    families: &[Family],
+    rows: &[MatchingRow],
+) -> Result<Vec<CompareTradeoffRow>, ReportError> {
+    // the rows of each setting, over the bands
+    let mut settings: Vec<(&str, &str, Vec<&MatchingRow>)> = Vec::new();
+    for r in rows {
+        match settings
+            .iter_mut()
+            .find(|s| s.0 == r.setting && s.1 == r.selection)
+        {
+            Some(s) => s.2.push(r),
+            None => settings.push((&r.setting, &r.selection, vec![r])),
+        }
+    }
+    let maia = maia_ratings(families)?;
+    let mut out = Vec::new();
+    for (setting, _, band_rows) in &settings {
+        let kv = pairs(setting);
+        let has = |k: &str| kv.iter().any(|(n, _)| *n == k);
+        if has("UCI_Elo") {
+            // per band: each band's own row, at its middle
+            let line = format!("{} at UCI_Elo", line_label(band_rows[0]));
+            out.extend(band_rows.iter().filter_map(|r| {
+                let (lo, hi) = bounds(&r.band)?;
+                point(&line, (lo + hi) / 2.0, r)
+            }));
+        } else if style_of(setting) == Some("maia") && !has("PolicyTemperature") {
+            let Some((_, net)) = kv.iter().find(|(k, _)| *k == "MaiaNet") else {
+                continue;
+            };
+            let line = format!("Maia-1 {net} top move");
+            if let Some(elo) = maia.iter().find(|m| m.0 == *net).map(|m| m.1) {
+                out.extend(at_band(&line, band_rows, elo));
+            }
+        } else if let Some((f, t)) = families.iter().find_map(|f| Some((f, t_of(f, setting)?))) {
+            // a knob at a fixed value, placed by the first family whose path knob it sets
+            let knob = kv
+                .iter()
+                .find(|(k, _)| {
+                    f.summary
+                        .iter()
+                        .flat_map(|s| &s.knobs)
+                        .any(|n| n.name == *k)
+                })
+                .map_or("its knob", |(k, _)| k);
+            let line = format!("{} by {knob} (as given)", f.label);
+            if let Some(elo) = elo_at(f, t) {
+                out.extend(at_band(&line, band_rows, elo));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Writes `compare_tradeoff.csv` and the figure; whether anything was drawn.
+pub fn write_tradeoff(
+    out: &Path,
+    families: &[Family],
+    rows: &[MatchingRow],
+) -> Result<bool, ReportError> {
+    let points = tradeoff_rows(families, rows)?;
+    data::write_csv(&out.join(TRADEOFF_CSV), &points)?;
+    let mut lines: Vec<MatchLine> = Vec::new();
+    for p in &points {
+        let xy = (p.elo, 100.0 * p.rate, 100.0 * p.lower, 100.0 * p.upper);
+        match lines.iter_mut().find(|l| l.0 == p.line) {
+            Some(l) => l.1.push(xy),
+            None => lines.push((p.line.clone(), vec![xy])),
+        }
+    }
+    matching_plot_with(
+        &out.join(TRADEOFF_SVG),
+        lines,
+        "Playing like people against strength",
+        "Elo it plays at (the pool's scale); matching on the human band holding it",
+    )
+}
