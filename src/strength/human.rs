@@ -1,11 +1,16 @@
 //! `Style=human`: moves people play, at a strength set by one knob, `HumanStrength` (0..1000),
-//! the family's calibration path. A fixed schedule maps it to the Maia net, the policy
-//! temperature and, in its upper half, a policy-guided search (docs/strength.md):
+//! the family's calibration path. A fixed schedule maps it to the Maia net, its mistakes and, in
+//! its upper half, a policy-guided search (docs/strength.md):
 //!
-//! - 0..=500, the policy half: the Maia net of the band `1100 + 100 * floor(9h / 500)` (1900
-//!   from 445 up) plays a move drawn from its policy at temperature `1.5 (1 - h/500)`, so from
-//!   the weakest band sampled hot up to Maia-1900's top move at 500. Both a stronger band and a
-//!   cooler temperature play stronger, so strength rises with h.
+//! - 0..=200, the mistakes stretch: Maia-1100's top move, except that with probability
+//!   `1 - h/200` a move is a mistake: of the moves the policy finds plausible (at least a
+//!   tenth of the top move's probability; the top move itself excepted), the one a shallow search
+//!   (300 nodes) scores worst. People below Maia-1100's strength play its top move about as
+//!   often as it matches them, and lose their games by plausible-looking bad moves; sampling the
+//!   policy hot instead (the first schedule) cost a third of the matching for the same strength.
+//! - 201..=500, the nets stretch: the top move of the Maia net of the band
+//!   `1100 + 100 * floor(9 (h - 200) / 300)` (1900 from 467 up): the nets' top moves are the
+//!   most human-like moves there are, each at its own strength.
 //! - 501..=1000, the search half (s = (h - 500) / 500): Maia-1900's candidates (its most likely
 //!   moves until they hold 90% of the policy, at least 3 and at most 8) are searched together by
 //!   the built-in engine (MultiPV over them) at `50 * 20000^s` nodes (50 .. 1,000,000), and the
@@ -14,8 +19,8 @@
 //!   the engine's own best move (an unrestricted search at the same nodes) joins the candidates,
 //!   so when no human move is within the margin the engine's plays.
 //!
-//! Every step adds strength (more nodes, a smaller margin, one more candidate), so the path is
-//! monotone by construction up to the games' noise; the calibration measures where it lands.
+//! Every step adds strength (fewer mistakes, a stronger band's net, more nodes, a smaller margin,
+//! one more candidate), so the path rises by design; the calibration measures where it lands.
 
 /// The knob's largest value (its strongest point).
 pub const HUMAN_MAX: u32 = 1000;
@@ -23,8 +28,14 @@ pub const HUMAN_MAX: u32 = 1000;
 pub const HUMAN_STYLE: &str = "human";
 /// Where the policy half ends: Maia-1900's top move.
 pub const POLICY_END: u32 = 500;
-/// Temperature at HumanStrength 0.
-pub const TEMPERATURE_MAX: f64 = 1.5;
+/// Where the mistakes stretch ends: Maia-1100's top move, no mistake.
+pub const MISTAKES_END: u32 = 200;
+/// The share of moves that are mistakes at HumanStrength 0.
+pub const MISTAKE_RATE_MAX: f64 = 1.0;
+/// A move is plausible when its policy probability is at least this share of the top move's.
+pub const PLAUSIBLE: f32 = 0.1;
+/// Nodes of the search that finds the worst plausible move.
+pub const MISTAKE_NODES: u64 = 300;
 /// The search half's node budget at its bottom and top.
 pub const NODES_RANGE: (f64, f64) = (50.0, 1_000_000.0);
 /// The search half's margin (cp) at its bottom; it falls to 0 at the top.
@@ -44,10 +55,19 @@ const BANDS: [u32; 9] = super::maia::MAIA_BANDS;
 pub struct HumanPlan {
     /// The Maia net's band.
     pub net: u32,
-    /// Policy temperature of the policy half (0: the top move); 0 in the search half.
-    pub temperature: f64,
+    /// The mistakes stretch's settings (None elsewhere).
+    pub mistakes: Option<MistakePlan>,
     /// The search half's settings (None in the policy half).
     pub search: Option<SearchPlan>,
+}
+
+/// The mistakes of the schedule's bottom stretch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MistakePlan {
+    /// The chance that a move is a mistake.
+    pub rate: f64,
+    /// Nodes of the search scoring the plausible moves.
+    pub nodes: u64,
 }
 
 /// The policy-guided search of the upper half.
@@ -64,13 +84,24 @@ pub struct SearchPlan {
 /// The schedule (see the module's text). Values above [`HUMAN_MAX`] play as it.
 pub fn plan(h: u32) -> HumanPlan {
     let h = h.min(HUMAN_MAX);
+    if h < MISTAKES_END {
+        let rate = MISTAKE_RATE_MAX * (1.0 - f64::from(h) / f64::from(MISTAKES_END));
+        return HumanPlan {
+            net: BANDS[0],
+            mistakes: Some(MistakePlan {
+                // four decimals: a rate a log line and a test can read back
+                rate: (rate * 10_000.0).round() / 10_000.0,
+                nodes: MISTAKE_NODES,
+            }),
+            search: None,
+        };
+    }
     if h <= POLICY_END {
-        let i = ((h as usize * BANDS.len()) / POLICY_END as usize).min(BANDS.len() - 1);
-        let t = TEMPERATURE_MAX * (1.0 - f64::from(h) / f64::from(POLICY_END));
+        let span = (POLICY_END - MISTAKES_END) as usize;
+        let i = (((h - MISTAKES_END) as usize * BANDS.len()) / span).min(BANDS.len() - 1);
         return HumanPlan {
             net: BANDS[i],
-            // three decimals, as the other real options print
-            temperature: (t * 1000.0).round() / 1000.0,
+            mistakes: None,
             search: None,
         };
     }
@@ -81,7 +112,7 @@ pub fn plan(h: u32) -> HumanPlan {
     let margin = ((MARGIN_MAX + 10.0) * ((MARGIN_MAX + 10.0) / 10.0).powf(-s) - 10.0).round();
     HumanPlan {
         net: BANDS[BANDS.len() - 1],
-        temperature: 0.0,
+        mistakes: None,
         search: Some(SearchPlan {
             nodes,
             margin: margin.max(0.0) as i32,
@@ -106,6 +137,36 @@ pub fn candidates(probs: &[f32]) -> Vec<usize> {
         out.push(i);
     }
     out
+}
+
+/// The plausible alternatives to the top move in `probs` (a policy over the legal moves): every
+/// other move with at least [`PLAUSIBLE`] of the top move's probability, most likely first, at
+/// most [`CANDIDATES_MAX`]. Ties keep the moves' order.
+pub fn plausible(probs: &[f32]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..probs.len()).collect();
+    order.sort_by(|&a, &b| probs[b].total_cmp(&probs[a]));
+    let Some(&top) = order.first() else {
+        return Vec::new();
+    };
+    let floor = PLAUSIBLE * probs[top];
+    order
+        .into_iter()
+        .skip(1)
+        .filter(|&i| probs[i] >= floor)
+        .take(CANDIDATES_MAX)
+        .collect()
+}
+
+/// The mistake among `scored` (policy probability, search score in cp): the worst score, ties
+/// to the more likely move, then the earlier. None when `scored` is empty.
+pub fn worst(scored: &[(f32, i32)]) -> Option<usize> {
+    (0..scored.len()).min_by(|&a, &b| {
+        scored[a]
+            .1
+            .cmp(&scored[b].1)
+            .then(scored[b].0.total_cmp(&scored[a].0))
+            .then(a.cmp(&b))
+    })
 }
 
 /// The move the search half plays among `scored` (policy probability, search score in cp):
@@ -135,18 +196,32 @@ mod tests {
             plan(0),
             HumanPlan {
                 net: 1100,
-                temperature: 1.5,
+                mistakes: Some(MistakePlan {
+                    rate: 1.0,
+                    nodes: MISTAKE_NODES
+                }),
                 search: None
             }
         );
-        assert_eq!(
-            plan(500),
-            HumanPlan {
-                net: 1900,
-                temperature: 0.0,
-                search: None
-            }
-        );
+        assert_eq!(plan(100).mistakes.unwrap().rate, 0.5);
+        for (h, net) in [
+            (200, 1100),
+            (233, 1100),
+            (234, 1200),
+            (466, 1800),
+            (467, 1900),
+        ] {
+            assert_eq!(
+                plan(h),
+                HumanPlan {
+                    net,
+                    mistakes: None,
+                    search: None
+                },
+                "h = {h}"
+            );
+        }
+        assert_eq!(plan(500).net, 1900);
         let top = plan(1000).search.unwrap();
         assert_eq!(
             (top.nodes, top.margin, top.engine_best),
@@ -154,6 +229,17 @@ mod tests {
         );
         let low = plan(501).search.unwrap();
         assert_eq!((low.nodes, low.margin, low.engine_best), (51, 298, false));
+    }
+
+    #[test]
+    fn plausible_moves_and_the_worst_of_them() {
+        assert_eq!(plausible(&[0.05, 0.6, 0.3, 0.05]), vec![2]);
+        assert_eq!(plausible(&[0.4, 0.06, 0.3, 0.2, 0.04]), vec![2, 3, 1]);
+        assert_eq!(plausible(&[1.0]), Vec::<usize>::new());
+        assert_eq!(plausible(&[]), Vec::<usize>::new());
+        assert_eq!(worst(&[(0.3, 20), (0.2, -400), (0.1, 50)]), Some(1));
+        assert_eq!(worst(&[(0.1, -5), (0.3, -5)]), Some(1));
+        assert_eq!(worst(&[]), None);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! `Style=human` over a real pipe: the option declared, legal moves over a game at points of
-//! both halves of the schedule, Maia-1900's own moves at 500, the same seed replaying a game,
+//! the schedule's three stretches (mistakes at 0, said), Maia-1900's own moves at 500, the same seed replaying a game,
 //! and `UCI_Elo` read from the family's table.
 
 use std::time::Duration;
@@ -48,8 +48,31 @@ fn legal_moves_over_a_game_at_points_of_both_halves() {
         let mut e = human_engine(&[("HumanStrength", h), ("RandomSeed", "3")]);
         let (moves, said) = self_play(&mut e, 40, CLOCK);
         e.quit();
-        assert!(moves.len() >= 20, "HumanStrength {h}: {moves:?}");
-        let searched = said.iter().any(|l| l.starts_with("info string human: "));
+        // every move legal, and the game 20 plies long or over (Maia-1200's own top moves
+        // fall for the Fried Liver Attack in 17 plies)
+        let mut pos = Chess::default();
+        for m in &moves {
+            let mv = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+            pos = pos.play(mv).unwrap();
+        }
+        assert!(
+            moves.len() >= 20 || pos.is_game_over(),
+            "HumanStrength {h}: {moves:?}"
+        );
+        // 0: every move with a plausible alternative is a mistake; 250: a net's top move;
+        // 650 and 850: the candidates searched
+        let mistakes = said
+            .iter()
+            .filter(|l| l.starts_with("info string human: a mistake"))
+            .count();
+        let searched = said
+            .iter()
+            .any(|l| l.starts_with("info string human: ") && l.contains("candidates within"));
+        assert_eq!(
+            mistakes > 10,
+            h == "0",
+            "HumanStrength {h}: {mistakes} mistakes"
+        );
         assert_eq!(searched, h == "650" || h == "850", "HumanStrength {h}");
     }
 }

@@ -1,7 +1,7 @@
 //! `Style=human`: the move a Maia net's policy and, in the schedule's upper half, a search of the
-//! policy's candidates choose at `HumanStrength` (schedule and rule: `strength::human`). The
-//! sampled moves come from the engine's seeded generator (seed, position, ply), and the search
-//! is node-bounded on one thread, so a game replays with the same RandomSeed.
+//! policy's candidates choose at `HumanStrength` (schedule and rule: `strength::human`). Whether
+//! a move is a mistake comes from the engine's seeded generator (seed, position, ply), and every
+//! search is node-bounded on one thread, so a game replays with the same RandomSeed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -9,13 +9,17 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move, Position};
 
-use super::maia::{centipawns, choose};
+use rand::RngExt;
+
+use super::maia::centipawns;
 use super::{info_line, Uci};
 use crate::engine::position::{uci_string, Game};
 use crate::engine::search::{Control, Engine, SearchParams};
 use crate::policy::Evaluator;
-use crate::strength::move_seed;
-use crate::strength::{human_candidates, human_pick, human_plan, HumanPlan, SearchPlan};
+use crate::strength::{
+    human_candidates, human_pick, human_plan, human_plausible, human_worst, move_seed, policy_rng,
+    HumanPlan, SearchPlan,
+};
 
 /// What the answering thread says: a line per report, then the move.
 type Say = Arc<dyn Fn(&str) + Send + Sync>;
@@ -33,7 +37,7 @@ impl Uci {
                 return;
             }
         };
-        if plan.temperature > 0.0 && self.settings.random_seed == 0 && !self.seed_told {
+        if plan.mistakes.is_some() && self.settings.random_seed == 0 && !self.seed_told {
             self.say(&format!(
                 "info string RandomSeed 0: seeded from the clock with {} (set RandomSeed to replay)",
                 self.seed
@@ -115,25 +119,46 @@ fn play(
         });
         return None;
     }
-    let Some(search) = &plan.search else {
-        let m = choose(&e, plan.temperature, seed)?;
-        say(&format!(
-            "info depth 1 seldepth 1 multipv 1 score cp {} nodes 1 pv {}",
-            centipawns(e.q()),
-            uci_string(m)
-        ));
-        return Some(m);
-    };
-    let probs = e.probabilities(1.0);
-    let mut moves: Vec<(Move, f32)> = human_candidates(&probs)
-        .into_iter()
-        .map(|i| (e.moves[i], probs[i]))
-        .collect();
     // the searches below answer `stop` but not `ponderhit`: the thread waits for those itself
     let inner = Control {
         stop: control.stop.clone(),
         ..Control::default()
     };
+    let probs = e.probabilities(1.0);
+    let Some(search) = &plan.search else {
+        let top = e.best()?;
+        say(&format!(
+            "info depth 1 seldepth 1 multipv 1 score cp {} nodes 1 pv {}",
+            centipawns(e.q()),
+            uci_string(top)
+        ));
+        let Some(mistakes) = &plan.mistakes else {
+            return Some(top);
+        };
+        if policy_rng(seed).random::<f64>() >= mistakes.rate {
+            return Some(top);
+        }
+        let moves: Vec<(Move, f32)> = human_plausible(&probs)
+            .into_iter()
+            .map(|i| (e.moves[i], probs[i]))
+            .collect();
+        if moves.is_empty() {
+            return Some(top);
+        }
+        let mut limited = params;
+        limited.limits.infinite = false;
+        limited.limits.nodes = Some(
+            limited
+                .limits
+                .nodes
+                .map_or(mistakes.nodes, |n| n.min(mistakes.nodes)),
+        );
+        return Some(mistake(engine, game, limited, &inner, &moves, say).unwrap_or(top));
+    };
+    let mut moves: Vec<(Move, f32)> = human_candidates(&probs)
+        .into_iter()
+        .map(|i| (e.moves[i], probs[i]))
+        .collect();
     let mut limited = params;
     limited.limits.infinite = false;
     limited.limits.nodes = Some(
@@ -158,7 +183,38 @@ fn play(
     Some(chosen.unwrap_or(fallback))
 }
 
-/// Searches `moves` together (MultiPV over them) and picks by [`human::pick`]; None when the
+/// The mistake: `moves` (the plausible alternatives to the top move) searched together
+/// (MultiPV over them), the worst scored ([`human_worst`]); None when the search was stopped
+/// before scoring any.
+fn mistake(
+    engine: &mut Engine,
+    game: &Game,
+    mut params: SearchParams,
+    control: &Control,
+    moves: &[(Move, f32)],
+    say: &Say,
+) -> Option<Move> {
+    params.limits.searchmoves = moves.iter().map(|(m, _)| *m).collect();
+    params.multipv = moves.len();
+    let result = engine.search(game, &params, control, &mut |_| {});
+    let scored: Vec<(Move, f32, i32)> = result
+        .candidates
+        .iter()
+        .filter_map(|c| Some((c.mv, moves.iter().find(|(m, _)| *m == c.mv)?.1, c.score)))
+        .collect();
+    let pairs: Vec<(f32, i32)> = scored.iter().map(|&(_, p, s)| (p, s)).collect();
+    let (m, p, s) = scored[human_worst(&pairs)?];
+    say(&format!(
+        "info string human: a mistake, {} (policy {:.0}%, {s} cp), the worst of {} plausible moves at {} nodes",
+        uci_string(m),
+        p * 100.0,
+        scored.len(),
+        result.nodes
+    ));
+    Some(m)
+}
+
+/// Searches `moves` together (MultiPV over them) and picks by [`human_pick`]; None when the
 /// search was stopped before scoring any.
 fn choose_searched(
     engine: &mut Engine,
