@@ -9,6 +9,7 @@ use fnv::FnvHasher;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
+use super::games::full_fen;
 use super::stream::HumanGame;
 
 /// Positions kept up to each probe's, oldest first: a policy network's input reads the last
@@ -25,14 +26,28 @@ pub struct Item {
     /// At least [`HISTORY`] positions (fewer from the game's start), the last the one the
     /// human moved from.
     pub history: Vec<Chess>,
+    /// The moves from the history's first position to the last.
+    pub moves: Vec<Move>,
     pub played: Move,
     /// Its plies from the start of the game's text.
     pub ply: usize,
 }
 
 impl Item {
-    pub fn position(&self) -> &Chess {
-        self.history.last().expect("an item has its position")
+    /// The position as `position fen` takes it, with its history: the history's first
+    /// position and the moves from it (`FEN moves e2e4 ...`), so an engine sees what it sees in a
+    /// game (a Maia net reads the last eight positions; a search, repetitions).
+    pub fn with_history(&self) -> String {
+        let fen = full_fen(&self.history[0]);
+        if self.moves.is_empty() {
+            return fen;
+        }
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .map(|m| UciMove::from_standard(*m).to_string())
+            .collect();
+        format!("{fen} moves {}", moves.join(" "))
     }
 
     /// The human's move in UCI notation (castling as the king's two-square move).
@@ -54,6 +69,7 @@ pub fn item(g: &HumanGame, k: usize) -> Item {
         game: (g.file, g.number),
         band: p.band,
         history: g.positions[from..=p.ply].to_vec(),
+        moves: g.moves[from..p.ply].to_vec(),
         played: g.moves[p.ply],
         ply: p.ply,
     }

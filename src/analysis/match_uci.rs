@@ -1,4 +1,5 @@
-//! Move-matching by a UCI engine: each position searched on its own (after `ucinewgame`), the
+//! Move-matching by a UCI engine: each position searched on its own (after `ucinewgame`), given
+//! with the game's moves that lead to it from its history's first position (as in a game), the
 //! engine's `bestmove` compared with the human's move.
 
 use std::collections::BTreeMap;
@@ -7,7 +8,6 @@ use indicatif::ProgressBar;
 
 use super::engine::EngineConfig;
 use super::error::Result;
-use super::games::{full_fen, position_key};
 use super::match_items::Item;
 use super::processes::search_each;
 
@@ -22,19 +22,18 @@ pub fn band_engine(base: &EngineConfig, elo: Option<u32>) -> EngineConfig {
     }
 }
 
-/// 1 where the engine played the human's move, 0 elsewhere, per item. A position met twice
-/// (same key) is searched once.
+/// 1 where the engine played the human's move, 0 elsewhere, per item. A position met twice with
+/// the same history is searched once.
 pub fn match_items(
     cfg: &EngineConfig,
     items: &[&Item],
     concurrency: usize,
     bar: &ProgressBar,
 ) -> Result<Vec<f64>> {
-    let keys: Vec<String> = items.iter().map(|it| position_key(it.position())).collect();
+    let keys: Vec<String> = items.iter().map(|it| it.with_history()).collect();
     let positions: Vec<(String, String)> = keys
         .iter()
-        .zip(items)
-        .map(|(k, it)| (k.clone(), full_fen(it.position())))
+        .map(|k| (k.clone(), k.clone()))
         .collect::<BTreeMap<_, _>>()
         .into_iter()
         .collect();

@@ -393,3 +393,28 @@ fn as_given_engines_keep_their_options_and_are_their_own_rows() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A UCI engine is given each position with the moves that led to it, as in a game: the
+/// built-in engine playing Maia-1100's top move over UCI (`Style=human` at HumanStrength 200)
+/// matches the humans exactly where the net in-process does (which reads the history). Given
+/// the position alone, the net lost its history planes and matched about 4 points less.
+#[test]
+fn a_uci_engine_sees_the_history_a_net_in_process_sees() {
+    let dir = folder("history");
+    let [_, zst, _] = files(&dir);
+    let mut o = options(zst, dir.join("out"));
+    let spec = |s: &str| EngineConfig::parse_spec(s, Limit::Nodes(1)).unwrap();
+    o.match_engines = vec![
+        spec("builtin:Style=maia,MaiaNet=1100"),
+        spec("builtin:Style=human,HumanStrength=200,RandomSeed=1"),
+    ];
+    o.match_as_given = true;
+    let r = run(&o).unwrap();
+    let [net, uci] = r.matching.as_slice() else {
+        panic!("two rows: {:?}", r.matching)
+    };
+    assert!(net.engine.contains("in-process") && !uci.engine.contains("in-process"));
+    assert_eq!((net.positions, uci.positions), (14, 14));
+    assert_eq!(net.matches, uci.matches, "{net:?} {uci:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
