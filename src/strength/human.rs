@@ -122,7 +122,7 @@ pub fn plan(h: u32) -> HumanPlan {
 }
 
 /// The candidates' indices in `probs` (a policy over the legal moves): most likely first until
-/// they hold [`CANDIDATE_MASS`], at least [`CANDIDATES_MIN`] and at most [`CANDIDATES_MAX`] (or
+/// they hold `CANDIDATE_MASS` (90%), at least `CANDIDATES_MIN` and at most `CANDIDATES_MAX` (or
 /// every move when there are fewer). Ties keep the moves' order.
 pub fn candidates(probs: &[f32]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..probs.len()).collect();
@@ -140,8 +140,8 @@ pub fn candidates(probs: &[f32]) -> Vec<usize> {
 }
 
 /// The plausible alternatives to the top move in `probs` (a policy over the legal moves): every
-/// other move with at least [`PLAUSIBLE`] of the top move's probability, most likely first, at
-/// most [`CANDIDATES_MAX`]. Ties keep the moves' order.
+/// other move with at least `PLAUSIBLE` (a tenth) of the top move's probability, most likely
+/// first, at most `CANDIDATES_MAX`. Ties keep the moves' order.
 pub fn plausible(probs: &[f32]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..probs.len()).collect();
     order.sort_by(|&a, &b| probs[b].total_cmp(&probs[a]));

@@ -49,7 +49,7 @@ pub fn noise_rng(move_seed: u64) -> ChaCha8Rng {
     rng
 }
 
-/// The generator that samples a policy's move (see [`super::maia`]).
+/// The generator that samples a policy's move (`Style=maia`, [`crate::strength::Maia`]).
 pub fn policy_rng(move_seed: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(move_seed);
     rng.set_stream(POLICY_STREAM);

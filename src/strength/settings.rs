@@ -96,7 +96,7 @@ pub struct Settings {
     pub limit_depth: u32,
     /// WinGuard: best score (cp) from which noise and Errors no longer change the move.
     pub win_guard: i32,
-    /// HumanStrength: the point on `Style=human`'s schedule (see [`super::human`]).
+    /// HumanStrength: the point on `Style=human`'s schedule (`strength/human.rs`, [`crate::strength::human_plan`]).
     pub human_strength: u32,
     /// RandomSeed (0 = from the clock, see [`super::seed::clock_seed`]).
     pub random_seed: u64,
