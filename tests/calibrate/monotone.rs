@@ -15,34 +15,10 @@ fn truth(t: f64) -> f64 {
     }
 }
 
-/// Settings every 0.05 over [-0.2, 1] against the three nearest hard-anchored members, at the
-/// expected score exactly.
+/// The path against a pool every 200 from 200, 400 games a pair, at the expected score.
 fn exact_games() -> (Vec<f64>, Vec<Role>, Vec<Cell>) {
     let pool: Vec<f64> = (0..14).map(|i| 200.0 + 200.0 * i as f64).collect();
-    let mut roles: Vec<Role> = pool
-        .iter()
-        .map(|&m| Role::Anchored { mean: m, sd: 0.0 })
-        .collect();
-    let ts: Vec<f64> = (0..=24).map(|i| -0.2 + 0.05 * i as f64).collect();
-    let mut cells = Vec::new();
-    for &t in &ts {
-        let i = roles.len();
-        roles.push(Role::Subject(t));
-        let e = truth(t);
-        let mut near: Vec<usize> = (0..pool.len()).collect();
-        near.sort_by(|&a, &b| (pool[a] - e).abs().total_cmp(&(pool[b] - e).abs()));
-        for &j in &near[..3] {
-            let p = 1.0 / (1.0 + 10f64.powf(-(e - pool[j]) / 400.0));
-            cells.push(Cell {
-                a: i,
-                b: j,
-                n: 400.0,
-                score: 400.0 * p,
-                draws: 0.0,
-            });
-        }
-    }
-    (ts, roles, cells)
+    crate::spline::exact_games_of(truth, &pool, 400.0)
 }
 
 #[test]

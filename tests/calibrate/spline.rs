@@ -109,10 +109,13 @@ fn truth(t: f64) -> f64 {
     e0 + (e1 - e0) * (t - t0) / (t1 - t0)
 }
 
-/// Settings every 0.05 over [-0.2, 1], each against its three nearest hard-anchored pool members
-/// with the expected score exactly (no sampling noise).
-fn exact_games() -> (Vec<f64>, Vec<Role>, Vec<Cell>) {
-    let pool: Vec<f64> = (0..13).map(|i| 400.0 + 200.0 * i as f64).collect();
+/// Settings every 0.05 over [-0.2, 1] at `truth`, each against its three nearest hard-anchored
+/// members of `pool` with `games` games at the expected score exactly (no sampling noise).
+pub(crate) fn exact_games_of(
+    truth: fn(f64) -> f64,
+    pool: &[f64],
+    games: f64,
+) -> (Vec<f64>, Vec<Role>, Vec<Cell>) {
     let mut roles: Vec<Role> = pool
         .iter()
         .map(|&m| Role::Anchored { mean: m, sd: 0.0 })
@@ -130,14 +133,20 @@ fn exact_games() -> (Vec<f64>, Vec<Role>, Vec<Cell>) {
             cells.push(Cell {
                 a: i,
                 b: j,
-                n: 2000.0,
-                score: 2000.0 * p,
+                n: games,
+                score: games * p,
                 draws: 0.0,
             });
         }
     }
     cells.sort_by_key(|c| (c.a.min(c.b), c.a.max(c.b)));
     (ts, roles, cells)
+}
+
+/// results/range's shape against a pool every 200 from 400, 2,000 games a pair.
+fn exact_games() -> (Vec<f64>, Vec<Role>, Vec<Cell>) {
+    let pool: Vec<f64> = (0..13).map(|i| 400.0 + 200.0 * i as f64).collect();
+    exact_games_of(truth, &pool, 2000.0)
 }
 
 #[test]

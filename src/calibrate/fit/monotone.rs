@@ -144,16 +144,13 @@ pub fn knots(inner: &[f64], t_min: f64) -> Vec<f64> {
     }
 }
 
+/// The form for reports, with how many terms sit at the floor.
 pub fn describe(knots: &[f64], held: &[usize]) -> String {
-    let at: Vec<String> = knots
-        .iter()
-        .map(|k| format!("{}", (k * 1000.0).round() / 1000.0))
-        .collect();
     format!(
         "Elo(t) = a + sum of {} cubic I-splines with coefficients >= {FLOOR_ELO} Elo ({} at that floor), knots at t = {}",
         terms(knots),
         held.len(),
-        at.join(", ")
+        crate::calibrate::fit::spline::knots_text(knots)
     )
 }
 

@@ -100,15 +100,20 @@ pub fn basis_deriv(knots: &[f64], t: f64) -> Vec<f64> {
     d
 }
 
-/// The knots for reports: "t = -0.2, 0.04, ...".
-pub fn describe(knots: &[f64]) -> String {
+/// The knots for reports: "-0.2, 0.04, ...", to three decimals.
+pub fn knots_text(knots: &[f64]) -> String {
     let at: Vec<String> = knots
         .iter()
         .map(|k| format!("{}", (k * 1000.0).round() / 1000.0))
         .collect();
+    at.join(", ")
+}
+
+/// The form for reports: "... 6 knots at t = -0.2, 0.04, ...".
+pub fn describe(knots: &[f64]) -> String {
     format!(
         "Elo(t) = natural cubic spline in t, {} knots at t = {}",
         knots.len(),
-        at.join(", ")
+        knots_text(knots)
     )
 }

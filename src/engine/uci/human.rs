@@ -145,28 +145,14 @@ fn play(
         if moves.is_empty() {
             return Some(top);
         }
-        let mut limited = params;
-        limited.limits.infinite = false;
-        limited.limits.nodes = Some(
-            limited
-                .limits
-                .nodes
-                .map_or(mistakes.nodes, |n| n.min(mistakes.nodes)),
-        );
+        let limited = bounded(params, mistakes.nodes);
         return Some(mistake(engine, game, limited, &inner, &moves, say).unwrap_or(top));
     };
     let mut moves: Vec<(Move, f32)> = human_candidates(&probs)
         .into_iter()
         .map(|i| (e.moves[i], probs[i]))
         .collect();
-    let mut limited = params;
-    limited.limits.infinite = false;
-    limited.limits.nodes = Some(
-        limited
-            .limits
-            .nodes
-            .map_or(search.nodes, |n| n.min(search.nodes)),
-    );
+    let limited = bounded(params, search.nodes);
     if search.engine_best {
         let own = engine.search(game, &limited, &inner, &mut |_| {});
         if let Some(best) = own.best.filter(|b| !moves.iter().any(|(m, _)| m == b)) {
@@ -181,6 +167,14 @@ fn play(
     let fallback = moves[0].0;
     let chosen = choose_searched(engine, game, limited, &inner, &moves, search, say);
     Some(chosen.unwrap_or(fallback))
+}
+
+/// `go`'s limits with the schedule's `nodes` at most (a clock or `go nodes` may end the search
+/// first), never infinite.
+fn bounded(mut params: SearchParams, nodes: u64) -> SearchParams {
+    params.limits.infinite = false;
+    params.limits.nodes = Some(params.limits.nodes.map_or(nodes, |n| n.min(nodes)));
+    params
 }
 
 /// The mistake: `moves` (the plausible alternatives to the top move) searched together
