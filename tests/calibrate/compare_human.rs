@@ -227,7 +227,31 @@ fn compare_sets_each_setting_at_its_elo_against_the_band_holding_it() {
             ));
         }
     }
+    // a's level read as a Lichess blitz rating: its table's lichess_blitz column is elo + 100,
+    // so band 1300-1399 (middle 1350) is played at 1250
+    for lo in [1300, 1400] {
+        matching.push_str(&format!(
+            "{lo}-{},sk,Style=a;UCI_EloScale=lichess-blitz;UCI_LimitStrength=true;UCI_Elo={},10,100,45,0.45,0.4,0.5\n",
+            lo + 99,
+            lo + 50
+        ));
+    }
     std::fs::write(human.join("matching.csv"), matching).unwrap();
+    let table = std::fs::read_to_string(a.join("uci_elo_table.csv")).unwrap();
+    let with_blitz: Vec<String> = table
+        .lines()
+        .map(|l| {
+            if l.starts_with('#') {
+                l.to_string()
+            } else if l.starts_with("elo,") {
+                format!("{l},lichess_blitz")
+            } else {
+                let elo: f64 = l.split(',').next().unwrap().parse().unwrap();
+                format!("{l},{}", elo + 100.0)
+            }
+        })
+        .collect();
+    std::fs::write(a.join("uci_elo_table.csv"), with_blitz.join("\n") + "\n").unwrap();
     // LimitNodes 1024 is t = 0.5 on the run's log path 16..65536; 65536 (t = 1, about 2,300)
     // is in no band here
     let given = dir.join("given");
@@ -281,6 +305,13 @@ fn compare_sets_each_setting_at_its_elo_against_the_band_holding_it() {
     };
     assert!((knob.elo - 1368.83).abs() < 0.01, "{knob:?}");
     assert_eq!((knob.band.as_str(), knob.rate), ("1300-1399", 0.13));
+    let blitz = of("Style=a UCI_EloScale=lichess-blitz at UCI_Elo");
+    let got: Vec<(f64, &str)> = blitz.iter().map(|p| (p.elo, p.band.as_str())).collect();
+    assert_eq!(
+        got,
+        [(1250.0, "1300-1399"), (1350.0, "1400-1499")],
+        "{pts:?}"
+    );
     let page = std::fs::read_to_string(out.join("compare.md")).unwrap();
     assert!(
         page.contains("## Playing like people against strength")

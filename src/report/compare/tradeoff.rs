@@ -1,7 +1,9 @@
 //! Move-matching against Elo: the trade-off between playing like people and playing at a
 //! strength. Every point is a setting at the Elo it plays (the pool's scale) against how often it
 //! plays the human's move in the rating band holding that Elo:
-//! - a family at `UCI_Elo` = a band's middle (analyse's per-band rows): that band;
+//! - a family at `UCI_Elo` = a band's middle (analyse's per-band rows): that band; with
+//!   `UCI_EloScale` (the middle read as a Lichess rating), at the pool Elo a family's table
+//!   gives that rating (its `lichess_blitz` column, ...);
 //! - a family's knob at a fixed value (analyse `--match-as-given`): the Elo its run's fitted
 //!   curve gives the value, and the band holding it;
 //! - a Maia net's top move: the net's rating as a pool member (a run's `pool.csv`), and the
@@ -65,6 +67,31 @@ fn elo_at(f: &Family, t: f64) -> Option<f64> {
         0.0
     };
     Some(a.elo + w * (b.elo - a.elo))
+}
+
+/// The pool Elo at which the family's table puts `rating` on the human scale `scale`
+/// (`lichess-blitz`: the table's `lichess_blitz` column), linear between its rows; none
+/// without the column or outside its rows.
+fn pool_elo(f: &Family, scale: &str, rating: f64) -> Option<f64> {
+    let col = data::human_column(scale);
+    let pts: Vec<(f64, f64)> = f
+        .table
+        .iter()
+        .filter_map(|r| {
+            let num = |k: &str| r.get(k)?.trim().parse::<f64>().ok();
+            Some((num(&col)?, num("elo")?))
+        })
+        .collect();
+    let i = pts
+        .windows(2)
+        .position(|w| w[0].0 <= rating && rating <= w[1].0)?;
+    let ((x0, y0), (x1, y1)) = (pts[i], pts[i + 1]);
+    let w = if x1 > x0 {
+        (rating - x0) / (x1 - x0)
+    } else {
+        0.0
+    };
+    Some(y0 + w * (y1 - y0))
 }
 
 /// Whether `setting` is a built-in `Style=` family's (the run's own subject style).
@@ -135,11 +162,22 @@ pub fn tradeoff_rows(
         let kv = pairs(setting);
         let has = |k: &str| kv.iter().any(|(n, _)| *n == k);
         if has("UCI_Elo") {
-            // per band: each band's own row, at its middle
+            // per band: each band's own row, at its middle; read on a human scale
+            // (`UCI_EloScale`), at the pool Elo a family's table gives that rating
+            let scale = kv
+                .iter()
+                .find(|(k, _)| *k == "UCI_EloScale")
+                .map(|(_, v)| v.to_ascii_lowercase())
+                .filter(|s| s != "pool");
             let line = format!("{} at UCI_Elo", line_label(band_rows[0]));
             out.extend(band_rows.iter().filter_map(|r| {
                 let (lo, hi) = bounds(&r.band)?;
-                point(&line, (lo + hi) / 2.0, r)
+                let mid = (lo + hi) / 2.0;
+                let elo = match &scale {
+                    Some(s) => families.iter().find_map(|f| pool_elo(f, s, mid))?,
+                    None => mid,
+                };
+                point(&line, elo, r)
             }));
         } else if style_of(setting) == Some("maia") && !has("PolicyTemperature") {
             let Some((_, net)) = kv.iter().find(|(k, _)| *k == "MaiaNet") else {
