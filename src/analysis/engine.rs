@@ -285,7 +285,8 @@ impl UciEngine {
     }
 
     /// Searches `fen` (what follows `position fen`: a FEN, and `moves ...` after it) with the
-    /// configured limit, keeping what earlier searches left in the tables; the score of the last `info` line with one (exact or bound, first PV only) and
+    /// configured limit, keeping what earlier searches left in the tables; the score of the
+    /// last `info` line with one (exact or bound, first PV only) and
     /// the `bestmove`.
     pub fn search(&mut self, fen: &str) -> Result<Eval> {
         self.send(&format!("position fen {fen}"))?;

@@ -2,7 +2,7 @@
 //! with the game's moves that lead to it from its history's first position (as in a game), the
 //! engine's `bestmove` compared with the human's move.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
 use indicatif::ProgressBar;
 
@@ -30,12 +30,13 @@ pub fn match_items(
     concurrency: usize,
     bar: &ProgressBar,
 ) -> Result<Vec<f64>> {
+    // the position with its history is both the key and what the engine is sent
     let keys: Vec<String> = items.iter().map(|it| it.with_history()).collect();
     let positions: Vec<(String, String)> = keys
         .iter()
-        .map(|k| (k.clone(), k.clone()))
-        .collect::<BTreeMap<_, _>>()
+        .collect::<BTreeSet<_>>()
         .into_iter()
+        .map(|k| (k.clone(), k.clone()))
         .collect();
     let answers = search_each(cfg, &positions, concurrency, bar)?;
     // the bar counts items: a repeated position counts though searched once

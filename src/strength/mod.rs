@@ -25,7 +25,7 @@ pub use human::{
     HUMAN_MAX, MISTAKES_END, NODES_RANGE as HUMAN_NODES_RANGE, POLICY_END,
 };
 pub use knob::{parse_int, Kind, Knob, NoiseModel, Value};
-pub use maia::{Maia, MAIA_BANDS};
+pub use maia::Maia;
 pub use noise::{
     apply_noise_allowed, choose, perturb_root_score, si_reference_choice, Choice, Noise,
     DEFAULT_WIN_GUARD, GBM_SCALE_CP,

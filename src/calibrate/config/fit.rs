@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 pub struct FitConfig {
     #[serde(default)]
     pub model: ModelKind,
-    /// Knots of the `spline` and `monotone` models (4..=10); absent means 6. Not written when absent, so the
-    /// saved configuration of a run without it reads as before.
+    /// Knots of the `spline` and `monotone` models (4..=10); absent means 6. Not written when
+    /// absent, so the saved configuration of a run without it reads as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub knots: Option<usize>,
     /// Where the spline's knots go: `"even"` (the default) spaces them over [t_min, 1];
@@ -21,8 +21,8 @@ pub struct FitConfig {
     #[serde(default, skip_serializing_if = "KnotPlacement::is_even")]
     pub knots_at: KnotPlacement,
     /// Use whichever increasing form (linear, quadratic, cubic, the spline with `knots`, the
-    /// monotone form) fits
-    /// the tested settings best by residual chi-square plus 2 per coefficient (Akaike), not
+    /// monotone form) fits the tested settings best by residual chi-square plus 2 per
+    /// coefficient (Akaike), not
     /// `model` whenever that is increasing: a form too stiff for the path can pass the
     /// chi-square test and still misplace the middle rows by 50-100 Elo (README,
     /// "Calibration"). Not written when off, so saved configurations read as before.
@@ -163,8 +163,7 @@ impl ModelKind {
     /// the monotone form nests in none of them.
     pub fn simpler(self) -> Option<ModelKind> {
         match self {
-            ModelKind::Monotone => None,
-            ModelKind::Linear => None,
+            ModelKind::Linear | ModelKind::Monotone => None,
             ModelKind::Quadratic => Some(ModelKind::Linear),
             ModelKind::Cubic => Some(ModelKind::Quadratic),
             ModelKind::Spline => Some(ModelKind::Cubic),

@@ -6,7 +6,8 @@
 //! subject setting at strength t is rated by the curve r(t) = sum_k theta_k phi_k(t) with
 //! phi = (1, t), (1, t, t^2), (1, t, t^2, t^3), a natural cubic spline's basis (`spline.rs`,
 //! the shipped table's form) or cubic I-splines with coefficients held above a floor
-//! (`monotone.rs`; the held terms are an offset, the Linear's constant); a reference player j has its own rating r_j with
+//! (`monotone.rs`; the held terms are an offset, the Linear's constant); a reference player j
+//! has its own rating r_j with
 //! the prior N(anchor_j, sd_j) (a soft anchor; sd = 0 holds it fixed); an unanchored member gets a
 //! weak prior ([`WEAK_SD`]) at the anchors' mean. The fit maximizes
 //!     (1/phi) * sum_games [s ln p + (1 - s) ln(1 - p)]  -  sum_j (r_j - anchor_j)^2 / (2 sd_j^2),
@@ -24,7 +25,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::calibrate::config::fit::ModelKind;
 pub use crate::calibrate::fit::error::FitError;
 pub use crate::calibrate::fit::form::{
-    basis, basis_deriv, model_formula, offset, offset_deriv, Curve,
+    basis, basis_deriv, basis_offset, deriv_offset, model_formula, Curve,
 };
 pub use crate::calibrate::fit::isotonic::isotonic;
 use crate::calibrate::fit::self_play::{self, Among, Stretch};
@@ -110,6 +111,15 @@ pub enum Side {
     Curve(f64),
 }
 
+/// A subject's rating at strength `t` as a linear combination of the curve's parameters.
+fn on_curve(curve: &Curve, t: f64) -> Linear {
+    let (phi, offset) = basis_offset(curve, t);
+    Linear {
+        constant: offset,
+        terms: phi.into_iter().enumerate().collect(),
+    }
+}
+
 /// The rating problem of a calibration: subjects on the curve of `model`, pool members as
 /// soft anchors or free parameters, the cells as games; with the parameters' starting point.
 pub fn curve_problem(
@@ -166,10 +176,7 @@ pub(in crate::calibrate) fn curve_problem_at(
     };
     for role in roles {
         let lin = match role {
-            Role::Subject(t) => Linear {
-                constant: offset(curve, *t),
-                terms: basis(curve, *t).into_iter().enumerate().collect(),
-            },
+            Role::Subject(t) => on_curve(curve, *t),
             Role::Anchored { mean, sd } if *sd <= 0.0 => Linear::fixed(*mean),
             Role::Anchored { mean, sd } => own(&mut init, *mean, *sd),
             Role::Free => own(&mut init, center, WEAK_SD),
@@ -299,10 +306,7 @@ pub(in crate::calibrate) fn solve_curve(
     tested.dedup();
     for t in tested {
         problem.priors.push(Prior {
-            on: Linear {
-                constant: offset(curve, t),
-                terms: basis(curve, t).into_iter().enumerate().collect(),
-            },
+            on: on_curve(curve, t),
             mean: center,
             sd: WEAK_SD,
         });
@@ -324,12 +328,8 @@ pub(in crate::calibrate) fn estimate_dispersion(problem: &Problem, beta: &DVecto
 
 impl CurveFit {
     pub fn elo(&self, t: f64) -> f64 {
-        offset(&self.curve, t)
-            + basis(&self.curve, t)
-                .iter()
-                .zip(&self.theta)
-                .map(|(p, c)| p * c)
-                .sum::<f64>()
+        let (phi, offset) = basis_offset(&self.curve, t);
+        offset + phi.iter().zip(&self.theta).map(|(p, c)| p * c).sum::<f64>()
     }
 
     pub fn elo_sd(&self, t: f64) -> f64 {
@@ -383,12 +383,8 @@ impl CurveFit {
     }
 
     pub fn slope(&self, t: f64) -> f64 {
-        offset_deriv(&self.curve, t)
-            + basis_deriv(&self.curve, t)
-                .iter()
-                .zip(&self.theta)
-                .map(|(p, c)| p * c)
-                .sum::<f64>()
+        let (d, offset) = deriv_offset(&self.curve, t);
+        offset + d.iter().zip(&self.theta).map(|(p, c)| p * c).sum::<f64>()
     }
 
     /// Increasing on [t_min, 1]. A polynomial's derivative is at most quadratic in t: its

@@ -46,7 +46,7 @@ pub fn basis(curve: &Curve, t: f64) -> Vec<f64> {
         ModelKind::Quadratic => vec![1.0, t, t * t],
         ModelKind::Cubic => vec![1.0, t, t * t, t * t * t],
         ModelKind::Spline => spline::basis(&curve.knots, t),
-        ModelKind::Monotone => monotone::basis(&curve.knots, &curve.held, t),
+        ModelKind::Monotone => monotone::basis_offset(&curve.knots, &curve.held, t).0,
     }
 }
 
@@ -57,23 +57,24 @@ pub fn basis_deriv(curve: &Curve, t: f64) -> Vec<f64> {
         ModelKind::Quadratic => vec![0.0, 1.0, 2.0 * t],
         ModelKind::Cubic => vec![0.0, 1.0, 2.0 * t, 3.0 * t * t],
         ModelKind::Spline => spline::basis_deriv(&curve.knots, t),
-        ModelKind::Monotone => monotone::basis_deriv(&curve.knots, &curve.held, t),
+        ModelKind::Monotone => monotone::deriv_offset(&curve.knots, &curve.held, t).0,
     }
 }
 
-/// The curve's part no parameter carries: Elo(t) = offset(t) + phi(t) theta.
-pub fn offset(curve: &Curve, t: f64) -> f64 {
+/// phi(t) and the curve's part no parameter carries, from one evaluation of the basis:
+/// Elo(t) = offset(t) + phi(t) theta (the offset is the monotone form's held terms, else 0).
+pub fn basis_offset(curve: &Curve, t: f64) -> (Vec<f64>, f64) {
     match curve.kind {
-        ModelKind::Monotone => monotone::offset(&curve.knots, &curve.held, t),
-        _ => 0.0,
+        ModelKind::Monotone => monotone::basis_offset(&curve.knots, &curve.held, t),
+        _ => (basis(curve, t), 0.0),
     }
 }
 
-/// d offset / dt.
-pub fn offset_deriv(curve: &Curve, t: f64) -> f64 {
+/// d phi / dt and d offset / dt, from one evaluation.
+pub fn deriv_offset(curve: &Curve, t: f64) -> (Vec<f64>, f64) {
     match curve.kind {
-        ModelKind::Monotone => monotone::offset_deriv(&curve.knots, &curve.held, t),
-        _ => 0.0,
+        ModelKind::Monotone => monotone::deriv_offset(&curve.knots, &curve.held, t),
+        _ => (basis_deriv(curve, t), 0.0),
     }
 }
 

@@ -2,8 +2,8 @@
 //! (`curve`) of a form (`form`: the basis, the spline's knots) on the games tallied per pair
 //! (`tally`), why a fit fails (`error`), the pool held at its measured ratings (`held`) and that fit's covariance
 //! (`covariance`), the self-play scale between the run's own settings (`self_play`), the natural
-//! cubic spline basis (`spline`), the I-spline form held increasing (`monotone`) and its fit (`active`), and the
-//! check that tested settings rise with t (`isotonic`).
+//! cubic spline basis (`spline`), the I-spline form held increasing (`monotone`) and its fit
+//! (`active`), and the check that tested settings rise with t (`isotonic`).
 
 pub(super) mod active;
 pub(super) mod covariance;

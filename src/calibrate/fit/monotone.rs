@@ -10,7 +10,7 @@
 //! 0 to 1 (Ramsay's identity), so its coefficient is the Elo the curve gains through it.
 //!
 //! Constraint. A term held at the floor leaves the parameters (its floor times I_j(t) is a
-//! constant of each subject's rating, [`offset`]), so the rating problem, the bands and the
+//! constant of each subject's rating, [`basis_offset`]), so the rating problem, the bands and the
 //! inversion need nothing new; which terms are held is the active set's (`active.rs`).
 
 /// The least Elo a term may add: keeps the curve strictly increasing (so a table can be
@@ -57,7 +57,8 @@ fn bsplines(tau: &[f64], p: usize, t: f64) -> Vec<f64> {
     v
 }
 
-/// d/dt of the cubic B-splines: B'_i = 3 B_{i,2} / (tau_{i+3} - tau_i) - 3 B_{i+1,2} / (tau_{i+4} - tau_{i+1}).
+/// d/dt of the cubic B-splines:
+/// B'_i = 3 B_{i,2} / (tau_{i+3} - tau_i) - 3 B_{i+1,2} / (tau_{i+4} - tau_{i+1}).
 fn bspline_derivs(tau: &[f64], t: f64) -> Vec<f64> {
     let lower = bsplines(tau, DEGREE - 1, t);
     let ratio = |num: f64, den: f64| if den > 0.0 { num / den } else { 0.0 };
@@ -98,35 +99,29 @@ fn all_derivs(knots: &[f64], t: f64) -> Vec<f64> {
     tail_sums(&bspline_derivs(&clamped(knots), t))
 }
 
-/// phi(t) = (1, the free I-splines).
-pub fn basis(knots: &[f64], held: &[usize], t: f64) -> Vec<f64> {
-    let mut phi = vec![1.0];
-    phi.extend(free(all_terms(knots, t), held));
-    phi
+/// `all` (every I-spline, or its derivative, at one t) split into phi = (`first`, the free
+/// terms) and the held terms' part of the curve, [`FLOOR_ELO`] times each held term.
+fn split(all: Vec<f64>, held: &[usize], first: f64) -> (Vec<f64>, f64) {
+    let mut phi = vec![first];
+    let mut offset = 0.0;
+    for (j, x) in all.into_iter().enumerate() {
+        if held.contains(&j) {
+            offset += FLOOR_ELO * x;
+        } else {
+            phi.push(x);
+        }
+    }
+    (phi, offset)
 }
 
-pub fn basis_deriv(knots: &[f64], held: &[usize], t: f64) -> Vec<f64> {
-    let mut d = vec![0.0];
-    d.extend(free(all_derivs(knots, t), held));
-    d
+/// phi(t) = (1, the free I-splines), and the held terms' part of Elo(t).
+pub fn basis_offset(knots: &[f64], held: &[usize], t: f64) -> (Vec<f64>, f64) {
+    split(all_terms(knots, t), held, 1.0)
 }
 
-/// The held terms' part of the curve: [`FLOOR_ELO`] times each held I-spline.
-pub fn offset(knots: &[f64], held: &[usize], t: f64) -> f64 {
-    let all = all_terms(knots, t);
-    FLOOR_ELO * held.iter().map(|&j| all[j]).sum::<f64>()
-}
-
-pub fn offset_deriv(knots: &[f64], held: &[usize], t: f64) -> f64 {
-    let all = all_derivs(knots, t);
-    FLOOR_ELO * held.iter().map(|&j| all[j]).sum::<f64>()
-}
-
-fn free(all: Vec<f64>, held: &[usize]) -> impl Iterator<Item = f64> + '_ {
-    all.into_iter()
-        .enumerate()
-        .filter(|(j, _)| !held.contains(j))
-        .map(|(_, x)| x)
+/// d phi / dt, and the held terms' part of the slope.
+pub fn deriv_offset(knots: &[f64], held: &[usize], t: f64) -> (Vec<f64>, f64) {
+    split(all_derivs(knots, t), held, 0.0)
 }
 
 /// Knots for a monotone curve on [t_min, 1]: the boundary knots at the path's ends (an I-spline
@@ -192,10 +187,10 @@ mod tests {
         let knots = [0.0, 0.5, 1.0];
         let t = 0.3;
         let all = all_terms(&knots, t);
-        let phi = basis(&knots, &[1], t);
+        let (phi, offset) = basis_offset(&knots, &[1], t);
         assert_eq!(phi.len(), all.len());
         assert_eq!(phi[1], all[0]);
         assert_eq!(phi[2], all[2]);
-        assert!((offset(&knots, &[1], t) - FLOOR_ELO * all[1]).abs() < 1e-15);
+        assert!((offset - FLOOR_ELO * all[1]).abs() < 1e-15);
     }
 }

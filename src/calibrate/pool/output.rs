@@ -12,7 +12,7 @@ use crate::calibrate::pool::plan::Forecast;
 use crate::calibrate::run::folder::merge_games;
 use crate::rating::model::Z95;
 use crate::rating::Game;
-use crate::results::{self, Document, PoolMemberRow, PoolPairRow};
+use crate::results::{self, Document, HumanScaleRow, PoolMemberRow, PoolPairRow};
 
 fn limits_label(l: &crate::arena::GoLimits) -> String {
     toml::to_string(l)
@@ -119,10 +119,19 @@ pub(in crate::calibrate) fn write_results(
         })
         .collect();
     results::write_csv(&dir.join("pool-pairs.csv"), &pair_rows)?;
-    if let Some(h) = &cfg.human_scale {
-        results::write_csv(&dir.join("human-scale.csv"), &human_scale::fit(h, &rows))?;
+    let scales = cfg.human_scale.as_ref().map(|h| human_scale::fit(h, &rows));
+    if let Some(s) = &scales {
+        results::write_csv(&dir.join("human-scale.csv"), s)?;
     }
-    let doc = report_document(cfg, &rows, &pair_rows, games.len(), retired, ahead);
+    let doc = report_document(
+        cfg,
+        &rows,
+        &pair_rows,
+        games.len(),
+        retired,
+        ahead,
+        scales.as_deref(),
+    );
     let path = dir.join("report.md");
     std::fs::write(&path, doc.to_markdown()).map_err(|e| CalibrateError::io("write", &path, e))?;
     let path = dir.join("report.html");
@@ -178,6 +187,7 @@ fn report_document(
     games: usize,
     retired: usize,
     ahead: Option<&Forecast>,
+    scales: Option<&[HumanScaleRow]>,
 ) -> Document {
     let mut d = Document {
         title: format!("Reference pool: {}", cfg.name),
@@ -262,8 +272,8 @@ fn report_document(
     if let Some(a) = ahead.filter(|a| a.games > 0) {
         forecast_section(&mut d, cfg, a);
     }
-    if let Some(h) = &cfg.human_scale {
-        human_scale::section(&mut d, h, &human_scale::fit(h, rows), rows);
+    if let (Some(h), Some(s)) = (&cfg.human_scale, scales) {
+        human_scale::section(&mut d, h, s, rows);
     }
     d.section("Files");
     d.para("`pool.csv` (ratings), `pool-covariance.csv`, `pool-pairs.csv` (pairwise results, enough to refit), `human-scale.csv` (with `[human_scale]`), `games.csv`, `plan.csv`, `matches/*/` (each match's games and PGN); `report.md` and `report.html` this page.");

@@ -177,69 +177,73 @@ fn bounded(mut params: SearchParams, nodes: u64) -> SearchParams {
     params
 }
 
-/// The mistake: `moves` (the plausible alternatives to the top move) searched together
-/// (MultiPV over them), the worst scored ([`human_worst`]); None when the search was stopped
-/// before scoring any.
-fn mistake(
+/// `moves` searched together (MultiPV over them, `searchmoves` the moves): each scored move with
+/// its policy probability, and the nodes searched. `info` lines go to `report` when given.
+fn search_together(
     engine: &mut Engine,
     game: &Game,
     mut params: SearchParams,
     control: &Control,
     moves: &[(Move, f32)],
-    say: &Say,
-) -> Option<Move> {
+    report: Option<&Say>,
+) -> (Vec<(Move, f32, i32)>, u64) {
     params.limits.searchmoves = moves.iter().map(|(m, _)| *m).collect();
     params.multipv = moves.len();
-    let result = engine.search(game, &params, control, &mut |_| {});
-    let scored: Vec<(Move, f32, i32)> = result
+    let result = engine.search(game, &params, control, &mut |info| {
+        if let Some(say) = report {
+            say(&info_line(info));
+        }
+    });
+    let scored = result
         .candidates
         .iter()
         .filter_map(|c| Some((c.mv, moves.iter().find(|(m, _)| *m == c.mv)?.1, c.score)))
         .collect();
+    (scored, result.nodes)
+}
+
+/// The mistake: `moves` (the plausible alternatives to the top move) searched together, the
+/// worst scored ([`human_worst`]); None when the search was stopped before scoring any.
+fn mistake(
+    engine: &mut Engine,
+    game: &Game,
+    params: SearchParams,
+    control: &Control,
+    moves: &[(Move, f32)],
+    say: &Say,
+) -> Option<Move> {
+    let (scored, nodes) = search_together(engine, game, params, control, moves, None);
     let pairs: Vec<(f32, i32)> = scored.iter().map(|&(_, p, s)| (p, s)).collect();
     let (m, p, s) = scored[human_worst(&pairs)?];
     say(&format!(
-        "info string human: a mistake, {} (policy {:.0}%, {s} cp), the worst of {} plausible moves at {} nodes",
+        "info string human: a mistake, {} (policy {:.0}%, {s} cp), the worst of {} plausible moves at {nodes} nodes",
         uci_string(m),
         p * 100.0,
         scored.len(),
-        result.nodes
     ));
     Some(m)
 }
 
-/// Searches `moves` together (MultiPV over them) and picks by [`human_pick`]; None when the
-/// search was stopped before scoring any.
+/// Searches `moves` together and picks by [`human_pick`]; None when the search was stopped
+/// before scoring any.
 fn choose_searched(
     engine: &mut Engine,
     game: &Game,
-    mut params: SearchParams,
+    params: SearchParams,
     control: &Control,
     moves: &[(Move, f32)],
     search: &SearchPlan,
     say: &Say,
 ) -> Option<Move> {
-    params.limits.searchmoves = moves.iter().map(|(m, _)| *m).collect();
-    params.multipv = moves.len();
-    let result = engine.search(game, &params, control, &mut |info| say(&info_line(info)));
-    let scored: Vec<(Move, f32, i32)> = result
-        .candidates
-        .iter()
-        .filter_map(|c| {
-            let p = moves.iter().find(|(m, _)| *m == c.mv)?.1;
-            Some((c.mv, p, c.score))
-        })
-        .collect();
+    let (scored, nodes) = search_together(engine, game, params, control, moves, Some(say));
     let pairs: Vec<(f32, i32)> = scored.iter().map(|&(_, p, s)| (p, s)).collect();
-    let i = human_pick(&pairs, search.margin)?;
-    let (m, p, s) = scored[i];
+    let (m, p, s) = scored[human_pick(&pairs, search.margin)?];
     say(&format!(
-        "info string human: {} (policy {:.0}%, {s} cp) among {} candidates within {} cp, {} nodes",
+        "info string human: {} (policy {:.0}%, {s} cp) among {} candidates within {} cp, {nodes} nodes",
         uci_string(m),
         p * 100.0,
         scored.len(),
         search.margin,
-        result.nodes
     ));
     Some(m)
 }

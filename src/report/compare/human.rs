@@ -86,19 +86,15 @@ pub fn load_human(path: &Path) -> Result<HumanInput, ReportError> {
     let rows: Vec<AnalysisRow> = data::read_csv_rows(&file)?;
     let mut bands = Vec::new();
     for row in rows {
-        let (lo, hi) = row
-            .player
-            .split_once('-')
-            .and_then(|(a, b)| Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?)))
-            .ok_or_else(|| {
-                invalid(
-                    &file,
-                    format!("band `{}` is not of the form LOW-HIGH", row.player),
-                )
-            })?;
+        let (lo, hi) = band_bounds(&row.player).ok_or_else(|| {
+            invalid(
+                &file,
+                format!("band `{}` is not of the form LOW-HIGH", row.player),
+            )
+        })?;
         bands.push(HumanBand {
             label: row.player.clone(),
-            elo: (lo + hi + 1.0) / 2.0,
+            elo: (lo + hi) / 2.0,
             row,
         });
     }
@@ -421,10 +417,18 @@ pub fn line_label(m: &MatchingRow) -> String {
     label
 }
 
+/// A band's bounds: `1500-1599` -> (1500, 1600).
+pub(super) fn band_bounds(band: &str) -> Option<(f64, f64)> {
+    let (lo, hi) = band.split_once('-')?;
+    Some((
+        lo.trim().parse().ok()?,
+        hi.trim().parse::<f64>().ok()? + 1.0,
+    ))
+}
+
 /// The band's middle: `1500-1599` -> 1550.
 fn band_middle(band: &str) -> Option<f64> {
-    let (lo, hi) = band.split_once('-')?;
-    Some((lo.trim().parse::<f64>().ok()? + hi.trim().parse::<f64>().ok()? + 1.0) / 2.0)
+    band_bounds(band).map(|(lo, hi)| (lo + hi) / 2.0)
 }
 
 /// Writes `dir/matching.svg` from `dir/matching.csv`; returns its path, or none when the file

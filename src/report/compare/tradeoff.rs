@@ -5,31 +5,23 @@
 //!   `UCI_EloScale` (the middle read as a Lichess rating), at the pool Elo a family's table
 //!   gives that rating (its `lichess_blitz` column, ...);
 //! - a family's knob at a fixed value (analyse `--match-as-given`): the Elo its run's fitted
-//!   curve gives the value, and the band holding it;
+//!   curve gives the value (read along fit_curve.csv's knob column), and the band holding it;
 //! - a Maia net's top move: the net's rating as a pool member (a run's `pool.csv`), and the
 //!   band holding it.
 
 use std::path::Path;
 
 use crate::report::compare::data::Family;
+use crate::report::compare::human::band_bounds as bounds;
 use crate::report::compare::human::{line_label, MatchingRow};
 use crate::report::error::ReportError;
-use crate::report::plot::{matching_plot_with, MatchLine};
+use crate::report::plot::{knob_value, matching_plot_with, MatchLine};
 use crate::results::{self as data, CompareTradeoffRow, PoolRow};
 
 /// The figure's file name in the output folder.
 pub const TRADEOFF_SVG: &str = "compare_tradeoff.svg";
 /// Its points.
 pub const TRADEOFF_CSV: &str = "compare_tradeoff.csv";
-
-/// A band's bounds: `1500-1599` -> (1500, 1600).
-fn bounds(band: &str) -> Option<(f64, f64)> {
-    let (lo, hi) = band.split_once('-')?;
-    Some((
-        lo.trim().parse().ok()?,
-        hi.trim().parse::<f64>().ok()? + 1.0,
-    ))
-}
 
 /// The setting's `KEY=VALUE` pairs.
 fn pairs(setting: &str) -> Vec<(&str, &str)> {
@@ -39,34 +31,31 @@ fn pairs(setting: &str) -> Vec<(&str, &str)> {
         .collect()
 }
 
-/// t of the setting's value of the family's first path knob it sets (the knob's scale:
-/// linear, log or log1p); none when it sets none.
-fn t_of(f: &Family, setting: &str) -> Option<f64> {
-    let kv = pairs(setting);
-    let (k, v) = f.summary.as_ref()?.knobs.iter().find_map(|k| {
-        let (_, v) = kv.iter().find(|(n, _)| *n == k.name)?;
-        Some((k, v.trim().parse::<f64>().ok()?))
-    })?;
-    let map = |x: f64| match k.scale.as_str() {
-        "log" => x.ln(),
-        "log1p" => x.ln_1p(),
-        _ => x,
-    };
-    let t = (map(v) - map(k.from)) / (map(k.to) - map(k.from));
-    t.is_finite().then_some(t)
+/// y at `x` on the points (x, y), linear between the nearest two after sorting by x; none
+/// outside them.
+fn interpolate(mut points: Vec<(f64, f64)>, x: f64) -> Option<f64> {
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let w = points.windows(2).find(|w| w[0].0 <= x && x <= w[1].0)?;
+    let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+    let f = if x1 > x0 { (x - x0) / (x1 - x0) } else { 0.0 };
+    Some(y0 + f * (y1 - y0))
 }
 
-/// The family's fitted Elo at t (fit_curve.csv, linear between its rows); none outside it.
-fn elo_at(f: &Family, t: f64) -> Option<f64> {
-    let c = &f.curve;
-    let i = c.windows(2).position(|w| w[0].t <= t && t <= w[1].t)?;
-    let (a, b) = (&c[i], &c[i + 1]);
-    let w = if b.t > a.t {
-        (t - a.t) / (b.t - a.t)
-    } else {
-        0.0
-    };
-    Some(a.elo + w * (b.elo - a.elo))
+/// The family's fitted Elo where its path knob takes the setting's value (the first path knob
+/// the setting sets, read along fit_curve.csv's rows), with the knob's name; none when it sets
+/// none or the value lies off the path.
+fn elo_of(f: &Family, setting: &str) -> Option<(String, f64)> {
+    let kv = pairs(setting);
+    f.summary.as_ref()?.knobs.iter().find_map(|k| {
+        let (_, v) = kv.iter().find(|(n, _)| *n == k.name)?;
+        let v: f64 = v.trim().parse().ok()?;
+        let along: Vec<(f64, f64)> = f
+            .curve
+            .iter()
+            .filter_map(|c| Some((knob_value(&c.knobs, &k.name)?.parse().ok()?, c.elo)))
+            .collect();
+        Some((k.name.clone(), interpolate(along, v)?))
+    })
 }
 
 /// The pool Elo at which the family's table puts `rating` on the human scale `scale`
@@ -82,16 +71,7 @@ fn pool_elo(f: &Family, scale: &str, rating: f64) -> Option<f64> {
             Some((num(&col)?, num("elo")?))
         })
         .collect();
-    let i = pts
-        .windows(2)
-        .position(|w| w[0].0 <= rating && rating <= w[1].0)?;
-    let ((x0, y0), (x1, y1)) = (pts[i], pts[i + 1]);
-    let w = if x1 > x0 {
-        (rating - x0) / (x1 - x0)
-    } else {
-        0.0
-    };
-    Some(y0 + w * (y1 - y0))
+    interpolate(pts, rating)
 }
 
 /// Whether `setting` is a built-in `Style=` family's (the run's own subject style).
@@ -187,21 +167,12 @@ pub fn tradeoff_rows(
             if let Some(elo) = maia.iter().find(|m| m.0 == *net).map(|m| m.1) {
                 out.extend(at_band(&line, band_rows, elo));
             }
-        } else if let Some((f, t)) = families.iter().find_map(|f| Some((f, t_of(f, setting)?))) {
+        } else if let Some((f, (knob, elo))) =
+            families.iter().find_map(|f| Some((f, elo_of(f, setting)?)))
+        {
             // a knob at a fixed value, placed by the first family whose path knob it sets
-            let knob = kv
-                .iter()
-                .find(|(k, _)| {
-                    f.summary
-                        .iter()
-                        .flat_map(|s| &s.knobs)
-                        .any(|n| n.name == *k)
-                })
-                .map_or("its knob", |(k, _)| k);
             let line = format!("{} by {knob} (as given)", f.label);
-            if let Some(elo) = elo_at(f, t) {
-                out.extend(at_band(&line, band_rows, elo));
-            }
+            out.extend(at_band(&line, band_rows, elo));
         }
     }
     Ok(out)
