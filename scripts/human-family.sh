@@ -3,14 +3,14 @@
 # skips finished games and finished matching chunks):
 #   1. calibrate configs/families/human.toml into results/families/human (--install human)
 #   2. rebuild, so the engine embeds the installed table
-#   3. verify the table: 11 levels (600..2600 every 200), 240 games a level at least
-#      (the config's opponents, 40 games each of its verify.games_per_opponent)
-#   4. move-matching of each band's level: UCI_Elo = the band's middle read on Lichess blitz
+#   3. move-matching of each band's level: UCI_Elo = the band's middle read on Lichess blitz
 #      (UCI_EloScale=lichess-blitz), 2,000 seeded positions a band (as the six families)
-#   5. the comparison page of the seven families with the trade-off figure
+#   4. the comparison page of the seven families with the trade-off figure
+#   5. verify the table: 11 levels (600..2600 every 200), 240 games a level (its three nearest
+#      pool members, which near 1,300-1,500 are the Maia members, 80 games each), the longest step
 #
 #   scripts/human-family.sh            # every step
-#   scripts/human-family.sh verify     # from the verification on
+#   scripts/human-family.sh verify     # the verification alone (or: matching, compare on)
 #
 # Environment: SKILLCAL (default target/release/skillcal, rebuilt at step 2), HUMAN_DIR
 # (default ../shared/human), THREADS (default 2), NICE (default 5).
@@ -24,7 +24,7 @@ FROM=${1:-calibrate}
 RUN=results/families/human
 run() { echo "== $*" >&2; nice -n "$NICE" "$@"; }
 step() { # true from the step named FROM on
-  local order=(calibrate build verify matching compare) seen=0
+  local order=(calibrate build matching compare verify) seen=0
   for s in "${order[@]}"; do
     [ "$s" = "$FROM" ] && seen=1
     [ "$s" = "$1" ] && [ "$seen" = 1 ] && return 0
@@ -39,11 +39,6 @@ if step build; then
   cargo build --release
   SKILLCAL=target/release/skillcal
 fi
-if step verify; then
-  run "$SKILLCAL" verify "$RUN/uci_elo_table.csv" --config configs/families/human.toml \
-    --levels 600,800,1000,1200,1400,1600,1800,2000,2200,2400,2600 \
-    --also-against maia1-1100,maia1-1500,maia1-1900
-fi
 if step matching; then
   run "$SKILLCAL" analyse --human "$HUMAN_DIR"/datasnaek_lichess_20k.pgn.zst \
     "$HUMAN_DIR"/lichess_2018-06_hlias_28k.pgn.zst --matching-only --out "$RUN/matching" \
@@ -56,4 +51,8 @@ if step compare; then
     results/families/inaccuracy results/families/gaussian results/families/gbm \
     results/families/evalnoise "$RUN" --human results/human --matching results/human-tradeoff \
     --matching "$RUN/matching" --out results/families/compare-people
+fi
+if step verify; then
+  run "$SKILLCAL" verify "$RUN/uci_elo_table.csv" --config configs/families/human.toml \
+    --levels 600,800,1000,1200,1400,1600,1800,2000,2200,2400,2600
 fi

@@ -2,12 +2,16 @@
 //! the family's calibration path. A fixed schedule maps it to the Maia net, its mistakes and, in
 //! its upper half, a policy-guided search (docs/strength.md):
 //!
-//! - 0..=200, the mistakes stretch: Maia-1100's top move, except that with probability
-//!   `1 - h/200` a move is a mistake: of the moves the policy finds plausible (at least a
-//!   tenth of the top move's probability; the top move itself excepted), the one a shallow search
-//!   (300 nodes) scores worst. People below Maia-1100's strength play its top move about as
-//!   often as it matches them, and lose their games by plausible-looking bad moves; sampling the
-//!   policy hot instead (the first schedule) cost a third of the matching for the same strength.
+//! - 0..=200, the mistakes stretch: Maia-1100's top move, unless a plausible alternative (at
+//!   least a tenth of the top move's probability) loses enough beside it where people often play
+//!   it. A shallow search (300 nodes) scores the top move and the alternatives; an alternative
+//!   qualifies when its loss of expected score exceeds `w` times the policy probability it gives
+//!   up (`p_top - p_move`), `w = h / (200 - h)`, and the one exceeding it most plays. At 0 every
+//!   alternative scoring worse than the top move qualifies (the worst plays); toward 200 only
+//!   near-equal favourites that lose much. So the level leaves Maia's top move where people of
+//!   the band leave it too: on the Lichess 1100 band this kept 46% of the human moves matched at
+//!   the expected-score loss where a mistake on a random 40% of moves (the second schedule)
+//!   matched 38%, and sampling the policy hot (the first) less still.
 //! - 201..=500, the nets stretch: the top move of the Maia net of the band
 //!   `1100 + 100 * floor(9 (h - 200) / 300)` (1900 from 467 up): the nets' top moves are the
 //!   most human-like moves there are, each at its own strength.
@@ -30,11 +34,9 @@ pub const HUMAN_STYLE: &str = "human";
 pub const POLICY_END: u32 = 500;
 /// Where the mistakes stretch ends: Maia-1100's top move, no mistake.
 pub const MISTAKES_END: u32 = 200;
-/// The share of moves that are mistakes at HumanStrength 0.
-pub const MISTAKE_RATE_MAX: f64 = 1.0;
 /// A move is plausible when its policy probability is at least this share of the top move's.
 pub const PLAUSIBLE: f32 = 0.1;
-/// Nodes of the search that finds the worst plausible move.
+/// Nodes of the search that scores the top move and its plausible alternatives.
 pub const MISTAKE_NODES: u64 = 300;
 /// The search half's node budget at its bottom and top.
 pub const NODES_RANGE: (f64, f64) = (50.0, 1_000_000.0);
@@ -64,8 +66,9 @@ pub struct HumanPlan {
 /// The mistakes of the schedule's bottom stretch.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MistakePlan {
-    /// The chance that a move is a mistake.
-    pub rate: f64,
+    /// Expected score (0..1) a plausible move must lose beside the top move, per unit of policy
+    /// probability it gives up, to replace it ([`mistake`]).
+    pub weight: f64,
     /// Nodes of the search scoring the plausible moves.
     pub nodes: u64,
 }
@@ -85,12 +88,12 @@ pub struct SearchPlan {
 pub fn plan(h: u32) -> HumanPlan {
     let h = h.min(HUMAN_MAX);
     if h < MISTAKES_END {
-        let rate = MISTAKE_RATE_MAX * (1.0 - f64::from(h) / f64::from(MISTAKES_END));
+        let weight = f64::from(h) / f64::from(MISTAKES_END - h);
         return HumanPlan {
             net: BANDS[0],
             mistakes: Some(MistakePlan {
-                // four decimals: a rate a log line and a test can read back
-                rate: (rate * 10_000.0).round() / 10_000.0,
+                // four decimals: a weight a log line and a test can read back
+                weight: (weight * 10_000.0).round() / 10_000.0,
                 nodes: MISTAKE_NODES,
             }),
             search: None,
@@ -157,16 +160,29 @@ pub fn plausible(probs: &[f32]) -> Vec<usize> {
         .collect()
 }
 
-/// The mistake among `scored` (policy probability, search score in cp): the worst score, ties
-/// to the more likely move, then the earlier. None when `scored` is empty.
-pub fn worst(scored: &[(f32, i32)]) -> Option<usize> {
-    (0..scored.len()).min_by(|&a, &b| {
-        scored[a]
-            .1
-            .cmp(&scored[b].1)
-            .then(scored[b].0.total_cmp(&scored[a].0))
-            .then(a.cmp(&b))
-    })
+/// The expected score (0..1) of a search score in cp, on the logistic of 400 cp a factor of ten
+/// (mate scores count as 2,000 cp).
+pub fn expected_score(cp: i32) -> f64 {
+    let cp = f64::from(cp.clamp(-2000, 2000));
+    1.0 / (1.0 + 10f64.powf(-cp / 400.0))
+}
+
+/// The mistake that replaces the top move `top` among `alternatives` (each: policy probability,
+/// search score in cp): the one whose loss of expected score beside the top move exceeds
+/// `weight` times the probability it gives up by the most; ties to the more likely move, then
+/// the earlier. None when no alternative exceeds it (the top move plays).
+pub fn mistake(top: (f32, i32), alternatives: &[(f32, i32)], weight: f64) -> Option<usize> {
+    let excess = |&(p, s): &(f32, i32)| {
+        expected_score(top.1) - expected_score(s) - weight * f64::from(top.0 - p)
+    };
+    (0..alternatives.len())
+        .filter(|&i| excess(&alternatives[i]) > 0.0)
+        .max_by(|&a, &b| {
+            excess(&alternatives[a])
+                .total_cmp(&excess(&alternatives[b]))
+                .then(alternatives[a].0.total_cmp(&alternatives[b].0))
+                .then(b.cmp(&a))
+        })
 }
 
 /// The move the search half plays among `scored` (policy probability, search score in cp):
@@ -197,13 +213,15 @@ mod tests {
             HumanPlan {
                 net: 1100,
                 mistakes: Some(MistakePlan {
-                    rate: 1.0,
+                    weight: 0.0,
                     nodes: MISTAKE_NODES
                 }),
                 search: None
             }
         );
-        assert_eq!(plan(100).mistakes.unwrap().rate, 0.5);
+        assert_eq!(plan(100).mistakes.unwrap().weight, 1.0);
+        assert_eq!(plan(150).mistakes.unwrap().weight, 3.0);
+        assert_eq!(plan(199).mistakes.unwrap().weight, 199.0);
         for (h, net) in [
             (200, 1100),
             (233, 1100),
@@ -232,14 +250,29 @@ mod tests {
     }
 
     #[test]
-    fn plausible_moves_and_the_worst_of_them() {
+    fn plausible_moves_and_the_mistake_among_them() {
         assert_eq!(plausible(&[0.05, 0.6, 0.3, 0.05]), vec![2]);
         assert_eq!(plausible(&[0.4, 0.06, 0.3, 0.2, 0.04]), vec![2, 3, 1]);
         assert_eq!(plausible(&[1.0]), Vec::<usize>::new());
         assert_eq!(plausible(&[]), Vec::<usize>::new());
-        assert_eq!(worst(&[(0.3, 20), (0.2, -400), (0.1, 50)]), Some(1));
-        assert_eq!(worst(&[(0.1, -5), (0.3, -5)]), Some(1));
-        assert_eq!(worst(&[]), None);
+        assert!((expected_score(0) - 0.5).abs() < 1e-12);
+        assert!((expected_score(400) - 10.0 / 11.0).abs() < 1e-12);
+        assert_eq!(expected_score(30_000), expected_score(2000));
+        // at weight 0 every worse move qualifies and the worst plays; a better one never does
+        let alts = [(0.3, 20), (0.2, -400), (0.1, 50), (0.05, 90)];
+        assert_eq!(mistake((0.35, 60), &alts, 0.0), Some(1));
+        assert_eq!(mistake((0.35, -500), &alts, 0.0), None);
+        // a likely move losing little outweighs an unlikely blunder once the weight grows:
+        // the blunder gives up 0.25 probability for 0.50 expected score, the near-favourite
+        // 0.05 for 0.39 (both from +60 cp)
+        let alts = [(0.4, -250), (0.2, -400)];
+        assert_eq!(mistake((0.45, 60), &alts, 0.0), Some(1));
+        assert_eq!(mistake((0.45, 60), &alts, 1.0), Some(0));
+        assert_eq!(mistake((0.45, 60), &alts, 10.0), None);
+        // ties of excess go to the more likely move, then the earlier
+        assert_eq!(mistake((0.5, 0), &[(0.1, -100), (0.3, -100)], 0.0), Some(1));
+        assert_eq!(mistake((0.5, 0), &[(0.2, -100), (0.2, -100)], 0.0), Some(0));
+        assert_eq!(mistake((0.5, 0), &[], 0.0), None);
     }
 
     #[test]

@@ -20,9 +20,10 @@ pub use declare::{DeclKind, OptionDecl};
 pub use elo_scale::{maps as scale_maps, ScaleMap};
 pub use family::Family;
 pub use human::{
-    candidates as human_candidates, pick as human_pick, plan as human_plan,
-    plausible as human_plausible, worst as human_worst, HumanPlan, MistakePlan, SearchPlan,
-    HUMAN_MAX, MISTAKES_END, NODES_RANGE as HUMAN_NODES_RANGE, POLICY_END,
+    candidates as human_candidates, expected_score as human_expected_score,
+    mistake as human_mistake, pick as human_pick, plan as human_plan, plausible as human_plausible,
+    HumanPlan, MistakePlan, SearchPlan, HUMAN_MAX, MISTAKES_END, NODES_RANGE as HUMAN_NODES_RANGE,
+    POLICY_END,
 };
 pub use knob::{parse_int, Kind, Knob, NoiseModel, Value};
 pub use maia::Maia;

@@ -1,12 +1,14 @@
 //! `Style=human` over a real pipe: the option declared, legal moves over a game at points of
-//! the schedule's three stretches (mistakes at 0, said), Maia-1900's own moves at 500, the same seed replaying a game,
-//! and `UCI_Elo` read from the family's table.
+//! the schedule's three stretches (mistakes at 0 and 100, said, each losing more than its
+//! weight allows), Maia-1900's own moves at 500, a game replaying whatever the seed, and
+//! `UCI_Elo` read from the family's table.
 
 use std::time::Duration;
 
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 use skillcal::policy::{Evaluator, Net};
+use skillcal::strength::human_expected_score as expected;
 
 use crate::support::uci_pipe::Engine;
 
@@ -44,7 +46,8 @@ fn self_play(e: &mut Engine, plies: usize, go: &str) -> (Vec<String>, Vec<String
 
 #[test]
 fn legal_moves_over_a_game_at_points_of_both_halves() {
-    for h in ["0", "250", "650", "850"] {
+    let mut mistakes_at = Vec::new();
+    for h in ["0", "100", "250", "650", "850"] {
         let mut e = human_engine(&[("HumanStrength", h), ("RandomSeed", "3")]);
         let (moves, said) = self_play(&mut e, 40, CLOCK);
         e.quit();
@@ -59,22 +62,62 @@ fn legal_moves_over_a_game_at_points_of_both_halves() {
             moves.len() >= 20 || pos.is_game_over(),
             "HumanStrength {h}: {moves:?}"
         );
-        // 0: every move with a plausible alternative is a mistake; 250: a net's top move;
+        // 0: a mistake wherever a plausible move scores worse than the top move; 100: where one
+        // loses more than its weight (1) times the policy it gives up; 250: a net's top move;
         // 650 and 850: the candidates searched
-        let mistakes = said
+        let lines: Vec<&String> = said
             .iter()
             .filter(|l| l.starts_with("info string human: a mistake"))
-            .count();
+            .collect();
+        for l in &lines {
+            let (p, s, q, t, w) = mistake_line(l);
+            assert!(
+                expected(t) - expected(s) > w * (q - p) - 1e-3 * w.max(1.0),
+                "HumanStrength {h}: {l}"
+            );
+        }
+        let mistakes = lines.len();
+        mistakes_at.push(mistakes);
         let searched = said
             .iter()
             .any(|l| l.starts_with("info string human: ") && l.contains("candidates within"));
         assert_eq!(
-            mistakes > 10,
-            h == "0",
+            mistakes > 0,
+            h == "0" || h == "100",
             "HumanStrength {h}: {mistakes} mistakes"
         );
         assert_eq!(searched, h == "650" || h == "850", "HumanStrength {h}");
     }
+    assert!(
+        mistakes_at[0] > 10 && mistakes_at[0] > mistakes_at[1],
+        "{mistakes_at:?}"
+    );
+}
+
+/// A mistake's line read back: the move's policy (0..1) and score, the top move's, the weight.
+fn mistake_line(l: &str) -> (f64, i32, f64, i32, f64) {
+    let num = |s: &str| -> f64 {
+        s.trim_matches(|c: char| !c.is_ascii_digit() && c != '-' && c != '.')
+            .parse()
+            .unwrap_or_else(|_| panic!("{s} in {l}"))
+    };
+    let w: Vec<&str> = l.split_whitespace().collect();
+    let at = |key: &str, nth: usize| {
+        w.iter()
+            .enumerate()
+            .filter(|(_, t)| **t == key)
+            .nth(nth)
+            .unwrap_or_else(|| panic!("{key} in {l}"))
+            .0
+    };
+    let (p0, p1) = (at("(policy", 0), at("(policy", 1));
+    (
+        num(w[p0 + 1]) / 100.0,
+        num(w[p0 + 2]) as i32,
+        num(w[p1 + 1]) / 100.0,
+        num(w[p1 + 2]) as i32,
+        num(w[at("weight", 0) + 1]),
+    )
 }
 
 #[test]
@@ -94,8 +137,9 @@ fn at_500_every_move_is_maia_1900s_top_move() {
 }
 
 #[test]
-fn the_same_seed_replays_the_game() {
-    for h in ["150", "700"] {
+fn a_game_replays_whatever_the_seed() {
+    // no choice of the style is random: mistakes and candidates come from node-bounded searches
+    for h in ["50", "700"] {
         let play = |seed: &str| {
             let mut e = human_engine(&[("HumanStrength", h), ("RandomSeed", seed)]);
             let (moves, _) = self_play(&mut e, 30, CLOCK);
@@ -103,10 +147,8 @@ fn the_same_seed_replays_the_game() {
             moves
         };
         let a = play("11");
-        assert_eq!(a, play("11"), "HumanStrength {h}: the same seed replays");
-        if h == "150" {
-            assert_ne!(a, play("12"), "another seed samples another game");
-        }
+        assert_eq!(a, play("11"), "HumanStrength {h}: the game replays");
+        assert_eq!(a, play("12"), "HumanStrength {h}: the seed changes nothing");
     }
 }
 

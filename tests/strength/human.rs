@@ -47,11 +47,13 @@ fn every_step_of_the_schedule_adds_strength() {
         let p = plan(h);
         assert!(p.net >= prev.net, "{h}: band {} after {}", p.net, prev.net);
         match (&prev.search, &p.search) {
-            // fewer mistakes, then a stronger band's net (a step that moves nothing within a
+            // fewer mistakes (a larger weight against them), then a stronger band's net (a step that moves nothing within a
             // band is allowed: the nets stretch has 300 values for 9 nets)
             (None, None) => match (&prev.mistakes, &p.mistakes) {
-                (Some(a), Some(b)) => assert!(b.rate < a.rate, "{h}: {b:?} after {a:?}"),
-                (Some(a), None) => assert_eq!((h, a.rate > 0.0, p.net), (MISTAKES_END, true, 1100)),
+                (Some(a), Some(b)) => assert!(b.weight > a.weight, "{h}: {b:?} after {a:?}"),
+                (Some(a), None) => {
+                    assert_eq!((h, a.weight.is_finite(), p.net), (MISTAKES_END, true, 1100))
+                }
                 (None, None) => {}
                 (None, Some(_)) => panic!("{h}: mistakes again"),
             },

@@ -1,7 +1,7 @@
 //! `Style=human`: the move a Maia net's policy and, in the schedule's upper half, a search of the
-//! policy's candidates choose at `HumanStrength` (schedule and rule: `strength::human`). Whether
-//! a move is a mistake comes from the engine's seeded generator (seed, position, ply), and every
-//! search is node-bounded on one thread, so a game replays with the same RandomSeed.
+//! policy's candidates choose at `HumanStrength` (schedule and rule: `strength::human`). No
+//! choice is random and every search is node-bounded on one thread, so a game replays (with the
+//! same hash size: the searches share the engine's table across moves).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -9,16 +9,13 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move, Position};
 
-use rand::RngExt;
-
 use super::maia::centipawns;
 use super::{info_line, Uci};
 use crate::engine::position::{uci_string, Game};
 use crate::engine::search::{Control, Engine, SearchParams};
 use crate::policy::Evaluator;
 use crate::strength::{
-    human_candidates, human_pick, human_plan, human_plausible, human_worst, move_seed, policy_rng,
-    HumanPlan, SearchPlan,
+    human_candidates, human_mistake, human_pick, human_plan, human_plausible, HumanPlan, SearchPlan,
 };
 
 /// What the answering thread says: a line per report, then the move.
@@ -37,18 +34,10 @@ impl Uci {
                 return;
             }
         };
-        if plan.mistakes.is_some() && self.settings.random_seed == 0 && !self.seed_told {
-            self.say(&format!(
-                "info string RandomSeed 0: seeded from the clock with {} (set RandomSeed to replay)",
-                self.seed
-            ));
-            self.seed_told = true;
-        }
         if let Some(text) = self.settings.strength_info() {
             self.say(&format!("info string {text}"));
         }
         let positions = self.maia.history(&game.root);
-        let seed = move_seed(self.seed, game.root_key, game.history.len() as u32);
         let mut engine = self
             .engine
             .take()
@@ -71,7 +60,6 @@ impl Uci {
                     &positions,
                     &evaluator,
                     &plan,
-                    seed,
                     params,
                     &control,
                     &say,
@@ -102,7 +90,6 @@ fn play(
     positions: &[Chess],
     evaluator: &Mutex<Evaluator>,
     plan: &HumanPlan,
-    seed: u64,
     params: SearchParams,
     control: &Control,
     say: &Say,
@@ -135,18 +122,32 @@ fn play(
         let Some(mistakes) = &plan.mistakes else {
             return Some(top);
         };
-        if policy_rng(seed).random::<f64>() >= mistakes.rate {
-            return Some(top);
-        }
-        let moves: Vec<(Move, f32)> = human_plausible(&probs)
+        let alternatives: Vec<(Move, f32)> = human_plausible(&probs)
             .into_iter()
             .map(|i| (e.moves[i], probs[i]))
             .collect();
-        if moves.is_empty() {
+        if alternatives.is_empty() {
             return Some(top);
         }
+        let p_top = e
+            .moves
+            .iter()
+            .position(|m| *m == top)
+            .map_or(0.0, |i| probs[i]);
         let limited = bounded(params, mistakes.nodes);
-        return Some(mistake(engine, game, limited, &inner, &moves, say).unwrap_or(top));
+        return Some(
+            mistake(
+                engine,
+                game,
+                limited,
+                &inner,
+                (top, p_top),
+                &alternatives,
+                mistakes.weight,
+                say,
+            )
+            .unwrap_or(top),
+        );
     };
     let mut moves: Vec<(Move, f32)> = human_candidates(&probs)
         .into_iter()
@@ -202,24 +203,34 @@ fn search_together(
     (scored, result.nodes)
 }
 
-/// The mistake: `moves` (the plausible alternatives to the top move) searched together, the
-/// worst scored ([`human_worst`]); None when the search was stopped before scoring any.
+/// The mistake, if one replaces `top`: the top move and its plausible `alternatives` searched
+/// together, the choice [`human_mistake`]'s at `weight`; None when none qualifies or the search
+/// was stopped before scoring the top move.
+#[allow(clippy::too_many_arguments)]
 fn mistake(
     engine: &mut Engine,
     game: &Game,
     params: SearchParams,
     control: &Control,
-    moves: &[(Move, f32)],
+    top: (Move, f32),
+    alternatives: &[(Move, f32)],
+    weight: f64,
     say: &Say,
 ) -> Option<Move> {
-    let (scored, nodes) = search_together(engine, game, params, control, moves, None);
-    let pairs: Vec<(f32, i32)> = scored.iter().map(|&(_, p, s)| (p, s)).collect();
-    let (m, p, s) = scored[human_worst(&pairs)?];
+    let mut moves = vec![top];
+    moves.extend_from_slice(alternatives);
+    let (scored, nodes) = search_together(engine, game, params, control, &moves, None);
+    let top_score = scored.iter().find(|c| c.0 == top.0)?.2;
+    let others: Vec<&(Move, f32, i32)> = scored.iter().filter(|c| c.0 != top.0).collect();
+    let pairs: Vec<(f32, i32)> = others.iter().map(|&&(_, p, s)| (p, s)).collect();
+    let &&(m, p, s) = others.get(human_mistake((top.1, top_score), &pairs, weight)?)?;
     say(&format!(
-        "info string human: a mistake, {} (policy {:.0}%, {s} cp), the worst of {} plausible moves at {nodes} nodes",
+        "info string human: a mistake, {} (policy {:.1}%, {s} cp) for {} (policy {:.1}%, {top_score} cp), {} plausible moves at {nodes} nodes, weight {weight}",
         uci_string(m),
         p * 100.0,
-        scored.len(),
+        uci_string(top.0),
+        top.1 * 100.0,
+        others.len(),
     ));
     Some(m)
 }

@@ -1,13 +1,15 @@
 //! Move-matching against Elo: the trade-off between playing like people and playing at a
 //! strength. Every point is a setting at the Elo it plays (the pool's scale) against how often it
-//! plays the human's move in the rating band holding that Elo:
-//! - a family at `UCI_Elo` = a band's middle (analyse's per-band rows): that band; with
-//!   `UCI_EloScale` (the middle read as a Lichess rating), at the pool Elo a family's table
-//!   gives that rating (its `lichess_blitz` column, ...);
+//! plays the human's move in a rating band of people (Lichess ratings):
+//! - a family at `UCI_Elo` = a band's middle (analyse's per-band rows): that band, as it was
+//!   measured; with `UCI_EloScale` (the middle read as a Lichess rating), at the pool Elo a
+//!   family's table gives that rating (its `lichess_blitz` column, ...);
 //! - a family's knob at a fixed value (analyse `--match-as-given`): the Elo its run's fitted
-//!   curve gives the value (read along fit_curve.csv's knob column), and the band holding it;
-//! - a Maia net's top move: the net's rating as a pool member (a run's `pool.csv`), and the
-//!   band holding it.
+//!   curve gives the value (read along fit_curve.csv's knob column);
+//! - a Maia net's top move: the net's rating as a pool member (a run's `pool.csv`);
+//!
+//!   these two against the band holding their Lichess blitz equivalent, read from the first
+//!   family's table with a `lichess_blitz` column (the pool's Elo itself without one).
 
 use std::path::Path;
 
@@ -58,21 +60,28 @@ fn elo_of(f: &Family, setting: &str) -> Option<(String, f64)> {
     })
 }
 
-/// The pool Elo at which the family's table puts `rating` on the human scale `scale`
-/// (`lichess-blitz`: the table's `lichess_blitz` column), linear between its rows; none
-/// without the column or outside its rows.
-fn pool_elo(f: &Family, scale: &str, rating: f64) -> Option<f64> {
-    let col = data::human_column(scale);
+/// The family's table read from column `from` to column `to` at `x`, linear between its rows;
+/// none without either column or outside its rows.
+fn along_table(f: &Family, from: &str, to: &str, x: f64) -> Option<f64> {
     let pts: Vec<(f64, f64)> = f
         .table
         .iter()
         .filter_map(|r| {
             let num = |k: &str| r.get(k)?.trim().parse::<f64>().ok();
-            Some((num(&col)?, num("elo")?))
+            Some((num(from)?, num(to)?))
         })
         .collect();
-    interpolate(pts, rating)
+    interpolate(pts, x)
 }
+
+/// The pool Elo at which the family's table puts `rating` on the human scale `scale`
+/// (`lichess-blitz`: the table's `lichess_blitz` column).
+fn pool_elo(f: &Family, scale: &str, rating: f64) -> Option<f64> {
+    along_table(f, &data::human_column(scale), "elo", rating)
+}
+
+/// The scale people's bands are on.
+const BAND_SCALE: &str = "lichess-blitz";
 
 /// Whether `setting` is a built-in `Style=` family's (the run's own subject style).
 fn style_of(setting: &str) -> Option<&str> {
@@ -95,11 +104,12 @@ fn point(line: &str, elo: f64, r: &MatchingRow) -> Option<CompareTradeoffRow> {
     })
 }
 
-/// The point of `line` at `elo` against the setting's row of the band holding it.
-fn at_band(line: &str, rows: &[&MatchingRow], elo: f64) -> Option<CompareTradeoffRow> {
+/// The point of `line` at `elo` against the setting's row of the band holding `rating` (the
+/// Elo's equivalent on people's scale).
+fn at_band(line: &str, rows: &[&MatchingRow], elo: f64, rating: f64) -> Option<CompareTradeoffRow> {
     let r = rows
         .iter()
-        .find(|r| bounds(&r.band).is_some_and(|(lo, hi)| lo <= elo && elo < hi))?;
+        .find(|r| bounds(&r.band).is_some_and(|(lo, hi)| lo <= rating && rating < hi))?;
     point(line, elo, r)
 }
 
@@ -137,6 +147,13 @@ pub fn tradeoff_rows(
         }
     }
     let maia = maia_ratings(families)?;
+    let blitz = data::human_column(BAND_SCALE);
+    let rating = |elo: f64| {
+        families
+            .iter()
+            .find_map(|f| along_table(f, "elo", &blitz, elo))
+            .unwrap_or(elo)
+    };
     let mut out = Vec::new();
     for (setting, _, band_rows) in &settings {
         let kv = pairs(setting);
@@ -165,14 +182,14 @@ pub fn tradeoff_rows(
             };
             let line = format!("Maia-1 {net} top move");
             if let Some(elo) = maia.iter().find(|m| m.0 == *net).map(|m| m.1) {
-                out.extend(at_band(&line, band_rows, elo));
+                out.extend(at_band(&line, band_rows, elo, rating(elo)));
             }
         } else if let Some((f, (knob, elo))) =
             families.iter().find_map(|f| Some((f, elo_of(f, setting)?)))
         {
             // a knob at a fixed value, placed by the first family whose path knob it sets
             let line = format!("{} by {knob} (as given)", f.label);
-            out.extend(at_band(&line, band_rows, elo));
+            out.extend(at_band(&line, band_rows, elo, rating(elo)));
         }
     }
     Ok(out)
@@ -198,6 +215,6 @@ pub fn write_tradeoff(
         &out.join(TRADEOFF_SVG),
         lines,
         "Playing like people against strength",
-        "Elo it plays at (the pool's scale); matching on the human band holding it",
+        "Elo it plays at (the pool's scale); matching on people of its band (Lichess blitz)",
     )
 }
