@@ -4,7 +4,8 @@
 #   1. calibrate configs/families/human.toml into results/families/human (--install human)
 #   2. rebuild, so the engine embeds the installed table
 #   3. move-matching of each band's level: UCI_Elo = the band's middle read on Lichess blitz
-#      (UCI_EloScale=lichess-blitz), 2,000 seeded positions a band (as the six families)
+#      (UCI_EloScale=lichess-blitz), 2,000 seeded positions a band (as the six families), and
+#      the nine Maia nets' top moves on the same positions (compare pairs them per band)
 #   4. the comparison page of the seven families with the trade-off figure
 #   5. verify the table: 11 levels (600..2600 every 200), 240 games a level (its three nearest
 #      pool members, which near 1,300-1,500 are the Maia members, 80 games each), the longest step
@@ -40,10 +41,14 @@ if step build; then
   SKILLCAL=target/release/skillcal
 fi
 if step matching; then
+  nets=()
+  for n in 1100 1200 1300 1400 1500 1600 1700 1800 1900; do
+    nets+=(--match-engine "builtin:Style=maia,MaiaNet=$n")
+  done
   run "$SKILLCAL" analyse --human "$HUMAN_DIR"/datasnaek_lichess_20k.pgn.zst \
     "$HUMAN_DIR"/lichess_2018-06_hlias_28k.pgn.zst --matching-only --out "$RUN/matching" \
     --bands 800-2499 --min-ply 10 --min-clock 30 --concurrency "$THREADS" \
-    --match-engine "builtin:Style=human,UCI_EloScale=lichess-blitz,RandomSeed=1" \
+    --match-engine "builtin:Style=human,UCI_EloScale=lichess-blitz" "${nets[@]}" \
     --match-limit nodes=10000000 --sample-positions 2000 --sample-seed 1
 fi
 if step compare; then

@@ -237,3 +237,19 @@ pub struct CompareTradeoffRow {
 }
 
 impl CsvRow for CompareTradeoffRow {}
+
+/// A row of `compare_bands.csv`: on one band of people, a setting played at each band's level
+/// (`UCI_Elo` the band's middle) beside the best Maia-1 net's top move there.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CompareBandRow {
+    pub band: String,
+    pub line: String,
+    pub rate: f64,
+    pub lower: f64,
+    pub upper: f64,
+    /// The Maia-1 net whose top move matches this band most (e.g. `1100`), and how often.
+    pub best_net: String,
+    pub best_net_rate: f64,
+}
+
+impl CsvRow for CompareBandRow {}

@@ -15,7 +15,7 @@
 //! | `verify.csv` | [`VerifyRow`] |
 //! | `summary.toml` | [`Summary`] |
 //! | `tc-check/tc_check.csv` | [`TcCheckRow`] |
-//! | `compare_targets.csv`, `compare_families.csv`, `compare_play.csv`, `compare_tradeoff.csv` | [`CompareTargetRow`], [`CompareFamilyRow`], [`ComparePlayRow`], [`CompareTradeoffRow`] |
+//! | `compare_targets.csv`, `compare_families.csv`, `compare_play.csv`, `compare_tradeoff.csv`, `compare_bands.csv` | [`CompareTargetRow`], [`CompareFamilyRow`], [`ComparePlayRow`], [`CompareTradeoffRow`], [`CompareBandRow`] |
 //! | `analysis/analysis.csv`, `analysis/levels.csv` | [`AnalysisRow`], [`LevelRow`] (how each level plays) |
 //! | `report.md`, `report.html`, `analysis.md` | a [`Document`] rendered |
 
@@ -33,8 +33,8 @@ mod run_kind;
 mod summary;
 
 pub use compare::{
-    tc_check_pass, tc_verdict, CompareFamilyRow, CompareHumanRow, ComparePlayRow, CompareTargetRow,
-    CompareTradeoffRow, TcCheckRow, TcVerdict, TC_TOLERANCE,
+    tc_check_pass, tc_verdict, CompareBandRow, CompareFamilyRow, CompareHumanRow, ComparePlayRow,
+    CompareTargetRow, CompareTradeoffRow, TcCheckRow, TcVerdict, TC_TOLERANCE,
 };
 pub use csvfile::{
     append_csv, read_csv, read_csv_lines, read_csv_or_empty, read_csv_rows, write_csv, CsvRow,

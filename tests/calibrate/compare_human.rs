@@ -1,7 +1,7 @@
 //! `skillcal compare --human`: families beside rated human games, at the band's Elo and at equal
 //! ACPL, worked by hand on the hand-made runs of the compare tests.
 
-use skillcal::results::{read_csv, CompareHumanRow, CompareTradeoffRow};
+use skillcal::results::{read_csv, CompareBandRow, CompareHumanRow, CompareTradeoffRow};
 
 use crate::compare::{analysed_run, skillcal, ANALYSIS_HEAD};
 use crate::support::arena::temp_dir;
@@ -237,6 +237,8 @@ fn compare_sets_each_setting_at_its_elo_against_the_band_holding_it() {
             lo + 50
         ));
     }
+    // a stronger net on one band: the best net there
+    matching.push_str("1500-1599,sk,Style=maia;MaiaNet=1900,10,100,20,0.2,0.19,0.21\n");
     std::fs::write(human.join("matching.csv"), matching).unwrap();
     let table = std::fs::read_to_string(a.join("uci_elo_table.csv")).unwrap();
     let with_blitz: Vec<String> = table
@@ -269,6 +271,16 @@ fn compare_sets_each_setting_at_its_elo_against_the_band_holding_it() {
         }
     }
     std::fs::write(given.join("matching.csv"), rows).unwrap();
+    // a level and a net measured on the same sample of positions: compared with each other
+    let paired = dir.join("paired");
+    std::fs::create_dir_all(&paired).unwrap();
+    std::fs::write(
+        paired.join("matching.csv"),
+        "band,engine,setting,selection,games,positions,matches,rate,lower,upper\n\
+         1200-1299,sk,Style=maia;MaiaNet=1500,\"sample, seed 1\",10,100,30,0.3,0.29,0.31\n\
+         1200-1299,sk,Style=b;UCI_LimitStrength=true;UCI_Elo=1250,\"sample, seed 1\",10,100,28,0.28,0.27,0.29\n",
+    )
+    .unwrap();
     let out = dir.join("cmp");
     let (ok, stderr) = skillcal(&[
         "compare",
@@ -279,6 +291,8 @@ fn compare_sets_each_setting_at_its_elo_against_the_band_holding_it() {
         human.to_str().unwrap(),
         "--matching",
         given.to_str().unwrap(),
+        "--matching",
+        paired.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
     ]);
@@ -318,6 +332,26 @@ fn compare_sets_each_setting_at_its_elo_against_the_band_holding_it() {
     assert!(
         page.contains("## Playing like people against strength")
             && page.contains("compare_tradeoff.svg"),
+        "{page}"
+    );
+    // each band's level beside the best net's top move there
+    let bands: Vec<CompareBandRow> = read_csv(&out.join("compare_bands.csv")).unwrap();
+    let a: Vec<&CompareBandRow> = bands.iter().filter(|b| b.line == "Style=a").collect();
+    assert_eq!(a.len(), 12, "{bands:?}");
+    let b1500 = a.iter().find(|b| b.band == "1500-1599").unwrap();
+    assert_eq!(
+        (b1500.rate, b1500.best_net.as_str(), b1500.best_net_rate),
+        (0.15, "1900", 0.2)
+    );
+    let b1200 = a.iter().find(|b| b.band == "1200-1299").unwrap();
+    assert_eq!(
+        (b1200.best_net.as_str(), b1200.best_net_rate),
+        ("1100", 0.12)
+    );
+    assert!(
+        page.contains("## Each band's level beside the best Maia net")
+            && page.contains("| 1500-1599 | 1900: 20.0% | 15.0% (-5.0) |")
+            && page.contains("Style=a 15.0% (the best nets 15.6%; 9 bands)"),
         "{page}"
     );
     assert!(out.join("compare_tradeoff.svg").is_file());

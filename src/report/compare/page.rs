@@ -9,13 +9,13 @@ use super::data::{family_row, load_family, same_folder, target_rows, Family};
 use super::human::{human_section, load_human, write_human, HumanInput, MatchingRow};
 use super::play::{load_play, play_section, write_play, Play, PLAY_TARGETS};
 use super::plot::curves_plot;
-use super::tradeoff::{write_tradeoff, TRADEOFF_SVG};
+use super::tradeoff::{band_means, band_rows, write_tradeoff, TRADEOFF_SVG};
 use crate::report::doc::files_section;
 use crate::report::doc::{f0, Document};
 use crate::report::error::{write, ReportError};
 use crate::report::levels::Levels;
 use crate::results::{
-    self as data, CompareFamilyRow, CompareHumanRow, CompareTargetRow, TcVerdict,
+    self as data, CompareBandRow, CompareFamilyRow, CompareHumanRow, CompareTargetRow, TcVerdict,
 };
 
 /// The plot's file name in the output folder.
@@ -96,12 +96,14 @@ pub fn compare(
         None => Vec::new(),
     };
     let tradeoff = !matching.is_empty() && write_tradeoff(out, &families, &matching)?;
+    let bands = band_rows(&matching);
     let analysis = Analysis {
         levels: &levels,
         play: &play,
         targets: &options.play_targets,
         human: human.as_ref().map(|h| (h, human_rows.as_slice())),
         tradeoff,
+        bands: &bands,
     };
     let doc = document(out, &families, &fam_rows, &tgt_rows, plotted, &analysis);
     write(&out.join("compare.md"), &doc.to_markdown())?;
@@ -274,6 +276,8 @@ pub struct Analysis<'a> {
     pub human: Option<(&'a HumanInput, &'a [CompareHumanRow])>,
     /// Whether the figure of move-matching against Elo was drawn.
     pub tradeoff: bool,
+    /// The settings played at each band's level beside the best Maia net (compare_bands.csv).
+    pub bands: &'a [CompareBandRow],
 }
 
 /// Per-level play-analysis figures of each family (move quality by level, from `skillcal
@@ -294,7 +298,72 @@ pub fn play_analysis_section(doc: &mut Document, families: &[Family], analysis: 
         doc.section("Playing like people against strength");
         doc.figure(
             TRADEOFF_SVG,
-            "Each setting at the Elo it plays (the pool's scale) against how often it plays the human's move in the rating band holding that Elo (95% intervals, bootstrap over games): a family at UCI_Elo = each band's middle; a family's knob at fixed values (analyse --match-as-given), placed by its run's fitted curve; each Maia-1 net's top move at its rating as a pool member. Up and to the right is both.",
+            "Each setting at the Elo it plays (the pool's scale) against how often it plays the human's move in a rating band of people (95% intervals, bootstrap over games): a family at UCI_Elo = each band's middle, against that band; a family's knob at fixed values (analyse --match-as-given), placed by its run's fitted curve, and each Maia-1 net's top move at its rating as a pool member, against the band of their Lichess blitz equivalent. Up and to the right is both.",
         );
+    }
+    bands_section(doc, analysis.bands);
+}
+
+/// Each band: the best Maia-1 net's top move, and every setting played at the band's level
+/// beside it (points above or below it); then the means over Maia's bands 1100-1999.
+fn bands_section(doc: &mut Document, rows: &[CompareBandRow]) {
+    if rows.is_empty() {
+        return;
+    }
+    let mut lines: Vec<&str> = Vec::new();
+    let mut bands: Vec<&str> = Vec::new();
+    for r in rows {
+        if !lines.contains(&r.line.as_str()) {
+            lines.push(&r.line);
+        }
+        if !bands.contains(&r.band.as_str()) {
+            bands.push(&r.band);
+        }
+    }
+    doc.section("Each band's level beside the best Maia net");
+    doc.para("How often each setting played at a band's level (UCI_Elo the band's middle, on the scale its setting names) plays the human's move there, and in brackets its distance in points from the best Maia-1 net's top move on that band: measured on the same positions where the nets were (a sample's own), else on all of the band's (compare_bands.csv, with 95% intervals).");
+    let mut head = vec!["band".to_string(), "best Maia net".to_string()];
+    head.extend(lines.iter().map(|l| l.to_string()));
+    let table = bands
+        .iter()
+        .map(|&band| {
+            let mut nets: Vec<String> = Vec::new();
+            for r in rows.iter().filter(|r| r.band == band) {
+                let net = format!("{}: {:.1}%", r.best_net, 100.0 * r.best_net_rate);
+                if !nets.contains(&net) {
+                    nets.push(net);
+                }
+            }
+            let mut row = vec![band.to_string(), nets.join("; ")];
+            row.extend(lines.iter().map(|l| {
+                rows.iter()
+                    .find(|r| r.band == band && r.line == *l)
+                    .map_or(String::new(), |r| {
+                        format!(
+                            "{:.1}% ({:+.1})",
+                            100.0 * r.rate,
+                            100.0 * (r.rate - r.best_net_rate)
+                        )
+                    })
+            }));
+            row
+        })
+        .collect();
+    let head: Vec<&str> = head.iter().map(String::as_str).collect();
+    doc.table(&head, table);
+    let means = band_means(rows);
+    if !means.is_empty() {
+        doc.para(&format!(
+            "Means over the bands 1100-1999, each band once: {}.",
+            means
+                .iter()
+                .map(|(l, m, best, n)| format!(
+                    "{l} {:.1}% (the best nets {:.1}%; {n} bands)",
+                    100.0 * m,
+                    100.0 * best
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
     }
 }

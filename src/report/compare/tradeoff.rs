@@ -18,7 +18,12 @@ use crate::report::compare::human::band_bounds as bounds;
 use crate::report::compare::human::{line_label, MatchingRow};
 use crate::report::error::ReportError;
 use crate::report::plot::{knob_value, matching_plot_with, MatchLine};
-use crate::results::{self as data, CompareTradeoffRow, PoolRow};
+use crate::results::{self as data, CompareBandRow, CompareTradeoffRow, PoolRow};
+
+/// The per-band table's file name.
+pub const BANDS_CSV: &str = "compare_bands.csv";
+/// The bands the per-band table averages over (Maia's own, 1100-1999).
+pub const MEAN_BANDS: (f64, f64) = (1100.0, 2000.0);
 
 /// The figure's file name in the output folder.
 pub const TRADEOFF_SVG: &str = "compare_tradeoff.svg";
@@ -195,6 +200,91 @@ pub fn tradeoff_rows(
     Ok(out)
 }
 
+/// The Maia-1 net of a top-move setting (`Style=maia;MaiaNet=1100`, no temperature).
+fn top_move_net(setting: &str) -> Option<&str> {
+    let kv = pairs(setting);
+    let has = |k: &str| kv.iter().any(|(n, _)| *n == k);
+    if style_of(setting) != Some("maia") || has("PolicyTemperature") {
+        return None;
+    }
+    kv.iter().find(|(k, _)| *k == "MaiaNet").map(|(_, v)| *v)
+}
+
+/// Every setting played at each band's level (`UCI_Elo` set per band) beside the best Maia-1
+/// net's top move on that band: among the nets measured on the same positions (the same
+/// selection: a sample's own positions, paired) when there are any, else among all; bands
+/// without a net's row are left out.
+pub fn band_rows(rows: &[MatchingRow]) -> Vec<CompareBandRow> {
+    // (band, selection, net, rate): the best net of each band and selection
+    let mut best: Vec<(&str, &str, &str, f64)> = Vec::new();
+    for r in rows {
+        let (Some(net), Some(rate)) = (top_move_net(&r.setting), r.rate) else {
+            continue;
+        };
+        match best
+            .iter_mut()
+            .find(|b| b.0 == r.band && b.1 == r.selection)
+        {
+            Some(b) if b.3 >= rate => {}
+            Some(b) => *b = (&r.band, &r.selection, net, rate),
+            None => best.push((&r.band, &r.selection, net, rate)),
+        }
+    }
+    let best_for = |band: &str, selection: &str| {
+        best.iter()
+            .find(|b| b.0 == band && b.1 == selection)
+            .or_else(|| {
+                best.iter()
+                    .filter(|b| b.0 == band)
+                    .max_by(|a, b| a.3.total_cmp(&b.3))
+            })
+            .map(|b| (b.2, b.3))
+    };
+    let mut out: Vec<CompareBandRow> = rows
+        .iter()
+        .filter(|r| pairs(&r.setting).iter().any(|(k, _)| *k == "UCI_Elo"))
+        .filter_map(|r| {
+            let rate = r.rate?;
+            let (net, net_rate) = best_for(&r.band, &r.selection)?;
+            Some(CompareBandRow {
+                band: r.band.clone(),
+                line: line_label(r),
+                rate,
+                lower: r.lower.unwrap_or(rate),
+                upper: r.upper.unwrap_or(rate),
+                best_net: net.to_string(),
+                best_net_rate: net_rate,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        let lo = |r: &CompareBandRow| bounds(&r.band).map_or(f64::NAN, |b| b.0);
+        lo(a).total_cmp(&lo(b))
+    });
+    out
+}
+
+/// Per line, the mean over the bands within [`MEAN_BANDS`] of its rate and of the best net's,
+/// and how many bands: each band counts once, as the bands are the unit people are grouped in.
+pub fn band_means(rows: &[CompareBandRow]) -> Vec<(String, f64, f64, usize)> {
+    let mut out: Vec<(String, f64, f64, usize)> = Vec::new();
+    for r in rows.iter().filter(|r| {
+        bounds(&r.band).is_some_and(|(lo, hi)| lo >= MEAN_BANDS.0 && hi <= MEAN_BANDS.1)
+    }) {
+        match out.iter_mut().find(|o| o.0 == r.line) {
+            Some(o) => {
+                o.1 += r.rate;
+                o.2 += r.best_net_rate;
+                o.3 += 1;
+            }
+            None => out.push((r.line.clone(), r.rate, r.best_net_rate, 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(l, a, b, n)| (l, a / n as f64, b / n as f64, n))
+        .collect()
+}
+
 /// Writes `compare_tradeoff.csv` and the figure; whether anything was drawn.
 pub fn write_tradeoff(
     out: &Path,
@@ -203,6 +293,7 @@ pub fn write_tradeoff(
 ) -> Result<bool, ReportError> {
     let points = tradeoff_rows(families, rows)?;
     data::write_csv(&out.join(TRADEOFF_CSV), &points)?;
+    data::write_csv(&out.join(BANDS_CSV), &band_rows(rows))?;
     let mut lines: Vec<MatchLine> = Vec::new();
     for p in &points {
         let xy = (p.elo, 100.0 * p.rate, 100.0 * p.lower, 100.0 * p.upper);
