@@ -278,7 +278,8 @@ fn compare_sets_each_setting_at_its_elo_against_the_band_holding_it() {
         paired.join("matching.csv"),
         "band,engine,setting,selection,games,positions,matches,rate,lower,upper\n\
          1200-1299,sk,Style=maia;MaiaNet=1500,\"sample, seed 1\",10,100,30,0.3,0.29,0.31\n\
-         1200-1299,sk,Style=b;UCI_LimitStrength=true;UCI_Elo=1250,\"sample, seed 1\",10,100,28,0.28,0.27,0.29\n",
+         1200-1299,sk,Style=b;UCI_LimitStrength=true;UCI_Elo=1250,\"sample, seed 1\",10,100,28,0.28,0.27,0.29\n\
+         1300-1399,sk,Style=maia;MaiaNet=1100,\"sample, seed 1\",10,100,40,0.4,0.39,0.41\n",
     )
     .unwrap();
     let out = dir.join("cmp");
@@ -315,6 +316,11 @@ fn compare_sets_each_setting_at_its_elo_against_the_band_holding_it() {
         (maia.elo, maia.band.as_str(), maia.rate),
         (1292.0, "1300-1399", 0.13)
     );
+    // the same net on a sample's positions: a line of its own
+    let [sample] = of("Maia-1 1100 top move (sample, seed 1)")[..] else {
+        panic!("one sample point: {pts:?}")
+    };
+    assert_eq!((sample.band.as_str(), sample.rate), ("1300-1399", 0.4));
     // the curve at t = 0.5 (results/full's fit_curve.csv row 0.5: 1368.8), 1468.8 on Lichess
     let [knob] = of("a by LimitNodes (as given)")[..] else {
         panic!("one point of the knob: {pts:?}")

@@ -185,7 +185,13 @@ pub fn tradeoff_rows(
             let Some((_, net)) = kv.iter().find(|(k, _)| *k == "MaiaNet") else {
                 continue;
             };
-            let line = format!("Maia-1 {net} top move");
+            let sel = &band_rows[0].selection;
+            let line = if sel.is_empty() || sel == "all" {
+                format!("Maia-1 {net} top move")
+            } else {
+                // a sample's own points apart from the same net's over every position
+                format!("Maia-1 {net} top move ({sel})")
+            };
             if let Some(elo) = maia.iter().find(|m| m.0 == *net).map(|m| m.1) {
                 out.extend(at_band(&line, band_rows, elo, rating(elo)));
             }
