@@ -161,7 +161,8 @@ pub fn plausible(probs: &[f32]) -> Vec<usize> {
 }
 
 /// The expected score (0..1) of a search score in cp, on the logistic of 400 cp a factor of ten
-/// (mate scores count as 2,000 cp).
+/// (mate scores count as 2,000 cp): the Elo logistic of `rating::model`, which `strength` may
+/// not reach (it uses only `score`).
 pub fn expected_score(cp: i32) -> f64 {
     let cp = f64::from(cp.clamp(-2000, 2000));
     1.0 / (1.0 + 10f64.powf(-cp / 400.0))

@@ -95,8 +95,8 @@ pub fn compare(
         Some(h) => write_human(out, &families, &levels, h)?,
         None => Vec::new(),
     };
-    let tradeoff = !matching.is_empty() && write_tradeoff(out, &families, &matching)?;
     let bands = band_rows(&matching);
+    let tradeoff = !matching.is_empty() && write_tradeoff(out, &families, &matching, &bands)?;
     let analysis = Analysis {
         levels: &levels,
         play: &play,

@@ -162,8 +162,7 @@ pub fn tradeoff_rows(
     let mut out = Vec::new();
     for (setting, _, band_rows) in &settings {
         let kv = pairs(setting);
-        let has = |k: &str| kv.iter().any(|(n, _)| *n == k);
-        if has("UCI_Elo") {
+        if sets(setting, "UCI_Elo") {
             // per band: each band's own row, at its middle; read on a human scale
             // (`UCI_EloScale`), at the pool Elo a family's table gives that rating
             let scale = kv
@@ -181,10 +180,7 @@ pub fn tradeoff_rows(
                 };
                 point(&line, elo, r)
             }));
-        } else if style_of(setting) == Some("maia") && !has("PolicyTemperature") {
-            let Some((_, net)) = kv.iter().find(|(k, _)| *k == "MaiaNet") else {
-                continue;
-            };
+        } else if let Some(net) = top_move_net(setting) {
             let sel = &band_rows[0].selection;
             let line = if sel.is_empty() || sel == "all" {
                 format!("Maia-1 {net} top move")
@@ -206,14 +202,20 @@ pub fn tradeoff_rows(
     Ok(out)
 }
 
+/// Whether the setting sets `key`.
+fn sets(setting: &str, key: &str) -> bool {
+    pairs(setting).iter().any(|(k, _)| *k == key)
+}
+
 /// The Maia-1 net of a top-move setting (`Style=maia;MaiaNet=1100`, no temperature).
 fn top_move_net(setting: &str) -> Option<&str> {
-    let kv = pairs(setting);
-    let has = |k: &str| kv.iter().any(|(n, _)| *n == k);
-    if style_of(setting) != Some("maia") || has("PolicyTemperature") {
+    if style_of(setting) != Some("maia") || sets(setting, "PolicyTemperature") {
         return None;
     }
-    kv.iter().find(|(k, _)| *k == "MaiaNet").map(|(_, v)| *v)
+    pairs(setting)
+        .into_iter()
+        .find(|(k, _)| *k == "MaiaNet")
+        .map(|(_, v)| v)
 }
 
 /// Every setting played at each band's level (`UCI_Elo` set per band) beside the best Maia-1
@@ -248,7 +250,7 @@ pub fn band_rows(rows: &[MatchingRow]) -> Vec<CompareBandRow> {
     };
     let mut out: Vec<CompareBandRow> = rows
         .iter()
-        .filter(|r| pairs(&r.setting).iter().any(|(k, _)| *k == "UCI_Elo"))
+        .filter(|r| sets(&r.setting, "UCI_Elo"))
         .filter_map(|r| {
             let rate = r.rate?;
             let (net, net_rate) = best_for(&r.band, &r.selection)?;
@@ -291,15 +293,17 @@ pub fn band_means(rows: &[CompareBandRow]) -> Vec<(String, f64, f64, usize)> {
         .collect()
 }
 
-/// Writes `compare_tradeoff.csv` and the figure; whether anything was drawn.
+/// Writes `compare_tradeoff.csv`, the figure and `compare_bands.csv` (`bands`, the
+/// [`band_rows`] of `rows`); whether the figure drew anything.
 pub fn write_tradeoff(
     out: &Path,
     families: &[Family],
     rows: &[MatchingRow],
+    bands: &[CompareBandRow],
 ) -> Result<bool, ReportError> {
     let points = tradeoff_rows(families, rows)?;
     data::write_csv(&out.join(TRADEOFF_CSV), &points)?;
-    data::write_csv(&out.join(BANDS_CSV), &band_rows(rows))?;
+    data::write_csv(&out.join(BANDS_CSV), bands)?;
     let mut lines: Vec<MatchLine> = Vec::new();
     for p in &points {
         let xy = (p.elo, 100.0 * p.rate, 100.0 * p.lower, 100.0 * p.upper);
