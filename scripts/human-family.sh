@@ -32,6 +32,8 @@ step() { # true from the step named FROM on
   done
   return 1
 }
+scripts/install-engines.sh # the pool's Stockfish and Fairy-Stockfish
+export PATH="$PATH:/usr/games"
 [ -x "$SKILLCAL" ] || cargo build --release
 if step calibrate; then
   run "$SKILLCAL" calibrate configs/families/human.toml --out "$RUN" --install human

@@ -8,7 +8,7 @@ the opponents with their covariance and every level at once); for a run that has
 
 The RMS counts the levels with at least 240 games (a verification's level).
 """
-import csv, glob, math, sys
+import csv, glob, math, re, sys
 
 folder = sys.argv[1]
 pool_file = sys.argv[2] if len(sys.argv) > 2 else "results/pool/pool.csv"
@@ -36,10 +36,15 @@ for f in sorted(glob.glob(f"{folder}/matches/*/games.csv")):
         h = sum(math.log(10) / 400 * p * (1 - p) for p in ps)
         e += max(-300.0, min(300.0, g / h))
     level = f.split("/")[-2]
-    target = int(level.split("-")[-1])
+    # v01-600, or v01-600-also for the opponents `verify --also-against` adds
+    target = int(re.match(r"v\d+-(\d+)", level).group(1))
     if len(res) >= 240:
         errors.append(e - target)
-    print(level, len(res), round(e), " ".join(f"{k} {v[0]}/{v[1]}" for k, v in per.items()))
+    def perf(name, v):  # one opponent's rough performance; a score of 0 or all only bounds it
+        if v[0] <= 0 or v[0] >= v[1]:
+            return "<" if v[0] <= 0 else ">"
+        return str(round(pool[name] + 400 * math.log10(v[0] / (v[1] - v[0]))))
+    print(level, len(res), round(e), " ".join(f"{k} {v[0]}/{v[1]} ({perf(k, v)})" for k, v in per.items()))
 if errors:
     rms = math.sqrt(sum(x * x for x in errors) / len(errors))
     print(f"RMS over the {len(errors)} levels with 240 games or more: {rms:.1f}")

@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::position::Game;
 use super::search::{Control, Engine, SearchParams};
 use super::weaken::Weakening;
-use crate::strength::{Family, OptionError, Settings};
+use crate::strength::{OptionError, Settings};
 
 pub const DEFAULT_DEPTH: u32 = 11;
 const BENCH_HASH_MB: usize = 16;
@@ -137,17 +137,6 @@ pub fn run(args: &BenchOptions) -> Result<(), EngineError> {
                 .to_string(),
         ));
     }
-    if settings.style == Family::Human {
-        return Err(EngineError::Argument(
-            "bench --set 'Style=human': bench measures the search alone, and Style human plays \
-             a Maia net's policy before any search (its move choice is tested in \
-             tests/engine/uci_human.rs)"
-                .to_string(),
-        ));
-    }
-    if seen.iter().any(|(k, _)| k == "humanstrength") {
-        eprintln!("note: bench --set HumanStrength has no effect outside Style human");
-    }
     // checked once every option is set: a StrengthTable or Style after it sets the range
     if let Some((_, s)) = seen.iter().find(|(k, _)| k == "uci_elo") {
         if let Some(o) = settings.elo_outside() {
@@ -157,6 +146,21 @@ pub fn run(args: &BenchOptions) -> Result<(), EngineError> {
                 o.message(written)
             )));
         }
+    }
+    if settings.effective().plays_human() {
+        return Err(EngineError::Argument(
+            "bench --set: Style human below HumanStrength 1000 (set, or a UCI_Elo row's) plays \
+             a Maia net's policy before any search, and bench measures the search alone (its \
+             move choice is tested in tests/engine/uci_human.rs)"
+                .to_string(),
+        ));
+    }
+    // below its top under Style human it was refused above
+    if seen.iter().any(|(k, _)| k == "humanstrength") {
+        eprintln!(
+            "note: bench --set HumanStrength has no effect outside Style human or at 1000 (its \
+             top: the engine's own search)"
+        );
     }
     if !settings.limit_strength {
         for (key, s) in &seen {

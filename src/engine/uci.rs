@@ -29,7 +29,7 @@ use super::position::{parse_uci_move, uci_string, Game};
 use super::score::{Bound, UciScore};
 use super::search::{Control, Engine, Info, SearchParams, SearchResult};
 use super::weaken::Weakening;
-use crate::strength::{clock_seed, Family, Settings};
+use crate::strength::{clock_seed, Settings};
 
 const NAME: &str = concat!("skillcal ", env!("CARGO_PKG_VERSION"));
 /// The line a caught search-thread panic prints (the engine answers on with a fresh search
@@ -336,7 +336,7 @@ impl Uci {
         let params = self.search_params(&go, &game);
         // UCI_LimitStrength: the table's row replaces the knobs it has columns for.
         let eff = self.settings.effective();
-        if eff.style == Family::Human {
+        if eff.plays_human() {
             return self.go_human(game, params, eff.human_strength, go.ponder);
         }
         if Weakening::is_random(&eff) && self.settings.random_seed == 0 && !self.seed_told {

@@ -419,6 +419,8 @@ fn movestogo_0_and_the_other_sides_clock_alone_keep_the_search_short() {
 #[test]
 fn each_game_draws_its_own_clock_seed() {
     let mut e = Engine::start();
+    // blend's rows are random (Style human's default schedule chooses nothing at random)
+    e.send("setoption name Style value blend");
     e.send("setoption name UCI_LimitStrength value true");
     let mut seeds = Vec::new();
     for _ in 0..2 {

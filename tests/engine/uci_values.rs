@@ -117,11 +117,25 @@ fn bench_uci_elo_without_limit_strength_is_noted() {
     let (ok, err) = bench(&[
         "1",
         "--set",
+        "Style=blend",
+        "--set",
         "UCI_Elo=1500",
         "--set",
         "UCI_LimitStrength=true",
     ]);
     assert!(ok && !err.contains("note:"), "{err}");
+    // under the default Style a row is a point on human's schedule: Maia's policy, no bench
+    let (ok, err) = bench(&[
+        "1",
+        "--set",
+        "UCI_Elo=1500",
+        "--set",
+        "UCI_LimitStrength=true",
+    ]);
+    assert!(
+        !ok && err.contains("Style human below HumanStrength 1000 (set, or a UCI_Elo row's)"),
+        "{err}"
+    );
 }
 
 /// `info string` lines from the engine up to the `readyok` after `line`.
@@ -157,11 +171,11 @@ fn uci_elo_outside_the_declared_range_is_said_at_setoption() {
     );
     assert_eq!(
         answer(&mut e, "setoption name UCI_Elo value 100"),
-        ["info string UCI_Elo 100 is outside 600..=2600, the range of the Style blend table: 600 is used"]
+        ["info string UCI_Elo 100 is outside 600..=2600, the range of the Style human table: 600 is used"]
     );
     assert_eq!(
         answer(&mut e, "setoption name UCI_Elo value 99999999999999999999"),
-        ["info string UCI_Elo 99999999999999999999 is outside 600..=2600, the range of the Style blend table: 2600 is used"]
+        ["info string UCI_Elo 99999999999999999999 is outside 600..=2600, the range of the Style human table: 2600 is used"]
     );
     assert!(answer(&mut e, "setoption name UCI_Elo value 1500").is_empty());
     assert!(answer(&mut e, "setoption name UCI_Elo value 2600").is_empty());
@@ -192,7 +206,7 @@ fn uci_elo_outside_the_declared_range_is_said_at_setoption() {
     e.send("go depth 1");
     let out = e.until("bestmove", std::time::Duration::from_secs(20));
     assert!(
-        out.iter().any(|l| l.starts_with("info string UCI_Elo 2500 (Style blend, table ")
+        out.iter().any(|l| l.starts_with("info string UCI_Elo 2500 (Style human, table ")
             && l.contains("LimitNodes=10000; 2500 is outside the table's 1000-2000: its 2000 row is played")),
         "{out:#?}"
     );
@@ -269,7 +283,7 @@ fn bench_refuses_uci_elo_outside_the_range_and_lists_its_options() {
     assert!(!ok, "{err}");
     assert!(
         err.contains(
-            "bench --set 'UCI_Elo=100': UCI_Elo 100 is outside 600..=2600, the range of the Style blend table"
+            "bench --set 'UCI_Elo=100': UCI_Elo 100 is outside 600..=2600, the range of the Style human table"
         ),
         "{err}"
     );

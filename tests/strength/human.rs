@@ -15,7 +15,11 @@ fn human_strength_is_a_knob_and_style_human_reads_its_table() {
     s.set_option("Style", "Human").unwrap();
     assert_eq!(s.style, Family::Human);
     assert!(!s.maia.on);
-    assert_eq!(s.to_spec(), "HumanStrength=250,Style=human");
+    assert_eq!(
+        s.to_spec(),
+        "HumanStrength=250",
+        "Style human is the default"
+    );
     assert_eq!(Settings::from_spec(&s.to_spec()).unwrap(), s);
     for bad in ["-1", "1001", "x", "2.5"] {
         let err = s.set_option("HumanStrength", bad).unwrap_err().to_string();

@@ -101,7 +101,7 @@ fn uci_elo_outside_the_tables_range_is_kept_and_reported() {
         assert_eq!((o.bounds, o.used), ((600, 2600), used));
         assert_eq!(
             o.message(value),
-            format!("UCI_Elo {value} is outside 600..=2600, the range of the Style blend table")
+            format!("UCI_Elo {value} is outside 600..=2600, the range of the Style human table")
         );
     }
     s.set_option("UCI_Elo", "2600").unwrap();
@@ -321,7 +321,7 @@ fn limit_strength_row_overrides_only_its_columns() {
     let info = s.strength_info().unwrap();
     assert!(
         info.starts_with(&format!(
-            "UCI_Elo 1100 (Style blend, table {}, provisional: not yet calibrated): ScoreInaccuracy=350,",
+            "UCI_Elo 1100 (Style human, table {}, provisional: not yet calibrated): ScoreInaccuracy=350,",
             path.display()
         )),
         "{info}"

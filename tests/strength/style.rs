@@ -10,8 +10,12 @@ use skillcal::strength::{Family, Knob, Settings, Value};
 #[test]
 fn style_picks_the_family_table_and_a_bad_style_names_the_option() {
     let mut s = Settings::default();
-    assert_eq!(s.style, Family::Blend);
-    assert_eq!(s.table(), Family::Blend.table());
+    assert_eq!(
+        s.style,
+        Family::Human,
+        "the default Style (README: why Style human)"
+    );
+    assert_eq!(s.table(), Family::Human.table());
     s.set_option("style", "GAUSSIAN").unwrap();
     assert_eq!(s.table(), Family::Gaussian.table());
     assert_eq!(s.to_spec(), "Style=gaussian");
@@ -26,8 +30,49 @@ fn style_picks_the_family_table_and_a_bad_style_names_the_option() {
         .find(|d| d.contains("name Style"));
     assert_eq!(
         decl.as_deref(),
-        Some("option name Style type combo default blend var nodes var inaccuracy var gaussian var gbm var evalnoise var blend var human var maia")
+        Some("option name Style type combo default human var nodes var inaccuracy var gaussian var gbm var evalnoise var blend var human var maia")
     );
+}
+
+/// Style human's schedule chooses the move only below HumanStrength's top: the default engine
+/// searches at full strength, a row of another family's table plays its own knobs, and a human
+/// row (every one below the top) plays the schedule.
+#[test]
+fn the_default_style_plays_its_schedule_only_below_the_top() {
+    let mut s = Settings::default();
+    assert!(!s.effective().plays_human(), "the default engine searches");
+    s.set_option("UCI_LimitStrength", "true").unwrap();
+    s.set_option("UCI_Elo", "2600").unwrap();
+    let top = s.effective();
+    assert!(top.human_strength < skillcal::strength::HUMAN_MAX);
+    assert!(
+        top.plays_human(),
+        "the human table's top row plays the schedule"
+    );
+    s.set_option("Style", "blend").unwrap();
+    assert!(!s.effective().plays_human());
+    s.set_option("Style", "human").unwrap();
+    s.set_option("UCI_LimitStrength", "false").unwrap();
+    assert!(
+        !s.effective().plays_human(),
+        "HumanStrength at its top, off"
+    );
+    s.set_option("HumanStrength", "999").unwrap();
+    assert!(s.effective().plays_human(), "set by hand below the top");
+    // another family's table under the default Style: its rows set no HumanStrength
+    let dir = std::env::temp_dir().join(format!("skillcal-style-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("blend.csv");
+    std::fs::write(&path, Family::Blend.table_csv()).unwrap();
+    let mut s = Settings::default();
+    s.set_option("StrengthTable", path.to_str().unwrap())
+        .unwrap();
+    s.set_option("UCI_LimitStrength", "true").unwrap();
+    s.set_option("UCI_Elo", "1500").unwrap();
+    let e = s.effective();
+    assert!(!e.plays_human(), "a blend row plays its knobs");
+    assert!(e.limit_nodes > 0, "{e:?}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
