@@ -147,7 +147,8 @@ pub fn run(args: &BenchOptions) -> Result<(), EngineError> {
             )));
         }
     }
-    if settings.effective().plays_human() {
+    let eff = settings.effective();
+    if eff.style.plays_human(eff.human_strength) {
         return Err(EngineError::Argument(
             "bench --set: Style human below HumanStrength 1000 (set, or a UCI_Elo row's) plays \
              a Maia net's policy before any search, and bench measures the search alone (its \

@@ -336,7 +336,7 @@ impl Uci {
         let params = self.search_params(&go, &game);
         // UCI_LimitStrength: the table's row replaces the knobs it has columns for.
         let eff = self.settings.effective();
-        if eff.plays_human() {
+        if eff.style.plays_human(eff.human_strength) {
             return self.go_human(game, params, eff.human_strength, go.ponder);
         }
         if Weakening::is_random(&eff) && self.settings.random_seed == 0 && !self.seed_told {

@@ -60,6 +60,15 @@ impl Family {
             .find(|f| f.name().eq_ignore_ascii_case(t))
     }
 
+    /// Whether `Style=human`'s schedule chooses the move at this HumanStrength: under that style
+    /// below the knob's top (a table row's, every one, or set by hand). At the top, the knob's
+    /// default, the engine's own search plays with the other knobs, as under every style at its
+    /// defaults: the schedule's top is the engine's choice anyway (margin 0, its best move a
+    /// candidate), so the default engine, and a row of another family's table, search as ever.
+    pub fn plays_human(self, human_strength: u32) -> bool {
+        self == Family::Human && human_strength < super::human::HUMAN_MAX
+    }
+
     /// The table's CSV text as embedded. `blend` is the table `calibrate --install` writes.
     pub fn table_csv(self) -> &'static str {
         match self {

@@ -84,17 +84,6 @@ pub struct SearchPlan {
     pub engine_best: bool,
 }
 
-impl super::settings::Settings {
-    /// Whether `Style=human`'s schedule chooses the move: under that style at a HumanStrength
-    /// below its top (a table row's or set by hand). At the top, HumanStrength's default, the
-    /// engine's own search plays with the other knobs, as under every style at its defaults: the
-    /// schedule's top is the engine's choice anyway (margin 0, its best move a candidate), so
-    /// the default engine, and a row of another family's table, are not bound to Maia's nets.
-    pub fn plays_human(&self) -> bool {
-        self.style == super::family::Family::Human && self.human_strength < HUMAN_MAX
-    }
-}
-
 /// The schedule (see the module's text). Values above [`HUMAN_MAX`] play as it.
 pub fn plan(h: u32) -> HumanPlan {
     let h = h.min(HUMAN_MAX);
