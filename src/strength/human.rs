@@ -25,6 +25,10 @@
 //!
 //! Every step adds strength (fewer mistakes, a stronger band's net, more nodes, a smaller margin,
 //! one more candidate), so the path rises by design; the calibration measures where it lands.
+//!
+//! The engine plays the schedule below [`HUMAN_MAX`] only ([`super::Family::plays_human`]): at
+//! the top, the knob's default, its own search plays, so the default Style leaves the default
+//! engine at full strength.
 
 /// The knob's largest value (its strongest point).
 pub const HUMAN_MAX: u32 = 1000;
