@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A rough look at a verification under way: each level's maximum-likelihood performance (the
-logistic Elo) against its opponents' pool ratings taken as exact, and its score per opponent,
-from the games each level's folder holds so far. Not the verification's own fit (which rates
+logistic Elo) against its opponents' pool ratings taken as exact, and its score and rough
+performance per opponent, from the games each level's folder holds so far. Not the verification's own fit (which rates
 the opponents with their covariance and every level at once); for a run that has not finished.
 
     scripts/research/rough-performance.py results/families/human/verify [results/pool/pool.csv]
@@ -14,6 +14,14 @@ folder = sys.argv[1]
 pool_file = sys.argv[2] if len(sys.argv) > 2 else "results/pool/pool.csv"
 pool = {r["name"]: float(r["elo"]) for r in csv.DictReader(open(pool_file))}
 errors = []
+
+
+def perf(name, v):  # one opponent's rough performance; a score of 0 or all only bounds it
+    if v[0] <= 0 or v[0] >= v[1]:
+        return "<" if v[0] <= 0 else ">"
+    return str(round(pool[name] + 400 * math.log10(v[0] / (v[1] - v[0]))))
+
+
 for f in sorted(glob.glob(f"{folder}/matches/*/games.csv")):
     res, per = [], {}
     for r in csv.DictReader(open(f)):
@@ -40,10 +48,6 @@ for f in sorted(glob.glob(f"{folder}/matches/*/games.csv")):
     target = int(re.match(r"v\d+-(\d+)", level).group(1))
     if len(res) >= 240:
         errors.append(e - target)
-    def perf(name, v):  # one opponent's rough performance; a score of 0 or all only bounds it
-        if v[0] <= 0 or v[0] >= v[1]:
-            return "<" if v[0] <= 0 else ">"
-        return str(round(pool[name] + 400 * math.log10(v[0] / (v[1] - v[0]))))
     print(level, len(res), round(e), " ".join(f"{k} {v[0]}/{v[1]} ({perf(k, v)})" for k, v in per.items()))
 if errors:
     rms = math.sqrt(sum(x * x for x in errors) / len(errors))
