@@ -1,4 +1,4 @@
-//! Writes a synthetic games.csv for the rating benchmark (scripts/rate-bench.sh):
+//! Writes a synthetic games.csv for the rating benchmark (scripts/bench/rate-bench.sh):
 //! `cargo run --release --example rating_gen_games -- OUT [GAMES] [PLAYERS] [SEED]`.
 //! Players P00.. have true ratings spread evenly over 1200..2600; each opening pair is two
 //! games between random opponents at most 600 Elo apart, colours swapped, outcomes drawn from

@@ -1,7 +1,7 @@
 //! A real Stockfish match checked by an independent parse: every game legal, and its result
 //! and termination agree with the final position.
 //!
-//! The long run (100 games, scripts/arena-100.sh) is checked with
+//! The long run (100 games, scripts/bench/arena-100.sh) is checked with
 //! `ARENA_CHECK_DIR=results/arena-100 cargo test --release --test arena -- --ignored check_existing_run`.
 
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! The embedded Maia nets against lc0 itself: reference outputs of lc0's BLAS backend
-//! (`scripts/maia-reference.py`: `go nodes 1`, PolicyTemperature 1, VerboseMoveStats) for
+//! (`scripts/research/maia-reference.py`: `go nodes 1`, PolicyTemperature 1, VerboseMoveStats) for
 //! positions of human games at various plies, each with its game's moves as history, for three
 //! nets. lc0 (as scripts/build-lc0.sh builds it, its printing made more precise) gives each
 //! move's policy to 1e-6 after storing it in 16 bits (relative error up to 2^-12) and the raw

@@ -190,7 +190,7 @@ fn soft_anchors_pull_towards_data() {
     // logistic, less (d - 200)^2 / (2 * 2 * 30^2) (the gap's prior from two SD-30 anchors) and
     // d^2 / (2 * 2000^2) (the weak prior on opponents' differences): d = 143.02 by a 1-D search
     // (Ordo 1.2.6 `-y` with its draw rate fitted, `-D`, gives the same; see
-    // scripts/ordo-side-by-side.sh). A prior counted twice, or half, moves it by about 20.
+    // scripts/bench/ordo-side-by-side.sh). A prior counted twice, or half, moves it by about 20.
     let gap = e1 - e0;
     assert!((gap - 143.02).abs() < 0.3, "gap {gap}");
     let p = r.get("S1").unwrap();

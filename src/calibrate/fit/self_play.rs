@@ -4,7 +4,7 @@
 //! Why: an engine against a weaker copy of itself wins more than the two would suggest against
 //! other engines (the self-play inflation known from engine testing). In results/range-tmin02 (the
 //! shipped path's first run) the games between settings, against each setting's rating from its games with the pool alone,
-//! fit kappa 1.56 overall and 2.16 below t = 0.3 (scripts/self-play-kappa.py); taken at 1 they
+//! fit kappa 1.56 overall and 2.16 below t = 0.3 (scripts/research/self-play-kappa.py); taken at 1 they
 //! pulled the weak settings well below where their games with the pool put them (t = 0 fitted
 //! 685 held at kappa 1; its games against Fairy-Stockfish Skill -4 alone say about 870). With kappa fitted, self-play still ties the
 //! settings' order and the curve's shape, and the pool's games alone carry the scale.

@@ -316,7 +316,7 @@ fn pool_section(doc: &mut Document, d: &RunData) {
                 "The members are held at their pool-file ratings (`pool.hold`): the run's games \
                  place only its settings, and the pool file's uncertainty is carried into the \
                  curve's band. How the run's games alone see the members: \
-                 `scripts/member-views.py POOL_DIR ANCHOR --with skillcal_ games.csv`.",
+                 `scripts/research/member-views.py POOL_DIR ANCHOR --with skillcal_ games.csv`.",
             );
         } else if measured {
             doc.para(&if apart.is_empty() {

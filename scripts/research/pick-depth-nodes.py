@@ -3,7 +3,7 @@
 move): one thread, 16 MB hash, the 16 positions after the start position of skillcal's bench
 list (src/engine/bench.rs). Sets the pool's node limits (configs/pool.toml).
 
-    scripts/pick-depth-nodes.py [LEVEL...]      # default: 8 9 10 11 12
+    scripts/research/pick-depth-nodes.py [LEVEL...]      # default: 8 9 10 11 12
 """
 import re
 import statistics
@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent.parent / "src/engine/bench.rs"
+BENCH = Path(__file__).resolve().parents[2] / "src/engine/bench.rs"
 FENS = [l.split('"')[1] for l in BENCH.read_text().splitlines()
         if l.strip().startswith('"') and "/" in l][1:17]
 ENGINE = "/usr/games/stockfish"

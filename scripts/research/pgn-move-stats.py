@@ -5,9 +5,9 @@
 at every clock, however busy the machine). PGNs are mostly not committed (results/range/verify's
 are, and 21 of results/range/matches' 98): it reads the games played on this machine.
 
-    scripts/pgn-move-stats.py MATCH_DIR... [--player PREFIX]   # default PREFIX: skillcal
+    scripts/research/pgn-move-stats.py MATCH_DIR... [--player PREFIX]   # default PREFIX: skillcal
 
-e.g. scripts/pgn-move-stats.py results/families/gaussian/tc-check/matches/*
+e.g. scripts/research/pgn-move-stats.py results/families/gaussian/tc-check/matches/*
 """
 import re
 import statistics

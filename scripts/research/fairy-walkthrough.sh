@@ -6,9 +6,9 @@
 # then copied to results/fairy-skill/. Resumable: rerun the same command and the calibration
 # resumes in WORK/fairy/fairy-run (WORK defaults to /tmp/skillcal-walkthrough). Run it on a
 # quiet machine so the wall time means something.
-#   scripts/fairy-walkthrough.sh
+#   scripts/research/fairy-walkthrough.sh
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=${WORK:-/tmp/skillcal-walkthrough}
 dest=$repo/results/fairy-skill
 mkdir -p "$work" "$dest"

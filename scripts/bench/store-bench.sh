@@ -6,9 +6,9 @@
 #      costs (starting the worker, the coordinator's 0.5 s poll) and keeps the round trips;
 #   2. 2 workers of one slot against --concurrency 2 on node-bounded games (the built-in engine
 #      at NODES nodes a move, G games): the coordinator's wall time beside the file path's.
-#   scripts/store-bench.sh [N] [G] [NODES]      (defaults 400, 100, 20000)
+#   scripts/bench/store-bench.sh [N] [G] [NODES]      (defaults 400, 100, 20000)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 n=${1:-400}
 g=${2:-100}
 nodes=${3:-20000}

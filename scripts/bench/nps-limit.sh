@@ -3,9 +3,9 @@
 # at each throttle, rated by the engine's final `info nodes N nps M time T` line at bestmove.
 # The throttle only slows the search down: a target above what the machine reaches unthrottled
 # tests nothing.
-#   scripts/nps-limit.sh [RATE...]      (default: 20000 100000 500000)
+#   scripts/bench/nps-limit.sh [RATE...]      (default: 20000 100000 500000)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 cargo build --release --quiet
 BIN="$PWD/target/release/skillcal"
 FEN="r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16"

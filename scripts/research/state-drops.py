@@ -4,7 +4,7 @@
 evaluations capped at +-1000 as for ACPL), with the share of "losing" moves (wc < -0.5) where a
 0.3 drop cannot happen at all (wc < -0.7). Groups: the subject's settings by t, and pool members.
 
-    scripts/state-drops.py results/range-tmin02/analysis/moves.csv
+    scripts/research/state-drops.py results/range-tmin02/analysis/moves.csv
 
 moves.csv is not committed: `skillcal analyse` writes it, from the run's PGNs.
 """

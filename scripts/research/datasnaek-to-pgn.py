@@ -5,7 +5,7 @@ dataset "datasnaek/chess" (about 20,000 games from lichess.org in 2016-2017, CC0
 usually called games.csv or chess_games.csv, with a `moves` column of SAN moves separated by
 spaces and the players' ratings). Writes PGN with WhiteElo / BlackElo, keeping rated games only.
 
-    scripts/datasnaek-to-pgn.py chess_games.csv [more.csv ...] > human.pgn
+    scripts/research/datasnaek-to-pgn.py chess_games.csv [more.csv ...] > human.pgn
 
 Rows that do not parse (a file cut mid-row, say) are skipped and counted on stderr, and so is a
 row whose move count differs from its `turns` column: that check catches a damaged copy.

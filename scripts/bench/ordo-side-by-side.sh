@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The pool's ratings beside Ordo's, on the same games: a check of `skillcal rate` (and of the
 # pool fit, which `rate` reproduces) against the rating tool engine testers know.
-#   scripts/ordo-side-by-side.sh ORDO [POOL_DIR]
+#   scripts/bench/ordo-side-by-side.sh ORDO [POOL_DIR]
 # ORDO: an Ordo binary (github.com/michiguel/Ordo, `make` in its folder: plain C, no
 # dependency). POOL_DIR: a pool folder (default results/pool); its retired members' games are
 # left out, as the pool fit leaves them out. Three fits, each by both tools, logistic scale
@@ -12,8 +12,8 @@
 #           default draw model (50% draws between equals);
 #   soft-D  the same with Ordo's draw rate fitted to the games (`-D`).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ORDO="${1:?usage: scripts/ordo-side-by-side.sh ORDO [POOL_DIR]}"
+cd "$(dirname "$0")/../.."
+ORDO="${1:?usage: scripts/bench/ordo-side-by-side.sh ORDO [POOL_DIR]}"
 POOL="${2:-results/pool}"
 [ -x "$ORDO" ] || { echo "$ORDO: not an executable Ordo binary" >&2; exit 1; }
 for f in games.csv pool.csv pool.toml; do

@@ -6,7 +6,7 @@ moves (seeded), so the games reach positions no book has.
 
     pip install chess
     cargo build --release
-    python3 scripts/maia-game.py [--engine target/release/skillcal] [--net 1100] [--games 2]
+    python3 scripts/research/maia-game.py [--engine target/release/skillcal] [--net 1100] [--games 2]
 """
 import argparse
 import random

@@ -15,7 +15,7 @@ FastLogistic, which moves D by up to a few 1e-3: this script then fails (no RawD
 
     pip install chess
     scripts/build-lc0.sh /path/to/lc0-source   # gives target/lc0/build/lc0
-    python3 scripts/maia-reference.py --lc0 target/lc0/build/lc0 --positions 520
+    python3 scripts/research/maia-reference.py --lc0 target/lc0/build/lc0 --positions 520
 """
 import argparse
 import csv

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Rating benchmark: 100,000 games of 30 players (synthetic, seeded) rated by `skillcal rate`
 # with one anchor and 1000 bootstrap simulations. Target: under 10 seconds on this machine.
-# Usage: scripts/rate-bench.sh [GAMES] [PLAYERS] [BOOTSTRAP]
+# Usage: scripts/bench/rate-bench.sh [GAMES] [PLAYERS] [BOOTSTRAP]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 games=${1:-100000}
 players=${2:-30}
 bootstrap=${3:-1000}

@@ -3,7 +3,7 @@
 # each resumable: after a stop, run the script again and every stage picks up where it was (a
 # finished calibration costs a refit, a finished match nothing, an analysed game a cache read).
 # Days of play on 2 cores; run it in the background:
-#   nohup nice -n 5 scripts/long-runs.sh > results/long-runs.log 2>&1 &
+#   nohup nice -n 5 scripts/research/long-runs.sh > results/long-runs.log 2>&1 &
 # STAGES picks and orders stages (default: every stage but `family-analyses`, in the order of the
 # loop at the end: range, pool-part, range, analyse, families, compare, family-checks, stockfish,
 # compare, verify, pool, range, verify-final, range-tc, family-rerate, family-refresh, compare:
@@ -18,12 +18,12 @@
 # level, three opponents (a verification folder of an earlier table is moved aside, dated); `family-rerate` rates
 # the other families' verification games again on the final pool, and `family-refresh` refits
 # and verifies afresh each family whose verification then misses by more than RMS 60.
-# The binary is copied first and exported as SKILLCAL_BIN (scripts/validate-forms.py runs it
+# The binary is copied first and exported as SKILLCAL_BIN (scripts/research/validate-forms.py runs it
 # too), so rebuilding while it plays changes nothing mid-run.
 # With SKILLCAL_ENGINE_SUBSTITUTE exported (the line scripts/native-engines.sh prints), every
 # stage plays the reference engines' native builds: the same games, sooner.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 scripts/install-engines.sh
 export PATH="$PATH:/usr/games"
 cargo build --release --quiet
@@ -93,7 +93,7 @@ run_stage() {
       # which curve form predicts the first verification's games, on the pool as it stands
       # (configs/families/blend.toml names the one chosen and why)
       if [ -f results/range/verify/verified-table.csv ]; then
-        python3 scripts/validate-forms.py results/range configs/families/blend.toml results/range/verify \
+        python3 scripts/research/validate-forms.py results/range configs/families/blend.toml results/range/verify \
           spline:5 spline:6 spline:7 spline:8 || true
       fi
       # the shipped table (configs/uci_elo_table.csv) is this run's: rebuild and commit the two together

@@ -7,9 +7,9 @@ as half a win and half a loss). Settings with fewer than 20 pool games or a perf
 left out. Errors in the settings' ratings bias kappa towards 0, so the figures are conservative.
 The fit's own estimate is `fit.self_play_scale = "fit"` (src/calibrate/fit/self_play.rs).
 
-    scripts/self-play-kappa.py POOL_DIR GAMES.csv [--split T ...]
+    scripts/research/self-play-kappa.py POOL_DIR GAMES.csv [--split T ...]
 
-e.g. scripts/self-play-kappa.py results/pool results/range/games.csv --split 0.3 0.7
+e.g. scripts/research/self-play-kappa.py results/pool results/range/games.csv --split 0.3 0.7
 """
 import argparse
 import collections

@@ -4,13 +4,13 @@ its pool-file rating) and print each member's rating beside the pool file's, wit
 in SDs. A member the pool's own ladder places well but other engines see elsewhere is not
 transitive: a calibration that rates against it inherits the disagreement.
 
-    scripts/member-views.py POOL_DIR ANCHOR [--with PREFIX] GAMES.csv...
+    scripts/research/member-views.py POOL_DIR ANCHOR [--with PREFIX] GAMES.csv...
 
 --with PREFIX keeps only games where a player's name starts with PREFIX (e.g. `skillcal_`, the
 calibration's own settings: then each setting links members only through its own games).
 
-e.g. scripts/member-views.py results/pool sf15.1-skill0 --with skillcal_ results/range/games.csv
-     scripts/member-views.py results/pool sf15.1-skill0 results/low-end-check/games.csv
+e.g. scripts/research/member-views.py results/pool sf15.1-skill0 --with skillcal_ results/range/games.csv
+     scripts/research/member-views.py results/pool sf15.1-skill0 results/low-end-check/games.csv
 """
 import csv
 import math

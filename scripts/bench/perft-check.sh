@@ -1,8 +1,8 @@
 #!/bin/sh
 # Checks `skillcal perft` against published counts with the release binary.
-# Usage: scripts/perft-check.sh   (exit status 1 on a mismatch)
+# Usage: scripts/bench/perft-check.sh   (exit status 1 on a mismatch)
 set -e
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 cargo build --release --quiet
 bin=target/release/skillcal
 fail=0

@@ -5,9 +5,9 @@
 # legality, SAN, repetition and adjudication bookkeeping, the position string, the pipe write.
 # The summary also says how much of it is spent inside the pipe write: on a busy machine
 # writing `go` wakes the engine, which may take the CPU before the arena notes the time.
-# Usage: scripts/arena-overhead.sh
+# Usage: scripts/bench/arena-overhead.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 bin="${CARGO_TARGET_DIR:-target}/release"
 cargo build --release --quiet --bins
 tmp=$(mktemp -d)

@@ -3,10 +3,10 @@
 form named, then compares each curve with the levels of an earlier verification (its games
 rated again on the pool as it stands), at each level's own settings.
 
-    scripts/validate-forms.py RUN_DIR CONFIG VERIFY_DIR FORM...
+    scripts/research/validate-forms.py RUN_DIR CONFIG VERIFY_DIR FORM...
     FORM: quadratic, cubic, linear, or spline:K (K knots placed as the config says)
 
-e.g. scripts/validate-forms.py results/range configs/families/blend.toml results/range/verify \
+e.g. scripts/research/validate-forms.py results/range configs/families/blend.toml results/range/verify \
          spline:5 spline:6 spline:7 spline:8
 
 Why: the residual chi-square of the tested settings cannot tell close forms apart (each setting
@@ -23,7 +23,7 @@ knobs' log scales). RMS is of measured minus curve; z2 divides each miss by the 
 noise (verify.csv's sd_games) and the curve's band at that point (its 95% half-width / 1.96;
 the pool's share, common to both, makes this conservative).
 
-The refits run $SKILLCAL_BIN when set (scripts/long-runs.sh exports its copied binary), else
+The refits run $SKILLCAL_BIN when set (scripts/research/long-runs.sh exports its copied binary), else
 target/release/skillcal.
 """
 import csv
@@ -37,7 +37,7 @@ import tempfile
 from pathlib import Path
 
 SKILLCAL = Path(os.environ.get("SKILLCAL_BIN")
-                or Path(__file__).resolve().parent.parent / "target" / "release" / "skillcal")
+                or Path(__file__).resolve().parents[2] / "target" / "release" / "skillcal")
 
 
 def with_form(text, form):

@@ -7,9 +7,9 @@ off in a verification that holds it at the pool file's rating.
 For every game of a tested setting against a pool member: the score minus the logistic expected
 score from the setting's own rating (fit_points.csv) and the member's fitted rating (pool.csv).
 
-    scripts/member-residuals.py RUN_DIR [MIN_GAMES]   # default MIN_GAMES: 40
+    scripts/research/member-residuals.py RUN_DIR [MIN_GAMES]   # default MIN_GAMES: 40
 
-e.g. scripts/member-residuals.py results/families/nodes
+e.g. scripts/research/member-residuals.py results/families/nodes
 """
 import csv
 import sys

@@ -5,7 +5,7 @@ sqrt(n e (1 - e)) and per member the sum of its z squared. About one per pair is
 member far above that scores against some opponents as a different rating would (binomial
 variance, draws ignored, so |z| is if anything small; the ratings' own uncertainty is left out).
 
-    scripts/pool-consistency.py [POOL_DIR]   # default: results/pool
+    scripts/research/pool-consistency.py [POOL_DIR]   # default: results/pool
 
 Used to tell where verify's by-opponent split at the weak end comes from: if the Fairy-Stockfish
 chain is consistent within itself, the split is the subject's against it.

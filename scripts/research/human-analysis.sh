@@ -6,15 +6,15 @@
 # keeps a zstd copy of that file (committed; the CSV itself is not) and restores it when the CSV
 # is missing, so a run can go on in a later session.
 #
-#   scripts/human-analysis.sh            # both parts
-#   scripts/human-analysis.sh maia       # the nets only
-#   scripts/human-analysis.sh families   # the families only
+#   scripts/research/human-analysis.sh            # both parts
+#   scripts/research/human-analysis.sh maia       # the nets only
+#   scripts/research/human-analysis.sh families   # the families only
 #
 # Environment: HUMAN_DIR (default ../shared/human), OUT (default results/human), THREADS
 # (default 2: network evaluators, or engine processes), SAMPLE (positions per band for the
 # families, default 2000), SKILLCAL (default target/release/skillcal, built if missing).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 HUMAN_DIR=${HUMAN_DIR:-../shared/human}
 OUT=${OUT:-results/human}

@@ -3,13 +3,13 @@
 # they play: copies the measured pool's files, the run (its games; no PGN, no verification) and
 # its config into a scratch folder, refits there (`calibrate --fit-only`, no game) and prints
 # each table row's interval.
-#   scripts/refit-copy.sh [RUN [CONFIG [COV_SCALE]]]
+#   scripts/research/refit-copy.sh [RUN [CONFIG [COV_SCALE]]]
 # Defaults: results/range and configs/families/blend.toml. COV_SCALE multiplies the pool's
 # covariance before the refit (1 = as measured): how much of a row's width is the pool's, e.g.
 # 0.0001 leaves the curve's own part. The config must name its pool as `file = "../../results/pool"`
 # (every configs/families/*.toml does).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 RUN="${1:-results/range}"
 CONFIG="${2:-configs/families/blend.toml}"
 SCALE="${3:-1}"
