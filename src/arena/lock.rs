@@ -34,11 +34,10 @@ impl RunLock {
             .truncate(false)
             .open(&path)
             .at("open lock file", &path)?;
-        match file.try_lock() {
+        match try_lock_settling(&mut file) {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = file.read_to_string(&mut holder);
+                let holder = read_holder(&mut file);
                 let holder = holder.trim();
                 let who = if holder.is_empty() {
                     "another process".to_string()
@@ -71,6 +70,46 @@ impl RunLock {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// How long a lock this process released may stay held by a child another thread is starting:
+/// between fork and exec the child shares every descriptor, the lock's among them.
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(1000);
+
+/// `try_lock`, retried for up to [`SETTLE`] while the file names this process as the holder
+/// (only a just-dropped lock of ours, still shared by a starting child, can look like that);
+/// another process's lock is refused at once.
+fn try_lock_settling(file: &mut File) -> std::result::Result<(), TryLockError> {
+    let start = std::time::Instant::now();
+    loop {
+        match file.try_lock() {
+            Err(TryLockError::WouldBlock)
+                if start.elapsed() < SETTLE
+                    && holder_pid(&read_holder(file)) == Some(std::process::id()) =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// The lock file's text (`pid N on host H since T`), or empty when unreadable.
+fn read_holder(file: &mut File) -> String {
+    let mut holder = String::new();
+    let _ = file
+        .seek(SeekFrom::Start(0))
+        .and_then(|_| file.read_to_string(&mut holder));
+    holder
+}
+
+/// The pid a lock file's text names.
+fn holder_pid(text: &str) -> Option<u32> {
+    text.strip_prefix("pid ")?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// Locks an output directory for a run, creating it if needed (see [`RunLock::acquire`]).
@@ -107,6 +146,23 @@ mod tests {
         drop(first);
         let again = lock_dir(&dir).unwrap();
         assert!(again.path().ends_with(LOCK_FILE));
+        drop(again);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A lock of ours still shared for a moment (as by a child between fork and exec) is
+    /// waited for, not refused.
+    #[test]
+    fn a_lock_of_ours_released_a_moment_later_is_taken() {
+        let dir = std::env::temp_dir().join(format!("skillcal-lock-settle-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let first = lock_dir(&dir).unwrap();
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(150));
+            drop(first);
+        });
+        let again = lock_dir(&dir).unwrap();
+        release.join().unwrap();
         drop(again);
         let _ = std::fs::remove_dir_all(&dir);
     }
