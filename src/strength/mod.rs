@@ -17,7 +17,7 @@ mod settings;
 mod table;
 
 pub use declare::{DeclKind, OptionDecl};
-pub use elo_scale::{maps as scale_maps, ScaleMap};
+pub use elo_scale::{maps as scale_maps, ScaleMap, POOL as POOL_SCALE};
 pub use family::Family;
 pub use human::{
     candidates as human_candidates, expected_score as human_expected_score,

@@ -37,23 +37,29 @@ pub enum OptionError {
     Spec { text: String, part: String },
 }
 
-/// A `UCI_Elo` outside the declared range (see [`Settings::elo_outside`]).
+/// A `UCI_Elo` outside the usable range (see [`Settings::elo_outside`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EloOutside {
-    /// The declared `min` and `max`.
+    /// The usable `min` and `max` on `UCI_EloScale`'s scale (the declared ones on `pool`).
     pub bounds: (i64, i64),
-    /// The value played instead.
+    /// The value played instead, on the same scale.
     pub used: i64,
     /// Which table sets the range, as messages name it.
     pub table: String,
+    /// The `UCI_EloScale` the bounds are on.
+    pub scale: String,
 }
 
 impl EloOutside {
-    /// What is wrong, naming the option, the value as `written` and the range.
+    /// What is wrong, naming the option, the value as `written`, the range and its scale.
     pub fn message(&self, written: &str) -> String {
         let (lo, hi) = self.bounds;
+        let on = match self.scale.as_str() {
+            elo_scale::POOL => String::new(),
+            s => format!(" on {s}"),
+        };
         format!(
-            "{UCI_ELO} {} is outside {lo}..={hi}, the range of {}",
+            "{UCI_ELO} {} is outside {lo}..={hi}, the range of {}{on}",
             written.trim(),
             self.table
         )
@@ -366,22 +372,57 @@ impl Settings {
         elo_bounds(&self.table)
     }
 
-    /// When `UCI_Elo` lies outside [`Settings::elo_bounds`]: the range, the table and the value
-    /// played instead (the nearer bound, as the table clamps it).
-    pub fn elo_outside(&self) -> Option<EloOutside> {
+    /// The `UCI_Elo` range usable on `UCI_EloScale`'s scale: [`Settings::elo_bounds`] (the
+    /// pool's) mapped onto it and rounded to whole Elo. A GUI reads the declared range, which
+    /// `uci` gives before any scale is chosen, so the engine says this one when the scale changes.
+    pub fn scale_bounds(&self) -> (i64, i64) {
         let (lo, hi) = self.elo_bounds();
-        let elo = self.pool_elo().round() as i64;
-        if (lo..=hi).contains(&elo) {
+        match elo_scale::find(&self.elo_scale) {
+            Some(Some(m)) => (
+                m.from_pool(lo as f64).round() as i64,
+                m.from_pool(hi as f64).round() as i64,
+            ),
+            _ => (lo, hi),
+        }
+    }
+
+    /// When `UCI_Elo` lies outside [`Settings::scale_bounds`]: the range, the table and the
+    /// value played instead (the nearer bound, as the table clamps it), on `UCI_EloScale`'s scale.
+    pub fn elo_outside(&self) -> Option<EloOutside> {
+        let (lo, hi) = self.scale_bounds();
+        if (lo..=hi).contains(&self.elo) {
             return None;
         }
         Some(EloOutside {
             bounds: (lo, hi),
-            used: elo.clamp(lo, hi),
-            table: match &self.strength_table {
-                TableSource::Embedded => format!("the Style {} table", self.style),
-                TableSource::Path(p) => format!("the table {}", p.display()),
-            },
+            used: self.elo.clamp(lo, hi),
+            scale: self.elo_scale.clone(),
+            table: self.table_name(),
         })
+    }
+
+    /// The table in use, as messages name it.
+    fn table_name(&self) -> String {
+        match &self.strength_table {
+            TableSource::Embedded => format!("the Style {} table", self.style),
+            TableSource::Path(p) => format!("the table {}", p.display()),
+        }
+    }
+
+    /// The `info string` text the engine prints when the scale (or the table) changes: the
+    /// `UCI_Elo` range usable on `UCI_EloScale`'s scale, which the declared range is not on a
+    /// human scale.
+    pub fn scale_info(&self) -> String {
+        let (lo, hi) = self.scale_bounds();
+        let (plo, phi) = self.elo_bounds();
+        let of = match self.elo_scale.as_str() {
+            elo_scale::POOL => format!("{}'s", self.table_name()),
+            _ => format!("{}'s {plo}-{phi} on the pool's scale", self.table_name()),
+        };
+        format!(
+            "{UCI_ELO_SCALE} {}: {UCI_ELO} is usable from {lo} to {hi} ({of})",
+            self.elo_scale
+        )
     }
 
     /// The table row `UCI_LimitStrength` would apply (None when it is off, or under
@@ -426,15 +467,20 @@ impl Settings {
         // what the row cannot do, said where the user sees the row
         let (lo, hi) = self.table.elo_range();
         let elo = self.pool_elo();
+        // whole Elo: the tables' rows are measured to tens at best
         let mut caveats = elo_scale::caveat(&self.elo_scale, self.elo, elo);
         if elo < lo || elo > hi {
             caveats += &format!(
-                "; {elo} is outside the table's {lo}-{hi}: its {} row is played",
+                "; {elo:.0} is outside the table's {lo:.0}-{hi:.0}: its {:.0} row is played",
                 row.elo
             );
         }
         if let Some((flag, plays)) = self.table.beyond_range(elo) {
-            caveats += &format!("; beyond the path's {flag}: plays at about {plays}");
+            let on = match self.elo_scale.as_str() {
+                elo_scale::POOL => "",
+                _ => " on the pool's scale",
+            };
+            caveats += &format!("; beyond the path's {flag}: plays at about {plays:.0}{on}");
         }
         Some(format!(
             "UCI_Elo {} (Style {}, table {}{provisional}): {}{caveats}",

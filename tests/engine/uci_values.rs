@@ -226,6 +226,68 @@ fn uci_elo_outside_the_declared_range_is_said_at_setoption() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `uci` declares `UCI_Elo`'s range before any scale is chosen, so on a human scale a GUI's
+/// slider built from it is off by the scale's offset. Over a real pipe: choosing a scale says
+/// the usable range on it in whole Elo, a value outside it is answered on that scale, and `go`
+/// names the mapped value rounded (it printed "529.2575815533426 is outside").
+#[test]
+fn uci_elo_scale_says_the_usable_range_on_its_scale() {
+    let mut e = crate::support::uci_pipe::Engine::start();
+    let blitz = answer(&mut e, "setoption name UCI_EloScale value lichess-blitz");
+    let [line] = blitz.as_slice() else {
+        panic!("one line expected: {blitz:#?}")
+    };
+    let range = line
+        .strip_prefix("info string UCI_EloScale lichess-blitz: UCI_Elo is usable from ")
+        .and_then(|r| r.strip_suffix(" (the Style human table's 600-2600 on the pool's scale)"))
+        .unwrap_or_else(|| panic!("{line}"));
+    let (lo, hi) = range.split_once(" to ").unwrap();
+    let (lo, hi): (i64, i64) = (lo.parse().unwrap(), hi.parse().unwrap());
+    // a Lichess blitz rating is about 120 above the pool's
+    assert!((700..=740).contains(&lo) && hi - lo == 2000, "{line}");
+    assert_eq!(
+        answer(&mut e, "setoption name UCI_Elo value 650"),
+        [format!(
+            "info string UCI_Elo 650 is outside {lo}..={hi}, the range of the Style human table \
+             on lichess-blitz: {lo} is used"
+        )]
+    );
+    assert!(answer(&mut e, &format!("setoption name UCI_Elo value {hi}")).is_empty());
+    answer(&mut e, "setoption name UCI_Elo value 650");
+    answer(&mut e, "setoption name UCI_LimitStrength value true");
+    e.send("position startpos");
+    e.send("go depth 1");
+    let out = e.until("bestmove", std::time::Duration::from_secs(20));
+    assert!(
+        out.iter().any(|l| {
+            let mapped = l
+                .split_once("; 650 on lichess-blitz is ")
+                .and_then(|(_, r)| r.split_once(" on the pool's scale; "));
+            l.starts_with("info string UCI_Elo 650 (Style human")
+                && mapped.is_some_and(|(pool, rest)| {
+                    pool.bytes().all(|b| b.is_ascii_digit())
+                        && rest.starts_with(&format!(
+                            "{pool} is outside the table's 600-2600: its 600 row is played"
+                        ))
+                })
+        }),
+        "{out:#?}"
+    );
+    // the Style sets the table, so its range on the scale is said again
+    let nodes = answer(&mut e, "setoption name Style value nodes");
+    assert!(
+        nodes.iter().any(|l| l
+            .starts_with("info string UCI_EloScale lichess-blitz: UCI_Elo is usable from ")
+            && l.ends_with("(the Style nodes table's 800-2400 on the pool's scale)")),
+        "{nodes:#?}"
+    );
+    assert_eq!(
+        answer(&mut e, "setoption name UCI_EloScale value pool"),
+        ["info string UCI_EloScale pool: UCI_Elo is usable from 800 to 2400 (the Style nodes table's)"]
+    );
+    e.quit();
+}
+
 /// A `StrengthTable` that is no regular file hung the engine (a FIFO blocks its reader until a
 /// writer comes, so `isready` and `quit` went unanswered) or filled memory (`/dev/zero`). Each
 /// is refused at once, naming the file and why, and the table in use stays.

@@ -408,3 +408,55 @@ fn uci_elo_scale_reads_uci_elo_as_a_lichess_rating() {
     s.set_option("UCI_EloScale", "pool").unwrap();
     assert_eq!(s.strength_row().unwrap(), pool_row);
 }
+
+/// The declared `UCI_Elo` range is the table's, on the pool's scale; on a human scale the usable
+/// range is that one mapped and rounded to whole Elo, and a value outside it is said on that
+/// scale, never as a fraction (a Lichess blitz 650 printed "529.2575815533426 is outside").
+#[test]
+fn uci_elo_range_and_messages_follow_the_scale_in_whole_elo() {
+    let blitz = skillcal::strength::scale_maps()
+        .iter()
+        .find(|m| m.name == "lichess-blitz")
+        .expect("configs/human_scale.csv has lichess-blitz");
+    let on_blitz = |pool: f64| blitz.from_pool(pool).round() as i64;
+    let (lo, hi) = (on_blitz(600.0), on_blitz(2600.0));
+    let mut s = Settings::from_spec("UCI_LimitStrength=true,UCI_Elo=650").unwrap();
+    assert_eq!(s.scale_bounds(), (600, 2600));
+    assert_eq!(
+        s.scale_info(),
+        "UCI_EloScale pool: UCI_Elo is usable from 600 to 2600 (the Style human table's)"
+    );
+    s.set_option("UCI_EloScale", "lichess-blitz").unwrap();
+    assert_eq!(s.elo_bounds(), (600, 2600));
+    assert_eq!(s.scale_bounds(), (lo, hi));
+    assert!(lo > 650, "a blitz 650 is below the table: {lo}");
+    assert_eq!(
+        s.scale_info(),
+        format!(
+            "UCI_EloScale lichess-blitz: UCI_Elo is usable from {lo} to {hi} (the Style human \
+             table's 600-2600 on the pool's scale)"
+        )
+    );
+    let o = s.elo_outside().unwrap();
+    assert_eq!((o.bounds, o.used), ((lo, hi), lo));
+    assert_eq!(
+        o.message("650"),
+        format!(
+            "UCI_Elo 650 is outside {lo}..={hi}, the range of the Style human table on lichess-blitz"
+        )
+    );
+    let info = s.strength_info().unwrap();
+    let pool = (650.0 - blitz.offset).round();
+    assert!(
+        info.contains(&format!(
+            "650 on lichess-blitz is {pool} on the pool's scale; {pool} is outside the table's \
+             600-2600: its 600 row is played"
+        )),
+        "{info}"
+    );
+    // the top of the usable range is inside, one above it is not
+    s.set_option("UCI_Elo", &hi.to_string()).unwrap();
+    assert_eq!(s.elo_outside(), None);
+    s.set_option("UCI_Elo", &(hi + 1).to_string()).unwrap();
+    assert_eq!(s.elo_outside().map(|o| o.used), Some(hi));
+}

@@ -68,6 +68,14 @@ impl Uci {
                 ));
             }
         }
+        // the declared range is the pool's: a GUI needs the range on the chosen scale
+        if key == "uci_eloscale"
+            || (matches!(key.as_str(), "style" | "strengthtable")
+                && self.settings.elo_scale != crate::strength::POOL_SCALE)
+        {
+            let text = self.settings.scale_info();
+            self.say(&format!("info string {text}"));
+        }
         if key == "style" || key == "maianet" {
             self.maia_load();
         }
