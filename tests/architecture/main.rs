@@ -8,20 +8,15 @@ use std::path::{Path, PathBuf};
 
 mod docs;
 mod graph;
+mod rust_text;
+mod sizes;
 
-/// Files allowed past 500 lines, with why (or until when).
-const LONG_FILES: &[(&str, &str)] = &[];
-
-/// Functions still over 120 lines (issue 45 takes them apart); the engine's search
-/// (`engine/search/`) is exempt: its loops read best whole.
-const LONG_FNS: &[&str] = &[];
-
-/// Import cycles still in the code, to be taken apart; any cycle not listed fails the tests.
-/// Empty since issue 12: keep it so.
+/// Import cycles between top-level modules allowed to stand; any cycle not listed fails the
+/// tests. Keep it empty.
 const KNOWN_CYCLES: &[&str] = &[];
 
-/// Files that still import what a `mod.rs` above them defines (issue 45 takes them apart); any
-/// other fails the tests, and so does a listed one that no longer does.
+/// Files allowed to import what a `mod.rs` above them defines; any other fails the tests, and so
+/// does a listed one that no longer does. Keep it empty.
 const KNOWN_UP: &[&str] = &[];
 
 /// Top-level modules each may use (besides itself), as docs/architecture.md draws them; the
@@ -345,117 +340,6 @@ fn anyhow_only_in_the_cli() {
 }
 
 #[test]
-fn no_file_over_500_lines_without_a_reason() {
-    let s = sources();
-    let (mut long, mut stale) = (Vec::new(), Vec::new());
-    for (p, ..) in &s.files {
-        let n = std::fs::read_to_string(p).unwrap().lines().count();
-        let rel = p
-            .strip_prefix(src())
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let listed = LONG_FILES.iter().any(|(f, _)| *f == rel);
-        if n > 500 && !listed {
-            long.push(format!("{rel} ({n} lines)"));
-        }
-        if n <= 500 && listed {
-            stale.push(rel);
-        }
-    }
-    assert!(long.is_empty(), "files over 500 lines: {long:?}");
-    assert!(
-        stale.is_empty(),
-        "LONG_FILES lists files no longer long: {stale:?}"
-    );
-}
-
-/// Each function's lines, from `fn` to its closing brace (comments and strings blanked).
-fn function_lengths(code: &str) -> Vec<(String, usize)> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    while let Some(k) = code[at..].find("fn ") {
-        let i = at + k;
-        at = i + 3;
-        if i > 0
-            && code[..i]
-                .chars()
-                .last()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_')
-        {
-            continue;
-        }
-        let name: String = code[at..]
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        let (Some(open), semi) = (code[at..].find('{'), code[at..].find(';')) else {
-            continue;
-        };
-        if semi.is_some_and(|s| s < open) || name.is_empty() {
-            continue;
-        }
-        let mut depth = 0;
-        let mut end = code.len();
-        for (j, c) in code[at + open..].char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = at + open + j;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        out.push((name, code[i..end].matches('\n').count() + 1));
-    }
-    out
-}
-
-#[test]
-fn no_function_over_120_lines_outside_the_search() {
-    let mut paths = Vec::new();
-    rust_files(&src(), &mut paths);
-    let (mut long, mut still) = (Vec::new(), Vec::new());
-    for p in paths {
-        let rel = p
-            .strip_prefix(src())
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        if rel.starts_with("engine/search/") {
-            continue;
-        }
-        let code = graph::strip(&std::fs::read_to_string(&p).unwrap());
-        for (name, n) in function_lengths(&code) {
-            let key = format!("{rel}::{name}");
-            if n > 120 && !LONG_FNS.contains(&key.as_str()) {
-                long.push(format!("{key} ({n} lines)"));
-            }
-            if n > 120 {
-                still.push(key);
-            }
-        }
-    }
-    assert!(long.is_empty(), "functions over 120 lines: {long:?}");
-    let stale: Vec<&&str> = LONG_FNS
-        .iter()
-        .filter(|f| !still.iter().any(|k| k == **f))
-        .collect();
-    assert!(
-        stale.is_empty(),
-        "LONG_FNS lists functions no longer long: {stale:?}"
-    );
-    assert_eq!(
-        function_lengths("fn a() {\n  if x { y }\n}\nfn b();\nfn c() {}"),
-        [("a".to_string(), 3), ("c".to_string(), 1)]
-    );
-}
-
-#[test]
 fn the_checker_sees_imports() {
     // the parser this test relies on: grouped, nested and plain paths
     let segs = segments_after(
@@ -467,7 +351,7 @@ fn the_checker_sees_imports() {
     let segs = segments_after("use super::fit::Fit; use super::{a, b::C};", "super::");
     let firsts: Vec<&str> = segs.iter().map(|v| v[0].as_str()).collect();
     assert_eq!(firsts, ["fit", "a", "b"]);
-    let leaves: Vec<(String, String)> = graph::use_tree("super::{a::{self, B as C}, d::E}")
+    let leaves: Vec<(String, String)> = rust_text::use_tree("super::{a::{self, B as C}, d::E}")
         .into_iter()
         .map(|(p, n)| (p.join("::"), n))
         .collect();
@@ -481,7 +365,8 @@ fn the_checker_sees_imports() {
     .collect();
     assert_eq!(leaves, want);
     // strings, chars and comments hold no paths; lifetimes survive
-    let s = graph::strip("let a = \"crate::x\"; // crate::y\nlet c = '{'; fn f<'a>(x: &'a str) {}");
+    let s =
+        rust_text::strip("let a = \"crate::x\"; // crate::y\nlet c = '{'; fn f<'a>(x: &'a str) {}");
     assert!(
         !s.contains("crate::") && s.contains("fn f<'a>(x: &'a str)"),
         "{s}"

@@ -4,8 +4,6 @@
 mod support;
 
 mod bad_line_hint;
-mod compare;
-mod compare_human;
 mod config_values;
 mod e2e;
 mod families;
@@ -21,7 +19,6 @@ mod precision_range;
 mod preflight;
 mod preflight_engines;
 mod refit_full;
-mod report_cli;
 mod results_inputs;
 mod resume_config;
 mod self_scale;

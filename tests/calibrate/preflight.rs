@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::compare::skillcal;
+use crate::support::arena::skillcal_stderr as skillcal;
 use crate::support::arena::temp_dir;
 
 const TABLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/uci_elo_table.csv");

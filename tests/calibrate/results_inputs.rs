@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use super::compare::copy_full;
 use crate::support::arena::{copy_dir, skillcal_stderr as skillcal, temp_dir};
+use crate::support::runs::copy_full;
 
 /// A copy of results/full as report and compare read it, its games included.
 fn full_copy(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use skillcal::results::{read_csv, CompareFamilyRow, GameRow, PoolPairRow};
 
-use super::compare::copy_full;
 use crate::support::arena::{skillcal_stderr, temp_dir};
+use crate::support::runs::copy_full;
 
 fn compare(dirs: &[&Path], out: &Path, more: &[&str]) -> (bool, String) {
     let mut args = vec!["compare".to_string()];
@@ -69,7 +69,7 @@ fn a_human_csv_cut_in_its_header_is_an_error() {
     std::fs::write(&human, "band,settings,games,mov").unwrap();
     let (ok, stderr) = compare(&[&fam], &out, &["--human", human.to_str().unwrap()]);
     assert!(!ok && stderr.contains("human.csv:1: "), "{stderr}");
-    std::fs::write(&human, format!("{}\n", super::compare::ANALYSIS_HEAD)).unwrap();
+    std::fs::write(&human, format!("{}\n", crate::support::runs::ANALYSIS_HEAD)).unwrap();
     let (ok, stderr) = compare(&[&fam], &out, &["--human", human.to_str().unwrap()]);
     assert!(
         !ok && stderr.contains("human.csv: holds no rows"),

@@ -3,8 +3,9 @@
 
 use skillcal::results::{read_csv, CompareBandRow, CompareHumanRow, CompareTradeoffRow};
 
-use crate::compare::{analysed_run, skillcal, ANALYSIS_HEAD};
+use crate::support::arena::skillcal_stderr as skillcal;
 use crate::support::arena::temp_dir;
+use crate::support::runs::{analysed_run, ANALYSIS_HEAD};
 
 /// A human.csv row: band, moves, ACPL, inaccuracy / mistake / blunder rates, drop rates equal
 /// and losing, top-1 (the other columns are filler).

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::support::arena::{skillcal_stderr, temp_dir};
 
-use super::compare::copy_full;
+use crate::support::runs::copy_full;
 
 #[test]
 fn match_only_flags_are_refused_on_a_calibration_or_pool_folder() {
