@@ -3,11 +3,11 @@
 
 use std::path::PathBuf;
 
-use super::engine::{self, EngineConfig, Limit};
 use super::error::Result;
-use super::match_work::MatchRow;
-use super::stats::{bootstrap, counts, figures, Estimate, Sample, COUNTS, FIGURES};
-use super::stream::{self, HumanFilter};
+use super::figures::{bootstrap, counts, figures, Estimate, Sample, COUNTS, FIGURES};
+use super::input::{self, HumanFilter};
+use super::matching::MatchRow;
+use super::reference::{self, EngineConfig, Limit};
 
 /// Default reference-engine node limit.
 pub const DEFAULT_NODES: u64 = 15_000;
@@ -20,7 +20,7 @@ pub const DEFAULT_MATCH_NODES_OTHER: u64 = 50_000;
 
 /// The default move-matching limit for an engine spec (`builtin[:...]` or a program).
 pub fn default_match_limit(spec: &str) -> Limit {
-    Limit::Nodes(if engine::split_spec(spec).0 == "builtin" {
+    Limit::Nodes(if reference::split_spec(spec).0 == "builtin" {
         DEFAULT_MATCH_NODES_BUILTIN
     } else {
         DEFAULT_MATCH_NODES_OTHER
@@ -93,8 +93,8 @@ impl AnalyseOptions {
 /// Stockfish (`stockfish` on PATH, else /usr/games/stockfish; a missing program is reported when
 /// the run starts it), one thread, 16 MB hash.
 pub fn default_reference(limit: Limit) -> Result<EngineConfig> {
-    let program =
-        engine::find_program("stockfish").unwrap_or_else(|_| PathBuf::from("/usr/games/stockfish"));
+    let program = reference::find_program("stockfish")
+        .unwrap_or_else(|_| PathBuf::from("/usr/games/stockfish"));
     Ok(EngineConfig {
         program,
         args: Vec::new(),
@@ -130,7 +130,7 @@ pub struct AnalyseResult {
     /// Positions the move-matching engines actually searched.
     pub match_evaluations: usize,
     /// What the human files held and what the filters kept.
-    pub human_counts: stream::Counts,
+    pub human_counts: input::Counts,
     pub players: Vec<GroupFigures>,
     pub human_bands: Vec<GroupFigures>,
     pub matching: Vec<MatchRow>,

@@ -7,11 +7,9 @@ use std::path::Path;
 use shakmaty::Color;
 
 use super::error::{AnalysisError, Result};
-use super::match_work::MatchRow;
-use super::moves::{DROP_CP, EQUAL, LOSING, WINNING};
+use super::figures::{Estimate, MoveEval, DROP_CP, EQUAL, LOSING, WINNING};
+use super::matching::MatchRow;
 use super::options::{figure_columns, AnalyseOptions, AnalyseResult, GroupFigures};
-use super::stats::Estimate;
-use crate::analysis::moves::MoveEval;
 use crate::results::{state_ratio, Document};
 
 fn num(v: Option<f64>) -> String {

@@ -9,37 +9,10 @@
 //! - inaccuracy / mistake / blunder: drops of 0.1 / 0.2 / 0.3 in winning chances,
 //!   `modules/analyse/src/main/Advice.scala` (`CpAdvice.winningChanceJudgements`).
 
-/// Lichess's centipawn cap (`Eval.Cp.CEILING`); mate scores map to it.
-pub const CP_CEILING: i32 = 1000;
+use crate::analysis::reference::CP_CEILING;
 
 /// lila's winning-chances multiplier (PR #11148).
 pub const MULTIPLIER: f64 = -0.00368208;
-
-/// An evaluation from one side's point of view: centipawns, or mate in `n` (negative: mated).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    Cp(i32),
-    Mate(i32),
-}
-
-impl Score {
-    /// Centipawns capped at +-1000, mates at the cap (lila's `ceiled` and `fromMate`).
-    pub fn capped_cp(self) -> i32 {
-        match self {
-            Score::Cp(cp) => cp.clamp(-CP_CEILING, CP_CEILING),
-            Score::Mate(m) if m > 0 => CP_CEILING,
-            Score::Mate(_) => -CP_CEILING,
-        }
-    }
-
-    /// The same evaluation from the other side.
-    pub fn negate(self) -> Score {
-        match self {
-            Score::Cp(cp) => Score::Cp(-cp),
-            Score::Mate(m) => Score::Mate(-m),
-        }
-    }
-}
 
 /// Winning chances in [-1, 1]: `2 / (1 + exp(-0.00368208 cp)) - 1`, cp capped at +-1000.
 pub fn winning_chances(cp: i32) -> f64 {
@@ -178,6 +151,7 @@ mod tests {
         assert_eq!(winning_chances(0), 0.0);
         assert!((winning_chances(300) + winning_chances(-300)).abs() < 1e-12);
         assert_eq!(winning_chances(5000), winning_chances(1000));
+        use crate::analysis::reference::Score;
         assert_eq!(Score::Mate(3).capped_cp(), 1000);
         assert_eq!(Score::Mate(-1).capped_cp(), -1000);
     }

@@ -1,10 +1,10 @@
 //! Move-matching on human games at any scale: how often an engine setting, given the position a
 //! human moved from, plays the human's move, per 100-point band of the mover's rating.
 //!
-//! The games are streamed ([`super::stream`]) and measured in chunks, each recorded when done
-//! ([`super::match_work`]): every game (`all`: chunks of `chunk_games` consecutive games of a
+//! The games are streamed ([`crate::analysis::input::stream`]) and measured in chunks, each recorded when done
+//! ([`super::work`]): every game (`all`: chunks of `chunk_games` consecutive games of a
 //! file), or a seeded sample of positions per band (`sample`: the positions with the smallest
-//! draws, [`super::match_items::draw`], in chunks of [`SAMPLE_CHUNK`] by draw, so a larger
+//! draws, [`super::items::draw`], in chunks of [`SAMPLE_CHUNK`] by draw, so a larger
 //! sample with the same seed keeps the smaller one's chunks). A killed run loses at most the
 //! chunk it was measuring.
 
@@ -16,15 +16,13 @@ use std::sync::Arc;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::engine::EngineConfig;
-use super::error::{AnalysisError, Result};
-use super::match_items::{chosen_items, items, Item, Sampler};
-use super::match_policy::{self, maia_setting, net_name};
-use super::match_uci::{band_engine, match_items};
-use super::match_work::MatchRow;
-use super::match_work::{figures, pin_filters, SettingKey, Tally, Work};
-use super::stream::HumanFilter;
-use super::stream::{stream, Counts, HumanGame};
+use super::items::{chosen_items, items, Item, Sampler};
+use super::policy::{self, maia_setting, net_name};
+use super::uci::{band_engine, match_items};
+use super::work::{figures, pin_filters, MatchRow, SettingKey, Tally, Work};
+use crate::analysis::error::{AnalysisError, Result};
+use crate::analysis::input::{stream, Counts, HumanFilter, HumanGame};
+use crate::analysis::reference::EngineConfig;
 
 /// Sampled positions are measured in chunks of this many per band (and a sample is rounded up
 /// to a multiple of it).
@@ -160,7 +158,7 @@ fn evaluate(
             Ok(vec![match_items(&cfg, items, opts.concurrency, bar)?])
         }
         Evaluator::Policy { net, temperatures } => {
-            match_policy::match_items(*net, temperatures, items, opts.concurrency, bar)
+            policy::match_items(*net, temperatures, items, opts.concurrency, bar)
         }
     }
 }

@@ -9,8 +9,7 @@ use fnv::FnvHasher;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
-use super::games::full_fen;
-use super::stream::HumanGame;
+use crate::analysis::input::{full_fen, HumanGame};
 
 /// Positions kept up to each probe's, oldest first: a policy network's input reads the last
 /// eight, and whether each of them occurred before (back to its last irreversible move, so

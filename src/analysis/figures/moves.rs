@@ -6,11 +6,9 @@ use std::collections::HashMap;
 
 use shakmaty::{Chess, Color, Position};
 
-use super::engine::Eval;
-use super::games::{position_key, GameMoves};
-use super::lichess::{
-    accuracy_percent, game_accuracy, winning_chances, Judgement, Score, CP_CEILING,
-};
+use super::lichess::{accuracy_percent, game_accuracy, winning_chances, Judgement};
+use crate::analysis::input::{position_key, GameMoves};
+use crate::analysis::reference::{Eval, Score, CP_CEILING};
 
 /// Mover's winning chances above this: "winning".
 pub const WINNING: f64 = 0.5;

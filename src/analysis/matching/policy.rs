@@ -7,8 +7,8 @@
 
 use indicatif::ProgressBar;
 
-use super::error::{AnalysisError, Result};
-use super::match_items::Item;
+use super::items::Item;
+use crate::analysis::error::{AnalysisError, Result};
 use crate::policy::{Evaluation, Evaluator, Net, MAIA_BANDS};
 
 /// Positions sent through the network at once.

@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::cache::EvalCache;
 use super::engine::{EngineConfig, Eval, UciEngine};
-use super::error::{AnalysisError, Result};
+use crate::analysis::error::{AnalysisError, Result};
 
 /// One position of a job: its key, the FEN sent, and its line (the cache's name for what the
 /// process searched before it in the same job; empty for a job of one position).

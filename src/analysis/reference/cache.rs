@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::engine::Eval;
-use super::error::{AnalysisError, Result};
-use super::lichess::Score;
+use super::score::Score;
+use crate::analysis::error::{AnalysisError, Result};
 
 /// One row of eval-cache.csv.
 #[derive(Serialize, Deserialize, Clone, Debug)]

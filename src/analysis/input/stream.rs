@@ -17,8 +17,8 @@ use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use super::error::{AnalysisError, Result};
 use super::games::{parse_clock, rating};
+use crate::analysis::error::{AnalysisError, Result};
 
 /// Which games and moves of human games are matched.
 #[derive(Clone, Debug, PartialEq)]

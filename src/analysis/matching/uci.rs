@@ -6,10 +6,9 @@ use std::collections::BTreeSet;
 
 use indicatif::ProgressBar;
 
-use super::engine::EngineConfig;
-use super::error::Result;
-use super::match_items::Item;
-use super::processes::search_each;
+use super::items::Item;
+use crate::analysis::error::Result;
+use crate::analysis::reference::{search_each, EngineConfig};
 
 /// The engine a band's positions are searched with: `base`, and with `UCI_LimitStrength=true`,
 /// `UCI_Elo` = `elo` when given.

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::error::{AnalysisError, Result};
-use super::stats::{bootstrap, Estimate};
+use crate::analysis::error::{AnalysisError, Result};
+use crate::analysis::figures::{bootstrap, Estimate};
 
 /// Move-matching of one engine setting on one band.
 #[derive(Clone, Debug)]

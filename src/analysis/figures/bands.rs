@@ -5,12 +5,11 @@ use std::collections::{BTreeMap, HashMap};
 
 use shakmaty::Color;
 
-use super::engine::Eval;
-use super::error::{AnalysisError, Result};
-use super::games::GameMoves;
 use super::moves::judge_game;
 use super::stats::Sample;
-use super::stream::HumanFilter;
+use crate::analysis::error::{AnalysisError, Result};
+use crate::analysis::input::{GameMoves, HumanFilter};
+use crate::analysis::reference::Eval;
 
 /// A rating band `[low, low + width)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -14,8 +14,8 @@ use shakmaty::uci::UciMove;
 pub use crate::arena::find_program;
 use crate::arena::{parse_bestmove, parse_info, OptionDecl, SearchInfo};
 
-use super::error::{AnalysisError, Result};
-use super::lichess::Score;
+use super::score::Score;
+use crate::analysis::error::{AnalysisError, Result};
 
 fn usage(message: String) -> AnalysisError {
     AnalysisError::Usage(message)

@@ -15,7 +15,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
-use super::error::{AnalysisError, Result};
+use crate::analysis::error::{AnalysisError, Result};
 use crate::rating::pgn_text;
 use crate::results::GameSettingsRow;
 
