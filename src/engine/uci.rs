@@ -21,13 +21,15 @@ mod human;
 mod maia;
 mod options;
 mod output;
+mod thread;
 
 pub use output::Output;
+use thread::{Answer, Wait};
 
 use super::command::{self, Command, Go};
 use super::position::{parse_uci_move, uci_string, Game};
 use super::score::{Bound, UciScore};
-use super::search::{Control, Engine, Info, SearchParams, SearchResult};
+use super::search::{Control, Engine, Info, SearchParams};
 use super::weaken::Weakening;
 use crate::strength::{clock_seed, Settings};
 
@@ -91,16 +93,6 @@ fn info_line(info: &Info) -> String {
         s.push_str(&uci_string(*m));
     }
     s
-}
-
-fn bestmove_line(result: &SearchResult) -> String {
-    match result.best {
-        None => "bestmove 0000".to_string(),
-        Some(m) => match result.ponder {
-            Some(p) => format!("bestmove {} ponder {}", uci_string(m), uci_string(p)),
-            None => format!("bestmove {}", uci_string(m)),
-        },
-    }
 }
 
 /// Protocol state.
@@ -331,20 +323,16 @@ impl Uci {
             return;
         };
         if self.settings.maia.on {
-            return self.go_maia(&game, go.infinite || go.ponder);
+            return self.go_maia(&game, &go);
         }
         let params = self.search_params(&go, &game);
         // UCI_LimitStrength: the table's row replaces the knobs it has columns for.
         let eff = self.settings.effective();
         if eff.style.plays_human(eff.human_strength) {
-            return self.go_human(game, params, eff.human_strength, go.ponder);
+            return self.go_human(game, params, &eff, go.ponder);
         }
-        if Weakening::is_random(&eff) && self.settings.random_seed == 0 && !self.seed_told {
-            self.say(&format!(
-                "info string RandomSeed 0: seeded from the clock with {} (set RandomSeed to replay)",
-                self.seed
-            ));
-            self.seed_told = true;
+        if Weakening::is_random(&eff) {
+            self.tell_seed();
         }
         // Every search under UCI_LimitStrength names its family and row, so a game log shows
         // what each move was played with.
@@ -394,65 +382,46 @@ impl Uci {
     }
 
     fn start_search(&mut self, game: Game, params: SearchParams, choice: Weakening, ponder: bool) {
-        let mut engine = match self.engine.take() {
-            Some(e) => e,
-            None => Engine::new(self.opts.hash_mb),
+        let wait = Wait {
+            infinite: params.limits.infinite,
+            ponder,
         };
-        self.control = Control::default();
-        self.control.ponder.store(ponder, Ordering::SeqCst);
-        let control = self.control.clone();
-        self.answered = Arc::new(AtomicBool::new(false));
-        let answered = self.answered.clone();
-        let infinite = params.limits.infinite;
-        let out = self.out.clone();
-        let say = move |line: &str| out.say(line);
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let mut result =
-                    engine.search(&game, &params, &control, &mut |info| say(&info_line(info)));
-                // A root without a move: the game is over, and its score says how (Stockfish
-                // prints the same line), so a GUI reading scores sees the result.
-                if result.best.is_none() {
-                    say(if result.score < 0 {
-                        "info depth 0 score mate 0"
-                    } else {
-                        "info depth 0 score cp 0"
-                    });
+        self.spawn_search("search", wait, move |engine, control, say| {
+            let mut result =
+                engine.search(&game, &params, control, &mut |info| say(&info_line(info)));
+            // A root without a move: the game is over, and its score says how (Stockfish
+            // prints the same line), so a GUI reading scores sees the result.
+            if result.best.is_none() {
+                say(if result.score < 0 {
+                    "info depth 0 score mate 0"
+                } else {
+                    "info depth 0 score cp 0"
+                });
+            }
+            // Totals at the end of the search (the iterations report only completed depths).
+            let ms = result.time.as_millis() as u64;
+            say(&format!(
+                "info nodes {} nps {} time {ms}",
+                result.nodes,
+                result.nodes * 1000 / ms.max(1)
+            ));
+            let best = result.candidates.first().map(|c| c.score);
+            if let (Some(c), Some(best)) = (choice.apply(&mut result), best) {
+                if c.index != 0 {
+                    say(&format!(
+                        "info string noise: multipv {} played ({} cp, perceived {:.0}) over {best} cp",
+                        c.index + 1,
+                        result.score,
+                        c.perceived[c.index]
+                    ));
                 }
-                // Totals at the end of the search (the iterations report only completed depths).
-                let ms = result.time.as_millis() as u64;
-                say(&format!(
-                    "info nodes {} nps {} time {ms}",
-                    result.nodes,
-                    result.nodes * 1000 / ms.max(1)
-                ));
-                let best = result.candidates.first().map(|c| c.score);
-                if let (Some(c), Some(best)) = (choice.apply(&mut result), best) {
-                    if c.index != 0 {
-                        say(&format!(
-                            "info string noise: multipv {} played ({} cp, perceived {:.0}) over {best} cp",
-                            c.index + 1,
-                            result.score,
-                            c.perceived[c.index]
-                        ));
-                    }
-                }
-                // UCI: after `go infinite` or while pondering, bestmove waits for stop/ponderhit.
-                while (infinite || control.ponder.load(Ordering::SeqCst))
-                    && !control.stop.load(Ordering::SeqCst)
-                {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                say(&bestmove_line(&result));
-                answered.store(true, Ordering::SeqCst);
-                engine
-            });
-        match handle {
-            Ok(h) => self.worker = Some(h),
-            Err(e) => self.say(&format!("info string cannot start the search thread: {e}")),
-        }
+            }
+            Answer {
+                best: result.best,
+                ponder: result.ponder,
+                think: None,
+            }
+        });
     }
 }
 

@@ -5,6 +5,7 @@ use std::fmt;
 
 use super::elo_scale::{self, UCI_ELO_SCALE};
 use super::family::Family;
+use super::human_options::{self, HumanOptions};
 use super::knob::{Kind, Knob, NoiseModel};
 use super::maia::{self, Maia, MAIA_STYLE};
 use super::settings::{
@@ -130,6 +131,32 @@ impl Settings {
             name: maia::POLICY_TEMPERATURE,
             kind: DeclKind::String {
                 default: format!("{}", d.temperature),
+            },
+        });
+        let h = HumanOptions::default();
+        decls.push(OptionDecl {
+            name: human_options::HUMAN_TEMPERATURE,
+            kind: DeclKind::String {
+                default: format!("{}", h.temperature),
+            },
+        });
+        decls.push(OptionDecl {
+            name: human_options::HUMAN_TIME,
+            kind: DeclKind::Check { default: h.time },
+        });
+        let (lo, hi) = human_options::TIME_SCALE_RANGE;
+        decls.push(OptionDecl {
+            name: human_options::HUMAN_TIME_SCALE,
+            kind: DeclKind::Spin {
+                default: i64::from(h.time_scale),
+                min: i64::from(lo),
+                max: i64::from(hi),
+            },
+        });
+        decls.push(OptionDecl {
+            name: human_options::HUMAN_TIME_MODEL,
+            kind: DeclKind::String {
+                default: h.time_model,
             },
         });
         decls

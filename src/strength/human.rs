@@ -172,39 +172,69 @@ pub fn expected_score(cp: i32) -> f64 {
     1.0 / (1.0 + 10f64.powf(-cp / 400.0))
 }
 
+/// The qualifying mistakes among `alternatives` (each: policy probability, search score in cp)
+/// beside the top move `top`: each index whose loss of expected score exceeds `weight` times the
+/// probability it gives up, with that excess, in the alternatives' order.
+pub fn qualifying(top: (f32, i32), alternatives: &[(f32, i32)], weight: f64) -> Vec<(usize, f64)> {
+    alternatives
+        .iter()
+        .enumerate()
+        .map(|(i, &(p, s))| {
+            let excess = expected_score(top.1) - expected_score(s) - weight * f64::from(top.0 - p);
+            (i, excess)
+        })
+        .filter(|&(_, e)| e > 0.0)
+        .collect()
+}
+
 /// The mistake that replaces the top move `top` among `alternatives` (each: policy probability,
-/// search score in cp): the one whose loss of expected score beside the top move exceeds
-/// `weight` times the probability it gives up by the most; ties to the more likely move, then
-/// the earlier. None when no alternative exceeds it (the top move plays).
+/// search score in cp): of the [`qualifying`] ones, the one exceeding its weight by the most;
+/// ties to the more likely move, then the earlier. None when none qualifies (the top move plays).
 pub fn mistake(top: (f32, i32), alternatives: &[(f32, i32)], weight: f64) -> Option<usize> {
-    let excess = |&(p, s): &(f32, i32)| {
-        expected_score(top.1) - expected_score(s) - weight * f64::from(top.0 - p)
-    };
-    (0..alternatives.len())
-        .filter(|&i| excess(&alternatives[i]) > 0.0)
-        .max_by(|&a, &b| {
-            excess(&alternatives[a])
-                .total_cmp(&excess(&alternatives[b]))
+    qualifying(top, alternatives, weight)
+        .into_iter()
+        .max_by(|&(a, ea), &(b, eb)| {
+            ea.total_cmp(&eb)
                 .then(alternatives[a].0.total_cmp(&alternatives[b].0))
                 .then(b.cmp(&a))
         })
+        .map(|(i, _)| i)
+}
+
+/// The moves people of the band play, as indices into `probs`: the top move, then its
+/// [`plausible`] alternatives. The set the policy half and the mistakes stretch draw from.
+pub fn people_moves(probs: &[f32]) -> Vec<usize> {
+    let Some(top) = (0..probs.len()).reduce(|a, b| if probs[b] > probs[a] { b } else { a }) else {
+        return Vec::new();
+    };
+    let mut set = vec![top];
+    set.extend(plausible(probs));
+    set
+}
+
+/// The indices of `scored` (policy probability, search score in cp) scoring at least the best
+/// score minus `margin`: the search half's moves to choose among.
+pub fn within_margin(scored: &[(f32, i32)], margin: i32) -> Vec<usize> {
+    let Some(best) = scored.iter().map(|&(_, s)| s).max() else {
+        return Vec::new();
+    };
+    let floor = best.saturating_sub(margin);
+    (0..scored.len())
+        .filter(|&i| scored[i].1 >= floor)
+        .collect()
 }
 
 /// The move the search half plays among `scored` (policy probability, search score in cp):
 /// the most likely one scoring at least the best score minus `margin`; ties of probability go
 /// to the better score. None when `scored` is empty.
 pub fn pick(scored: &[(f32, i32)], margin: i32) -> Option<usize> {
-    let best = scored.iter().map(|&(_, s)| s).max()?;
-    let floor = best.saturating_sub(margin);
-    (0..scored.len())
-        .filter(|&i| scored[i].1 >= floor)
-        .max_by(|&a, &b| {
-            scored[a]
-                .0
-                .total_cmp(&scored[b].0)
-                .then(scored[a].1.cmp(&scored[b].1))
-                .then(b.cmp(&a))
-        })
+    within_margin(scored, margin).into_iter().max_by(|&a, &b| {
+        scored[a]
+            .0
+            .total_cmp(&scored[b].0)
+            .then(scored[a].1.cmp(&scored[b].1))
+            .then(b.cmp(&a))
+    })
 }
 
 #[cfg(test)]
@@ -295,5 +325,18 @@ mod tests {
         assert_eq!(pick(&scored, 100), Some(1));
         assert_eq!(pick(&scored, 0), Some(2));
         assert_eq!(pick(&[], 10), None);
+        assert_eq!(within_margin(&scored, 100), vec![1, 2]);
+        assert_eq!(within_margin(&[], 100), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn the_sets_variety_draws_from() {
+        assert_eq!(people_moves(&[0.05, 0.6, 0.3, 0.05]), vec![1, 2]);
+        assert_eq!(people_moves(&[]), Vec::<usize>::new());
+        let alts = [(0.3, 20), (0.2, -400), (0.1, 50)];
+        let q = qualifying((0.35, 60), &alts, 0.0);
+        assert_eq!(q.iter().map(|&(i, _)| i).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert!(q[1].1 > q[0].1 && q[0].1 > q[2].1);
+        assert!(qualifying((0.35, 60), &alts, 100.0).is_empty());
     }
 }

@@ -9,21 +9,29 @@ mod declare;
 mod elo_scale;
 mod family;
 mod human;
+mod human_options;
 mod knob;
 mod maia;
 mod noise;
 mod seed;
 mod settings;
 mod table;
+mod variety;
 
 pub use declare::{DeclKind, OptionDecl};
 pub use elo_scale::{maps as scale_maps, ScaleMap, POOL as POOL_SCALE};
 pub use family::Family;
 pub use human::{
     candidates as human_candidates, expected_score as human_expected_score,
-    mistake as human_mistake, pick as human_pick, plan as human_plan, plausible as human_plausible,
-    HumanPlan, MistakePlan, SearchPlan, HUMAN_MAX, MISTAKES_END, NODES_RANGE as HUMAN_NODES_RANGE,
-    POLICY_END,
+    mistake as human_mistake, people_moves as human_people_moves, pick as human_pick,
+    plan as human_plan, plausible as human_plausible, qualifying as human_qualifying,
+    within_margin as human_within_margin, HumanPlan, MistakePlan, SearchPlan, HUMAN_MAX,
+    MISTAKES_END, NODES_RANGE as HUMAN_NODES_RANGE, POLICY_END,
+};
+pub use human_options::{
+    HumanOptions, DEFAULT_TEMPERATURE as HUMAN_DEFAULT_TEMPERATURE,
+    EMBEDDED_MODEL as HUMAN_EMBEDDED_MODEL, HUMAN_TEMPERATURE, HUMAN_TIME, HUMAN_TIME_MODEL,
+    HUMAN_TIME_SCALE,
 };
 pub use knob::{parse_int, Kind, Knob, NoiseModel, Value};
 pub use maia::Maia;
@@ -32,9 +40,11 @@ pub use noise::{
     DEFAULT_WIN_GUARD, GBM_SCALE_CP,
 };
 pub use seed::{
-    clock_seed, eval_noise, eval_noise_seed, move_seed, noise_rng, policy_rng, root_errors,
+    clock_seed, eval_noise, eval_noise_seed, human_rng, move_seed, noise_rng, policy_rng,
+    root_errors,
 };
 pub use settings::{
     EloOutside, OptionError, Settings, TableSource, STRENGTH_TABLE, UCI_ELO, UCI_LIMIT_STRENGTH,
 };
 pub use table::{EloTable, Row, TableError, ELO_BOUNDS, EMBEDDED_NAME};
+pub use variety::{by_excess as draw_by_excess, by_probability as draw_by_probability};

@@ -11,6 +11,8 @@ const ERROR_STREAM: u64 = 1;
 const NOISE_STREAM: u64 = 2;
 /// ChaCha stream of a policy's sampled move (`Style=maia` with `PolicyTemperature` above 0).
 const POLICY_STREAM: u64 = 3;
+/// ChaCha stream of `Style human`'s drawn choice (`HumanTemperature` above 0).
+const HUMAN_STREAM: u64 = 4;
 
 /// SplitMix64 finaliser: spreads nearby inputs (ply n, n + 1) over the whole 64-bit range.
 fn mix64(mut z: u64) -> u64 {
@@ -53,6 +55,13 @@ pub fn noise_rng(move_seed: u64) -> ChaCha8Rng {
 pub fn policy_rng(move_seed: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(move_seed);
     rng.set_stream(POLICY_STREAM);
+    rng
+}
+
+/// The generator of `Style human`'s drawn choice of one move ([`crate::strength::HumanOptions`]).
+pub fn human_rng(move_seed: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(move_seed);
+    rng.set_stream(HUMAN_STREAM);
     rng
 }
 

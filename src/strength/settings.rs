@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::elo_scale::{self, UCI_ELO_SCALE};
 use super::family::Family;
+use super::human_options::HumanOptions;
 use super::knob::{parse_int, Kind, Knob, NoiseModel, Value};
 use super::maia::{Maia, MAIA_STYLE};
 use super::noise::Noise;
@@ -119,6 +120,8 @@ pub struct Settings {
     table: Arc<EloTable>,
     /// `Style=maia` and its options (the style's family is then the default's).
     pub maia: Maia,
+    /// `Style human`'s variety and think-time options.
+    pub human: HumanOptions,
 }
 
 impl Default for Settings {
@@ -147,6 +150,7 @@ impl Default for Settings {
             strength_table: TableSource::Embedded,
             table: Arc::new(table),
             maia: Maia::default(),
+            human: HumanOptions::default(),
         };
         for knob in Knob::ALL {
             s.set_knob(knob, knob.default_value());
@@ -264,6 +268,9 @@ impl Settings {
         if let Some(done) = self.maia.set_option(name, value) {
             return done.map_err(bad);
         }
+        if let Some(done) = self.human.set_option(name, value) {
+            return done.map_err(bad);
+        }
         let n = name.trim();
         let v = value.trim();
         if n.eq_ignore_ascii_case(RANDOM_SEED) {
@@ -350,6 +357,7 @@ impl Settings {
             parts.push(format!("{STRENGTH_TABLE}={}", p.display()));
         }
         parts.extend(self.maia.spec_parts());
+        parts.extend(self.human.spec_parts());
         parts.join(",")
     }
 

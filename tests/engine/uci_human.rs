@@ -121,8 +121,8 @@ fn mistake_line(l: &str) -> (f64, i32, f64, i32, f64) {
 }
 
 #[test]
-fn at_500_every_move_is_maia_1900s_top_move() {
-    let mut e = human_engine(&[("HumanStrength", "500")]);
+fn at_500_and_temperature_0_every_move_is_maia_1900s_top_move() {
+    let mut e = human_engine(&[("HumanStrength", "500"), ("HumanTemperature", "0")]);
     let (moves, _) = self_play(&mut e, 30, CLOCK);
     e.quit();
     let mut eval = Evaluator::new(Net::maia(1900).unwrap(), 1);
@@ -137,18 +137,38 @@ fn at_500_every_move_is_maia_1900s_top_move() {
 }
 
 #[test]
-fn a_game_replays_whatever_the_seed() {
-    // no choice of the style is random: mistakes and candidates come from node-bounded searches
+fn a_seed_replays_its_game_and_temperature_0_ignores_the_seed() {
+    // at HumanTemperature 0 no choice is random (mistakes and candidates come from node-bounded
+    // searches); above it the choice is drawn from the seed, so each seed is its own game
     for h in ["50", "700"] {
-        let play = |seed: &str| {
-            let mut e = human_engine(&[("HumanStrength", h), ("RandomSeed", seed)]);
+        let play = |seed: &str, t: &str| {
+            let mut e = human_engine(&[
+                ("HumanStrength", h),
+                ("RandomSeed", seed),
+                ("HumanTemperature", t),
+            ]);
             let (moves, _) = self_play(&mut e, 30, CLOCK);
             e.quit();
             moves
         };
-        let a = play("11");
-        assert_eq!(a, play("11"), "HumanStrength {h}: the game replays");
-        assert_eq!(a, play("12"), "HumanStrength {h}: the seed changes nothing");
+        let a = play("11", "0");
+        assert_eq!(a, play("11", "0"), "HumanStrength {h}: the game replays");
+        assert_eq!(
+            a,
+            play("12", "0"),
+            "HumanStrength {h}: the seed changes nothing"
+        );
+        let b = play("11", "0.25");
+        assert_eq!(
+            b,
+            play("11", "0.25"),
+            "HumanStrength {h}: the seed's game replays"
+        );
+        assert_ne!(
+            b,
+            play("12", "0.25"),
+            "HumanStrength {h}: another seed, another game"
+        );
     }
 }
 

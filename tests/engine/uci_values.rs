@@ -366,7 +366,7 @@ fn bench_refuses_uci_elo_outside_the_range_and_lists_its_options() {
     assert!(
         err.contains(
             "bench --set 'Hash=16': unknown option 'Hash'; bench --set takes the weakening options: ScoreInaccuracy, "
-        ) && err.contains(", UCI_Elo, UCI_EloScale, Style, StrengthTable, MaiaNet, PolicyTemperature (it searches with a 16 MB hash and one thread of its own)"),
+        ) && err.contains(", UCI_Elo, UCI_EloScale, Style, StrengthTable, MaiaNet, PolicyTemperature, HumanTemperature, HumanTime, HumanTimeScale, HumanTimeModel (it searches with a 16 MB hash and one thread of its own)"),
         "{err}"
     );
     // the range is the table's once every option is set: UCI_Elo may come first

@@ -1,31 +1,38 @@
 //! `Style=human`: the move a Maia net's policy and, in the schedule's upper half, a search of the
-//! policy's candidates choose at `HumanStrength` (schedule and rule: `strength::human`). No
-//! choice is random and every search is node-bounded on one thread, so a game replays (with the
-//! same hash size: the searches share the engine's table across moves).
+//! policy's candidates choose at `HumanStrength` (schedule and rule: `strength::human`). At
+//! `HumanTemperature` 0 no choice is random; above 0 each stretch's choice is drawn among the
+//! moves it may play (`strength::variety`) with the game's seed. Every search is node-bounded on
+//! one thread, so a game replays from its seed (with the same hash size: the searches share the
+//! engine's table across moves).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Mutex;
 
+use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Move, Position};
 
 use super::maia::centipawns;
+use super::thread::{Answer, Say, Wait};
 use super::{info_line, Uci};
 use crate::engine::position::{uci_string, Game};
 use crate::engine::search::{Control, Engine, SearchParams};
-use crate::policy::Evaluator;
+use crate::policy::{Evaluation, Evaluator};
 use crate::strength::{
-    human_candidates, human_mistake, human_pick, human_plan, human_plausible, HumanPlan, SearchPlan,
+    draw_by_excess, draw_by_probability, human_candidates, human_people_moves, human_pick,
+    human_plan, human_plausible, human_qualifying, human_rng, human_within_margin, move_seed,
+    HumanPlan, SearchPlan, Settings,
 };
 
-/// What the answering thread says: a line per report, then the move.
-type Say = Arc<dyn Fn(&str) + Send + Sync>;
-
 impl Uci {
-    /// `go` under `Style=human` at HumanStrength `h`; `params` holds `go`'s limits (a clock or
-    /// `go nodes` may end the search before the schedule's nodes do).
-    pub(super) fn go_human(&mut self, game: Game, params: SearchParams, h: u32, ponder: bool) {
-        let plan = human_plan(h);
+    /// `go` under `Style=human` at the settings' HumanStrength; `params` holds `go`'s limits (a
+    /// clock or `go nodes` may end the search before the schedule's nodes do).
+    pub(super) fn go_human(
+        &mut self,
+        game: Game,
+        params: SearchParams,
+        eff: &Settings,
+        ponder: bool,
+    ) {
+        let plan = human_plan(eff.human_strength);
         let evaluator = match self.maia.evaluator(plan.net) {
             Ok(e) => e,
             Err(e) => {
@@ -37,137 +44,227 @@ impl Uci {
         if let Some(text) = self.settings.strength_info() {
             self.say(&format!("info string {text}"));
         }
-        let positions = self.maia.history(&game.root);
-        let mut engine = self
-            .engine
-            .take()
-            .unwrap_or_else(|| Engine::new(self.opts.hash_mb));
-        let wait = params.limits.infinite || ponder;
-        self.control = Control::default();
-        self.control.ponder.store(wait, Ordering::SeqCst);
-        let control = self.control.clone();
-        let answered = Arc::new(AtomicBool::new(false));
-        self.answered = answered.clone();
-        let out = self.out.clone();
-        let say: Say = Arc::new(move |line: &str| out.say(line));
-        let handle = std::thread::Builder::new()
-            .name("human".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let played = play(
-                    &mut engine,
-                    &game,
-                    &positions,
-                    &evaluator,
-                    &plan,
-                    params,
-                    &control,
-                    &say,
-                );
-                while control.ponder.load(Ordering::SeqCst) && !control.stop.load(Ordering::SeqCst)
-                {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                say(&match played {
-                    Some(m) => format!("bestmove {}", uci_string(m)),
-                    None => "bestmove 0000".to_string(),
-                });
-                answered.store(true, Ordering::SeqCst);
-                engine
-            });
-        match handle {
-            Ok(h) => self.worker = Some(h),
-            Err(e) => self.say(&format!("info string cannot start the human thread: {e}")),
+        let t = eff.human.temperature;
+        if t > 0.0 {
+            self.tell_seed();
         }
+        let mut rng = human_rng(move_seed(
+            self.seed,
+            game.root_key,
+            game.history.len() as u32,
+        ));
+        let positions = self.maia.history(&game.root);
+        let wait = Wait {
+            infinite: params.limits.infinite,
+            ponder,
+        };
+        self.spawn_search("human", wait, move |engine, control, say| {
+            let mut ask = Ask {
+                engine,
+                game: &game,
+                params,
+                control,
+                say,
+                t,
+                rng: &mut rng,
+            };
+            Answer {
+                best: ask.play(&positions, &evaluator, &plan),
+                ..Answer::default()
+            }
+        });
     }
 }
 
-/// The move played (None: the game is over), its reports said on the way.
-#[allow(clippy::too_many_arguments)]
-fn play(
-    engine: &mut Engine,
-    game: &Game,
-    positions: &[Chess],
-    evaluator: &Mutex<Evaluator>,
-    plan: &HumanPlan,
+/// One move's choice: what the searches and the draws need.
+struct Ask<'a> {
+    engine: &'a mut Engine,
+    game: &'a Game,
     params: SearchParams,
-    control: &Control,
-    say: &Say,
-) -> Option<Move> {
-    let e = match evaluator.lock() {
-        Ok(mut ev) => ev.evaluate(positions),
-        Err(poisoned) => poisoned.into_inner().evaluate(positions),
-    };
-    if e.moves.is_empty() {
-        say(if game.root.is_check() {
-            "info depth 0 score mate 0"
-        } else {
-            "info depth 0 score cp 0"
-        });
-        return None;
-    }
-    // the searches below answer `stop` but not `ponderhit`: the thread waits for those itself
-    let inner = Control {
-        stop: control.stop.clone(),
-        ..Control::default()
-    };
-    let probs = e.probabilities(1.0);
-    let Some(search) = &plan.search else {
-        let top = e.best()?;
-        say(&format!(
-            "info depth 1 seldepth 1 multipv 1 score cp {} nodes 1 pv {}",
-            centipawns(e.q()),
-            uci_string(top)
-        ));
-        let Some(mistakes) = &plan.mistakes else {
-            return Some(top);
+    control: &'a Control,
+    say: &'a Say,
+    /// HumanTemperature.
+    t: f64,
+    rng: &'a mut ChaCha8Rng,
+}
+
+impl Ask<'_> {
+    /// The move played (None: the game is over), its reports said on the way.
+    fn play(
+        &mut self,
+        positions: &[Chess],
+        evaluator: &Mutex<Evaluator>,
+        plan: &HumanPlan,
+    ) -> Option<Move> {
+        let e = match evaluator.lock() {
+            Ok(mut ev) => ev.evaluate(positions),
+            Err(poisoned) => poisoned.into_inner().evaluate(positions),
         };
-        let alternatives: Vec<(Move, f32)> = human_plausible(&probs)
+        if e.moves.is_empty() {
+            (self.say)(if self.game.root.is_check() {
+                "info depth 0 score mate 0"
+            } else {
+                "info depth 0 score cp 0"
+            });
+            return None;
+        }
+        let probs = e.probabilities(1.0);
+        match &plan.search {
+            None => {
+                let top = e.best()?;
+                (self.say)(&format!(
+                    "info depth 1 seldepth 1 multipv 1 score cp {} nodes 1 pv {}",
+                    centipawns(e.q()),
+                    uci_string(top)
+                ));
+                match &plan.mistakes {
+                    None => Some(self.people_move(&e, &probs).unwrap_or(top)),
+                    Some(m) => Some(self.mistake(&e, &probs, top, m.nodes, m.weight)),
+                }
+            }
+            Some(search) => self.searched(&e, &probs, search),
+        }
+    }
+
+    /// The searches below answer `stop` but not `ponderhit`: the owner waits for those itself.
+    fn inner(&self) -> Control {
+        Control {
+            stop: self.control.stop.clone(),
+            ..Control::default()
+        }
+    }
+
+    /// The policy half: one of the moves people of the band play, drawn by probability
+    /// sharpened by the temperature (the top move at 0).
+    fn people_move(&mut self, e: &Evaluation, probs: &[f32]) -> Option<Move> {
+        let set = human_people_moves(probs);
+        let i = draw_by_probability(probs, &set, self.t, self.rng)?;
+        let m = e.moves[i];
+        if self.t > 0.0 && i != set[0] {
+            (self.say)(&format!(
+                "info string human: {} drawn (policy {:.1}%) among {} moves people play, temperature {}",
+                uci_string(m),
+                probs[i] * 100.0,
+                set.len(),
+                self.t
+            ));
+        }
+        Some(m)
+    }
+
+    /// The mistakes stretch: the top move and its plausible alternatives searched together; a
+    /// qualifying mistake replaces the top move (the one exceeding its weight most at
+    /// temperature 0, drawn by excess above it); with none, the top move at 0, else one of the
+    /// searched moves drawn by probability. The top move when the search was stopped first.
+    fn mistake(
+        &mut self,
+        e: &Evaluation,
+        probs: &[f32],
+        top: Move,
+        nodes: u64,
+        weight: f64,
+    ) -> Move {
+        let alternatives: Vec<(Move, f32)> = human_plausible(probs)
             .into_iter()
             .map(|i| (e.moves[i], probs[i]))
             .collect();
         if alternatives.is_empty() {
-            return Some(top);
+            return top;
         }
         let p_top = e
             .moves
             .iter()
             .position(|m| *m == top)
             .map_or(0.0, |i| probs[i]);
-        let limited = bounded(params, mistakes.nodes);
-        return Some(
-            mistake(
-                engine,
-                game,
-                limited,
-                &inner,
-                (top, p_top),
-                &alternatives,
-                mistakes.weight,
-                say,
-            )
-            .unwrap_or(top),
-        );
-    };
-    let mut moves: Vec<(Move, f32)> = human_candidates(&probs)
-        .into_iter()
-        .map(|i| (e.moves[i], probs[i]))
-        .collect();
-    let limited = bounded(params, search.nodes);
-    if search.engine_best {
-        let own = engine.search(game, &limited, &inner, &mut |_| {});
-        if let Some(best) = own.best.filter(|b| !moves.iter().any(|(m, _)| m == b)) {
-            let p = e
-                .moves
-                .iter()
-                .position(|m| *m == best)
-                .map_or(0.0, |i| probs[i]);
-            moves.push((best, p));
+        let mut moves = vec![(top, p_top)];
+        moves.extend_from_slice(&alternatives);
+        let limited = bounded(self.params.clone(), nodes);
+        let inner = self.inner();
+        let (scored, nodes) =
+            search_together(self.engine, self.game, limited, &inner, &moves, None);
+        let Some(top_score) = scored.iter().find(|c| c.0 == top).map(|c| c.2) else {
+            return top;
+        };
+        let others: Vec<(Move, f32, i32)> = scored.iter().copied().filter(|c| c.0 != top).collect();
+        let pairs: Vec<(f32, i32)> = others.iter().map(|&(_, p, s)| (p, s)).collect();
+        let qualifying = human_qualifying((p_top, top_score), &pairs, weight);
+        if qualifying.is_empty() {
+            if self.t <= 0.0 {
+                return top;
+            }
+            let all: Vec<f32> = scored.iter().map(|c| c.1).collect();
+            let set: Vec<usize> = (0..scored.len()).collect();
+            let i = draw_by_probability(&all, &set, self.t, self.rng).unwrap_or(0);
+            return scored[i].0;
         }
+        let excess: Vec<f64> = qualifying.iter().map(|&(_, x)| x).collect();
+        let k = draw_by_excess(&excess, self.t, self.rng)
+            .map(|k| qualifying[k].0)
+            .or_else(|| crate::strength::human_mistake((p_top, top_score), &pairs, weight));
+        let Some(k) = k else { return top };
+        let (m, p, s) = others[k];
+        (self.say)(&format!(
+            "info string human: a mistake, {} (policy {:.1}%, {s} cp) for {} (policy {:.1}%, {top_score} cp), {} plausible moves at {nodes} nodes, weight {weight}",
+            uci_string(m),
+            p * 100.0,
+            uci_string(top),
+            p_top * 100.0,
+            others.len(),
+        ));
+        m
     }
-    let fallback = moves[0].0;
-    let chosen = choose_searched(engine, game, limited, &inner, &moves, search, say);
-    Some(chosen.unwrap_or(fallback))
+
+    /// The search half: the candidates (and the engine's own best when the plan asks) searched
+    /// together; among those within the margin of the best score, the likeliest at temperature
+    /// 0, else one drawn by probability.
+    fn searched(&mut self, e: &Evaluation, probs: &[f32], search: &SearchPlan) -> Option<Move> {
+        let mut moves: Vec<(Move, f32)> = human_candidates(probs)
+            .into_iter()
+            .map(|i| (e.moves[i], probs[i]))
+            .collect();
+        let limited = bounded(self.params.clone(), search.nodes);
+        let inner = self.inner();
+        if search.engine_best {
+            let own = self.engine.search(self.game, &limited, &inner, &mut |_| {});
+            if let Some(best) = own.best.filter(|b| !moves.iter().any(|(m, _)| m == b)) {
+                let p = e
+                    .moves
+                    .iter()
+                    .position(|m| *m == best)
+                    .map_or(0.0, |i| probs[i]);
+                moves.push((best, p));
+            }
+        }
+        let fallback = moves[0].0;
+        let (scored, nodes) = search_together(
+            self.engine,
+            self.game,
+            limited,
+            &inner,
+            &moves,
+            Some(self.say),
+        );
+        let pairs: Vec<(f32, i32)> = scored.iter().map(|&(_, p, s)| (p, s)).collect();
+        let i = if self.t <= 0.0 {
+            human_pick(&pairs, search.margin)
+        } else {
+            let all: Vec<f32> = pairs.iter().map(|c| c.0).collect();
+            let set = human_within_margin(&pairs, search.margin);
+            draw_by_probability(&all, &set, self.t, self.rng)
+        };
+        let Some(i) = i else {
+            return Some(fallback);
+        };
+        let (m, p, s) = scored[i];
+        (self.say)(&format!(
+            "info string human: {} (policy {:.0}%, {s} cp) among {} candidates within {} cp, {nodes} nodes",
+            uci_string(m),
+            p * 100.0,
+            scored.len(),
+            search.margin,
+        ));
+        Some(m)
+    }
 }
 
 /// `go`'s limits with the schedule's `nodes` at most (a clock or `go nodes` may end the search
@@ -201,60 +298,4 @@ fn search_together(
         .filter_map(|c| Some((c.mv, moves.iter().find(|(m, _)| *m == c.mv)?.1, c.score)))
         .collect();
     (scored, result.nodes)
-}
-
-/// The mistake, if one replaces `top`: the top move and its plausible `alternatives` searched
-/// together, the choice [`human_mistake`]'s at `weight`; None when none qualifies or the search
-/// was stopped before scoring the top move.
-#[allow(clippy::too_many_arguments)]
-fn mistake(
-    engine: &mut Engine,
-    game: &Game,
-    params: SearchParams,
-    control: &Control,
-    top: (Move, f32),
-    alternatives: &[(Move, f32)],
-    weight: f64,
-    say: &Say,
-) -> Option<Move> {
-    let mut moves = vec![top];
-    moves.extend_from_slice(alternatives);
-    let (scored, nodes) = search_together(engine, game, params, control, &moves, None);
-    let top_score = scored.iter().find(|c| c.0 == top.0)?.2;
-    let others: Vec<&(Move, f32, i32)> = scored.iter().filter(|c| c.0 != top.0).collect();
-    let pairs: Vec<(f32, i32)> = others.iter().map(|&&(_, p, s)| (p, s)).collect();
-    let &&(m, p, s) = others.get(human_mistake((top.1, top_score), &pairs, weight)?)?;
-    say(&format!(
-        "info string human: a mistake, {} (policy {:.1}%, {s} cp) for {} (policy {:.1}%, {top_score} cp), {} plausible moves at {nodes} nodes, weight {weight}",
-        uci_string(m),
-        p * 100.0,
-        uci_string(top.0),
-        top.1 * 100.0,
-        others.len(),
-    ));
-    Some(m)
-}
-
-/// Searches `moves` together and picks by [`human_pick`]; None when the search was stopped
-/// before scoring any.
-fn choose_searched(
-    engine: &mut Engine,
-    game: &Game,
-    params: SearchParams,
-    control: &Control,
-    moves: &[(Move, f32)],
-    search: &SearchPlan,
-    say: &Say,
-) -> Option<Move> {
-    let (scored, nodes) = search_together(engine, game, params, control, moves, Some(say));
-    let pairs: Vec<(f32, i32)> = scored.iter().map(|&(_, p, s)| (p, s)).collect();
-    let (m, p, s) = scored[human_pick(&pairs, search.margin)?];
-    say(&format!(
-        "info string human: {} (policy {:.0}%, {s} cp) among {} candidates within {} cp, {nodes} nodes",
-        uci_string(m),
-        p * 100.0,
-        scored.len(),
-        search.margin,
-    ));
-    Some(m)
 }

@@ -5,16 +5,16 @@
 //! moves (`position ... moves`) are the network's history. The net is decoded when chosen
 //! (`Style`, `MaiaNet`) and kept.
 
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rand::RngExt;
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position};
 
+use super::thread::{Answer, Wait};
 use super::Uci;
+use crate::engine::command::Go;
 use crate::engine::position::{uci_string, Game};
-use crate::engine::search::{Control, Engine};
 use crate::policy::{Evaluation, Evaluator, Net, PolicyError};
 use crate::strength::{move_seed, policy_rng};
 
@@ -106,75 +106,50 @@ impl Uci {
 
     /// `go` under `Style=maia`: whatever its limits, one evaluation. `bestmove` waits for
     /// `stop` or `ponderhit` after `go infinite` or `go ponder`, as UCI wants.
-    pub(super) fn go_maia(&mut self, game: &Game, wait: bool) {
+    pub(super) fn go_maia(&mut self, game: &Game, go: &Go) {
         self.maia_load();
         let Some((_, evaluator)) = self.maia.evaluator.clone() else {
             self.say("bestmove 0000");
             return;
         };
         let maia = self.settings.maia.clone();
-        if maia.temperature > 0.0 && self.settings.random_seed == 0 && !self.seed_told {
-            self.say(&format!(
-                "info string RandomSeed 0: seeded from the clock with {} (set RandomSeed to replay)",
-                self.seed
-            ));
-            self.seed_told = true;
+        if maia.temperature > 0.0 {
+            self.tell_seed();
         }
         if let Some(text) = self.settings.strength_info() {
             self.say(&format!("info string {text}"));
         }
-        // positions tracked by `position`; the game's root must be their last
-        let positions = match self.maia.positions.last() {
-            Some(p) if *p == game.root => self.maia.positions.clone(),
-            _ => vec![game.root.clone()],
-        };
+        let positions = self.maia.history(&game.root);
         let seed = move_seed(self.seed, game.root_key, game.history.len() as u32);
-        let engine = self
-            .engine
-            .take()
-            .unwrap_or_else(|| Engine::new(self.opts.hash_mb));
-        self.control = Control::default();
-        self.control.ponder.store(wait, Ordering::SeqCst);
-        let control = self.control.clone();
-        let answered = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        self.answered = answered.clone();
-        let out = self.out.clone();
-        let handle = std::thread::Builder::new()
-            .name("maia".into())
-            .spawn(move || {
-                let start = Instant::now();
-                let e = match evaluator.lock() {
-                    Ok(mut ev) => ev.evaluate(&positions),
-                    Err(poisoned) => poisoned.into_inner().evaluate(&positions),
-                };
-                let best = choose(&e, maia.temperature, seed);
-                let ms = start.elapsed().as_millis();
-                match best {
-                    Some(m) => out.say(&format!(
-                        "info depth 1 seldepth 1 multipv 1 score cp {} nodes 1 nps {} time {ms} pv {}",
-                        centipawns(e.q()),
-                        1000 / ms.max(1),
-                        uci_string(m)
-                    )),
-                    None => out.say(if shakmaty::Position::is_check(&positions[positions.len() - 1]) {
-                        "info depth 0 score mate 0"
-                    } else {
-                        "info depth 0 score cp 0"
-                    }),
-                }
-                while control.ponder.load(Ordering::SeqCst) && !control.stop.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                out.say(&match best {
-                    Some(m) => format!("bestmove {}", uci_string(m)),
-                    None => "bestmove 0000".to_string(),
-                });
-                answered.store(true, Ordering::SeqCst);
-                engine
-            });
-        match handle {
-            Ok(h) => self.worker = Some(h),
-            Err(e) => self.say(&format!("info string cannot start the maia thread: {e}")),
-        }
+        let wait = Wait {
+            infinite: go.infinite,
+            ponder: go.ponder,
+        };
+        self.spawn_search("maia", wait, move |_, _, say| {
+            let start = Instant::now();
+            let e = match evaluator.lock() {
+                Ok(mut ev) => ev.evaluate(&positions),
+                Err(poisoned) => poisoned.into_inner().evaluate(&positions),
+            };
+            let best = choose(&e, maia.temperature, seed);
+            let ms = start.elapsed().as_millis();
+            match best {
+                Some(m) => say(&format!(
+                    "info depth 1 seldepth 1 multipv 1 score cp {} nodes 1 nps {} time {ms} pv {}",
+                    centipawns(e.q()),
+                    1000 / ms.max(1),
+                    uci_string(m)
+                )),
+                None => say(if positions[positions.len() - 1].is_check() {
+                    "info depth 0 score mate 0"
+                } else {
+                    "info depth 0 score cp 0"
+                }),
+            }
+            Answer {
+                best,
+                ..Answer::default()
+            }
+        });
     }
 }
