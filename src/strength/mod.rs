@@ -16,6 +16,7 @@ mod noise;
 mod seed;
 mod settings;
 mod table;
+mod think_model;
 mod variety;
 
 pub use declare::{DeclKind, OptionDecl};
@@ -47,4 +48,8 @@ pub use settings::{
     EloOutside, OptionError, Settings, TableSource, STRENGTH_TABLE, UCI_ELO, UCI_LIMIT_STRENGTH,
 };
 pub use table::{EloTable, Row, TableError, ELO_BOUNDS, EMBEDDED_NAME};
+pub use think_model::{
+    safe_limit as think_safe_limit, MoveContext, ThinkModel, FEATURES as THINK_FEATURES,
+    PREVIOUS as THINK_PREVIOUS, SENSIBLE as THINK_SENSIBLE,
+};
 pub use variety::{by_excess as draw_by_excess, by_probability as draw_by_probability};
