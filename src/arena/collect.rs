@@ -11,13 +11,13 @@ use tokio::time::Instant;
 use super::config::MatchConfig;
 use super::error::{ArenaError, Result};
 use super::game::GameJob;
+use super::game_files::GameFiles;
 use super::outcome::{FinishedGame, Termination};
 use super::pgn::{format_pgn, hostname, today, PgnGame};
 use super::players::Player;
 use super::run_options::RunOptions;
 use super::sprt::SprtTracker;
 use super::stats::MatchTally;
-use super::store::Store;
 use super::summary::MatchSummary;
 use crate::results::GameRow;
 
@@ -25,7 +25,7 @@ use crate::results::GameRow;
 pub(super) struct Collector<'a> {
     config: &'a MatchConfig,
     opts: &'a RunOptions,
-    store: Store,
+    store: GameFiles,
     tally: MatchTally,
     sprt: Option<SprtTracker>,
     summary: MatchSummary,
@@ -41,7 +41,7 @@ impl<'a> Collector<'a> {
     pub fn new(
         config: &'a MatchConfig,
         opts: &'a RunOptions,
-        store: Store,
+        store: GameFiles,
         tally: MatchTally,
         sprt: Option<SprtTracker>,
         summary: MatchSummary,

@@ -15,6 +15,7 @@ use super::collect::{finish_summary, Collector};
 use super::config::{AdjudicationConfig, MatchConfig, Timeouts};
 use super::error::{ArenaError, Context, IoContext, Result};
 use super::game::{self, GameJob};
+use super::game_files::GameFiles;
 use super::lock::RunLock;
 use super::openings::{self, Book};
 use super::outcome::FinishedGame;
@@ -24,7 +25,6 @@ use super::schedule;
 use super::snapshot::check_snapshot;
 use super::sprt::SprtTracker;
 use super::stats::MatchTally;
-use super::store::Store;
 use super::summary::MatchSummary;
 use super::uci_engine::UciEngine;
 
@@ -113,7 +113,7 @@ pub async fn run_match_async(
     // held until this function returns: a second run on the directory fails at once
     let _lock = RunLock::acquire(out_dir)?;
     check_snapshot(out_dir, config)?;
-    let store = Store::open(out_dir)?;
+    let store = GameFiles::open(out_dir)?;
     let Resumed {
         planned,
         pending,
@@ -200,7 +200,7 @@ pub async fn run_match_async(
 }
 
 /// The plan, minus the games already stored; tallies (and the SPRT) fed with those.
-fn resume(config: &MatchConfig, players: &[Player], book: &Book, store: &Store) -> Resumed {
+fn resume(config: &MatchConfig, players: &[Player], book: &Book, store: &GameFiles) -> Resumed {
     let plan = schedule::plan(config, book);
     let names: Vec<String> = players.iter().map(|p| p.spec.name.clone()).collect();
     let pair_names: Vec<(String, String)> = config

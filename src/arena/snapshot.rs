@@ -82,7 +82,8 @@ pub fn check_snapshot(dir: &Path, cfg: &MatchConfig) -> Result<()> {
 /// counts as holding games, so nothing is overwritten on a guess.
 fn holds_games(dir: &Path) -> bool {
     let csv = dir.join("games.csv");
-    let in_csv = csv.exists() && super::store::read_games_csv(&csv).map_or(true, |g| !g.is_empty());
+    let in_csv =
+        csv.exists() && super::game_files::read_games_csv(&csv).map_or(true, |g| !g.is_empty());
     let in_pgn = std::fs::read_to_string(dir.join("games.pgn")).is_ok_and(|t| !t.trim().is_empty());
     in_csv || in_pgn
 }

@@ -223,7 +223,7 @@ pub async fn complete(
 ) -> Result<bool> {
     let mut rows = Vec::with_capacity(games.len());
     for g in games {
-        rows.push(csv_row(&g.record)?);
+        rows.push(g.record.csv_line().map_err(StoreError::Other)?);
     }
     retry!(db, "store a unit's games", |c| {
         let tx = c.transaction().await?;
@@ -257,19 +257,6 @@ pub async fn complete(
         tx.commit().await?;
         Ok(true)
     })
-}
-
-/// One games.csv row (no header), newline-terminated.
-pub(crate) fn csv_row(record: &crate::results::GameRow) -> Result<String> {
-    let mut w = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(Vec::with_capacity(256));
-    w.serialize(record)
-        .map_err(|e| StoreError::Other(format!("cannot format a games.csv row: {e}")))?;
-    let bytes = w
-        .into_inner()
-        .map_err(|e| StoreError::Other(format!("cannot format a games.csv row: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| StoreError::Other(format!("a games.csv row: {e}")))
 }
 
 /// Gives a unit back to the queue with the reason this worker cannot play it.

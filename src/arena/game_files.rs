@@ -1,7 +1,7 @@
-//! The results store: append-only `games.pgn` and `games.csv`, flushed after every game, and
-//! the resume logic (which games are done; repair of a run killed between or inside the two
-//! writes: a game counts as done only when its CSV row and its complete PGN game are both
-//! there).
+//! A match folder's game files: append-only `games.pgn` and `games.csv`, flushed after every
+//! game, and the resume logic (which games are done; repair of a run killed between or inside
+//! the two writes: a game counts as done only when its CSV row and its complete PGN game are
+//! both there).
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs::{File, OpenOptions};
@@ -49,7 +49,7 @@ fn parse_games_csv(text: &str, path: &Path) -> Result<Vec<GameRow>> {
 }
 
 /// The open store of one run directory.
-pub struct Store {
+pub struct GameFiles {
     pub dir: PathBuf,
     pgn: File,
     csv: File,
@@ -61,11 +61,11 @@ pub struct Store {
     header_ok: bool,
 }
 
-impl Store {
+impl GameFiles {
     /// Opens (or creates) `dir/games.{pgn,csv}`, reads the finished games and repairs what a
     /// kill can leave: a torn CSV line, PGN games without a CSV row, CSV rows whose PGN game
     /// is missing or torn (the game is played again), duplicated games.
-    pub fn open(dir: &Path) -> Result<Store> {
+    pub fn open(dir: &Path) -> Result<GameFiles> {
         std::fs::create_dir_all(dir).at("create output directory", dir)?;
         let csv_path = dir.join("games.csv");
         let pgn_path = dir.join("games.pgn");
@@ -114,7 +114,7 @@ impl Store {
                 .open(path)
                 .at("open", path)
         };
-        Ok(Store {
+        Ok(GameFiles {
             dir: dir.to_path_buf(),
             pgn: open_append(&pgn_path)?,
             csv: open_append(&csv_path)?,
@@ -142,16 +142,11 @@ impl Store {
             .write_all(pgn_text.as_bytes())
             .and_then(|_| self.pgn.flush())
             .at("write", &pgn_path)?;
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(Vec::with_capacity(256));
-        w.serialize(record)
-            .map_err(|e| ArenaError::file(&csv_path, format!("cannot format a row: {e}")))?;
-        let row = w
-            .into_inner()
-            .map_err(|e| ArenaError::file(&csv_path, format!("cannot format a row: {e}")))?;
+        let row = record
+            .csv_line()
+            .map_err(|e| ArenaError::file(&csv_path, e))?;
         self.csv
-            .write_all(&row)
+            .write_all(row.as_bytes())
             .and_then(|_| self.csv.flush())
             .at("write", &csv_path)?;
         self.done.insert(record.game_id);
@@ -268,7 +263,7 @@ mod tests {
         // games 1-2 from before the PGN was kept; 3 complete, 4 missing, 5 torn
         let torn = "[Event \"e\"]\n[GameId \"5\"]\n\n1. e4";
         std::fs::write(dir.join("games.pgn"), format!("{}{torn}", game(3))).unwrap();
-        let store = Store::open(&dir).unwrap();
+        let store = GameFiles::open(&dir).unwrap();
         assert_eq!(
             store.done.iter().copied().collect::<Vec<_>>(),
             vec![1, 2, 3]
@@ -281,7 +276,7 @@ mod tests {
         );
         // no PGN at all: every row stays
         std::fs::remove_file(dir.join("games.pgn")).unwrap();
-        assert_eq!(Store::open(&dir).unwrap().done.len(), 3);
+        assert_eq!(GameFiles::open(&dir).unwrap().done.len(), 3);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -323,7 +318,7 @@ mod tests {
             ),
         )
         .unwrap();
-        let store = Store::open(&dir).unwrap();
+        let store = GameFiles::open(&dir).unwrap();
         assert_eq!(store.done.iter().copied().collect::<Vec<_>>(), vec![1]);
         let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
         assert_eq!(pgn, game(1));
@@ -347,7 +342,7 @@ mod tests {
             format!("{}\n{old_row}\n", old_header.join(",")),
         )
         .unwrap();
-        let mut store = Store::open(&dir).unwrap();
+        let mut store = GameFiles::open(&dir).unwrap();
         // opening a finished match changes nothing
         assert_eq!(
             std::fs::read_to_string(dir.join("games.csv")).unwrap(),
