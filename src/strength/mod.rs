@@ -6,6 +6,7 @@
 //! MultiPV candidates to [`noise::choose`]. Formulas: docs/strength.md.
 
 mod declare;
+mod elo_range;
 mod elo_scale;
 mod family;
 mod human;
@@ -20,6 +21,7 @@ mod think_model;
 mod variety;
 
 pub use declare::{DeclKind, OptionDecl};
+pub use elo_range::EloOutside;
 pub use elo_scale::{maps as scale_maps, ScaleMap, POOL as POOL_SCALE};
 pub use family::Family;
 pub use human::{
@@ -45,7 +47,7 @@ pub use seed::{
     root_errors,
 };
 pub use settings::{
-    EloOutside, OptionError, Settings, TableSource, STRENGTH_TABLE, UCI_ELO, UCI_LIMIT_STRENGTH,
+    OptionError, Settings, TableSource, STRENGTH_TABLE, UCI_ELO, UCI_LIMIT_STRENGTH,
 };
 pub use table::{EloTable, Row, TableError, ELO_BOUNDS, EMBEDDED_NAME};
 pub use think_model::{
