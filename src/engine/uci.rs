@@ -18,6 +18,7 @@ use std::time::Duration;
 use shakmaty::{Color, Position};
 
 mod human;
+mod human_time;
 mod maia;
 mod options;
 mod output;
@@ -116,6 +117,8 @@ pub struct Uci {
     captured: Option<Arc<Mutex<Vec<String>>>>,
     /// `Style=maia`: the game's positions and the loaded network.
     maia: maia::MaiaState,
+    /// `HumanTime`: the model and the game's own think times.
+    human_clock: human_time::HumanClock,
 }
 
 impl Default for Uci {
@@ -145,6 +148,7 @@ impl Uci {
             out,
             captured: None,
             maia: maia::MaiaState::default(),
+            human_clock: human_time::HumanClock::default(),
         }
     }
 
@@ -243,6 +247,7 @@ impl Uci {
             Command::UciNewGame => {
                 self.stop_and_wait();
                 self.reclaim().clear();
+                self.human_clock.new_game();
                 // RandomSeed 0: each game its own clock seed (printed at its first search), so
                 // games against a weakened engine kept running do not repeat move for move
                 if self.settings.random_seed == 0 {
@@ -329,7 +334,8 @@ impl Uci {
         // UCI_LimitStrength: the table's row replaces the knobs it has columns for.
         let eff = self.settings.effective();
         if eff.style.plays_human(eff.human_strength) {
-            return self.go_human(game, params, &eff, go.ponder);
+            let timed = self.timed_move(&go, &game, &eff);
+            return self.go_human(game, params, &eff, go.ponder, timed);
         }
         if Weakening::is_random(&eff) {
             self.tell_seed();

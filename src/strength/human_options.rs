@@ -88,12 +88,16 @@ impl HumanOptions {
             );
         }
         if n.eq_ignore_ascii_case(HUMAN_TIME_MODEL) {
-            self.time_model = if v.is_empty() {
-                EMBEDDED_MODEL.to_string()
-            } else {
-                v.to_string()
-            };
-            return Some(Ok(()));
+            if v.is_empty() || v == EMBEDDED_MODEL {
+                self.time_model = EMBEDDED_MODEL.to_string();
+                return Some(Ok(()));
+            }
+            // read now, so a bad file is named at `setoption`, not mid-game
+            return Some(
+                super::think_model::ThinkModel::load(std::path::Path::new(v)).map(|_| {
+                    self.time_model = v.to_string();
+                }),
+            );
         }
         None
     }

@@ -44,7 +44,7 @@ pub use noise::{
 };
 pub use seed::{
     clock_seed, eval_noise, eval_noise_seed, human_rng, move_seed, noise_rng, policy_rng,
-    root_errors,
+    root_errors, think_rng,
 };
 pub use settings::{
     OptionError, Settings, TableSource, STRENGTH_TABLE, UCI_ELO, UCI_LIMIT_STRENGTH,

@@ -13,6 +13,8 @@ const NOISE_STREAM: u64 = 2;
 const POLICY_STREAM: u64 = 3;
 /// ChaCha stream of `Style human`'s drawn choice (`HumanTemperature` above 0).
 const HUMAN_STREAM: u64 = 4;
+/// ChaCha stream of `HumanTime`'s drawn think time (apart, so the time never changes the move).
+const THINK_STREAM: u64 = 5;
 
 /// SplitMix64 finaliser: spreads nearby inputs (ply n, n + 1) over the whole 64-bit range.
 fn mix64(mut z: u64) -> u64 {
@@ -62,6 +64,13 @@ pub fn policy_rng(move_seed: u64) -> ChaCha8Rng {
 pub fn human_rng(move_seed: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(move_seed);
     rng.set_stream(HUMAN_STREAM);
+    rng
+}
+
+/// The generator of `HumanTime`'s drawn think time over one move.
+pub fn think_rng(move_seed: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(move_seed);
+    rng.set_stream(THINK_STREAM);
     rng
 }
 

@@ -12,6 +12,7 @@ mod search_bounds;
 mod uci;
 mod uci_fuzz_regressions;
 mod uci_human;
+mod uci_human_time;
 mod uci_maia;
 mod uci_robust;
 mod uci_values;

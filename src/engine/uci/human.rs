@@ -10,6 +10,7 @@ use std::sync::Mutex;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Move, Position};
 
+use super::human_time::TimedMove;
 use super::maia::centipawns;
 use super::thread::{Answer, Say, Wait};
 use super::{info_line, Uci};
@@ -31,8 +32,13 @@ impl Uci {
         params: SearchParams,
         eff: &Settings,
         ponder: bool,
+        timed: Option<TimedMove>,
     ) {
-        let plan = human_plan(eff.human_strength);
+        let mut plan = human_plan(eff.human_strength);
+        // short of time people play from intuition: no search half
+        if timed.as_ref().is_some_and(TimedMove::in_trouble) {
+            plan.search = None;
+        }
         let evaluator = match self.maia.evaluator(plan.net) {
             Ok(e) => e,
             Err(e) => {
@@ -67,10 +73,14 @@ impl Uci {
                 say,
                 t,
                 rng: &mut rng,
+                timed: timed.as_ref(),
+                think: None,
             };
+            let best = ask.play(&positions, &evaluator, &plan);
             Answer {
-                best: ask.play(&positions, &evaluator, &plan),
-                ..Answer::default()
+                best,
+                ponder: None,
+                think: ask.think,
             }
         });
     }
@@ -86,6 +96,10 @@ struct Ask<'a> {
     /// HumanTemperature.
     t: f64,
     rng: &'a mut ChaCha8Rng,
+    /// `HumanTime`'s move, when the clock is on.
+    timed: Option<&'a TimedMove>,
+    /// The think time drawn once the net has answered.
+    think: Option<std::time::Duration>,
 }
 
 impl Ask<'_> {
@@ -109,6 +123,11 @@ impl Ask<'_> {
             return None;
         }
         let probs = e.probabilities(1.0);
+        if let Some(timed) = self.timed {
+            let (think, report) = timed.think(&probs);
+            (self.say)(&report);
+            self.think = Some(think);
+        }
         match &plan.search {
             None => {
                 let top = e.best()?;
