@@ -25,10 +25,11 @@ pub struct CalibrateArgs {
     /// Output directory (default: results/NAME, NAME the config's name); rerunning on it resumes.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Copy the resulting table into the engine's embedded tables (run from the repository):
-    /// `--install` or `--install blend` writes configs/uci_elo_table.csv, `--install FAMILY`
-    /// (nodes, inaccuracy, gaussian, gbm, evalnoise) configs/families/FAMILY.csv; rebuild after.
-    /// Its value is optional: put it after CONFIG, or write `--install=FAMILY`.
+    /// Copy the resulting table into the built-in engine's embedded tables (run from the
+    /// repository): `--install FAMILY` (human, nodes, inaccuracy, gaussian, gbm, evalnoise)
+    /// writes configs/families/FAMILY.csv, `--install blend` or `--install` alone
+    /// configs/uci_elo_table.csv; rebuild after. Its value is optional: put it after CONFIG, or
+    /// write `--install=FAMILY`.
     #[arg(long, value_name = "FAMILY", num_args = 0..=1, default_missing_value = "blend")]
     pub install: Option<String>,
     /// Play no new games: refit and rewrite the table and report from the games so far.

@@ -41,12 +41,14 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "skillcal",
     version,
-    about = "Calibrated playing strength for chess engines",
+    about = "Calibrated playing strength: a UCI chess engine whose strength is set in Elo, and the tools that calibrate any UCI engine's strength settings",
     long_about = None,
     after_help = "Examples:\n  skillcal init --engine /path/to/engine     # a calibration config for your engine\n  \
                   skillcal calibrate calibration.toml --out run\n  \
                   skillcal match --engine builtin --engine stockfish --nodes 20000 --rounds 10 --out m1\n  \
-                  skillcal rate m1/games.csv\n\nEach command's --help ends with an example."
+                  skillcal rate m1/games.csv\n  \
+                  skillcal                                   # the engine: see `skillcal uci --help`\n\n\
+                  Each command's --help ends with an example."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -56,6 +58,21 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the built-in engine speaking UCI on stdin/stdout (also the default without a subcommand).
+    ///
+    /// To play a level, set three options: UCI_LimitStrength true; UCI_EloScale, the rating list
+    /// UCI_Elo is read on (pool, the default, lichess-blitz or lichess-rapid; a blitz and a rapid
+    /// target differ by about 190); UCI_Elo, the level.
+    ///
+    /// Style sets how a level plays: human (the default: Maia networks' moves), nodes, inaccuracy,
+    /// gaussian, gbm, evalnoise or blend (the engine's own search, weakened), each with its own
+    /// UCI_Elo table; maia plays one Maia network's policy (MaiaNet), with no table.
+    ///
+    /// Every option: docs/reference/uci-options.md.
+    #[command(
+        after_help = "Example:\n  printf 'uci\\nsetoption name UCI_LimitStrength value true\\nsetoption name \
+                      UCI_EloScale value lichess-blitz\\nsetoption name UCI_Elo value 1500\\nposition \
+                      startpos\\ngo wtime 60000 btime 60000\\n' | skillcal uci"
+    )]
     Uci,
     /// Search a fixed list of positions and print `N nodes M nps` (deterministic N).
     Bench(engine::BenchArgs),
@@ -73,7 +90,8 @@ enum Command {
     Rate(rate::RateArgs),
     /// Write a commented calibration config for a UCI engine, from the options it declares.
     Init(init::InitArgs),
-    /// Calibrate the built-in engine's strength knobs against a reference pool.
+    /// Calibrate a UCI engine's strength setting (the built-in engine's or any other's) against a
+    /// reference pool: the UCI_Elo table of a strength path.
     Calibrate(calibrate::CalibrateArgs),
     /// Measure the reference pool's own scale (its ladder) once, for calibrations to load.
     Pool(calibrate::PoolArgs),

@@ -6,8 +6,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod doc_commands;
 mod docs;
 mod graph;
+mod help;
 mod rust_text;
 mod sizes;
 
