@@ -158,15 +158,15 @@ fn a_seed_replays_its_game_and_temperature_0_ignores_the_seed() {
             play("12", "0"),
             "HumanStrength {h}: the seed changes nothing"
         );
-        let b = play("11", "0.25");
+        let b = play("11", "0.35");
         assert_eq!(
             b,
-            play("11", "0.25"),
+            play("11", "0.35"),
             "HumanStrength {h}: the seed's game replays"
         );
         assert_ne!(
             b,
-            play("12", "0.25"),
+            play("12", "0.35"),
             "HumanStrength {h}: another seed, another game"
         );
     }
