@@ -12,8 +12,8 @@ fn root() -> PathBuf {
 }
 
 /// Commands run as written, each with a text its output must hold; the rest are only checked
-/// against `--help` (they play games for minutes or hours, or need a user's own files). `dir`
-/// is where it runs: the repository's root, or an empty folder for those that write there.
+/// against `--help` (they play games for minutes or hours, or need a user's own files). Those
+/// that write files run in an empty folder that links the repository's `tests` and `configs`.
 struct Quick {
     command: &'static str,
     in_empty_dir: bool,
@@ -40,6 +40,16 @@ const QUICK: &[Quick] = &[
         command: "printf 'uci\\nsetoption name UCI_LimitStrength value true\\nsetoption name UCI_EloScale value lichess-blitz\\nsetoption name UCI_Elo value 1500\\nposition startpos moves e2e4\\ngo wtime 60000 btime 60000\\n' | target/release/skillcal | grep -v '^option'",
         in_empty_dir: false,
         expect: "UCI_EloScale lichess-blitz: UCI_Elo is usable from 721 to 2721",
+    },
+    Quick {
+        command: "skillcal rate tests/data/rating_fastchess.pgn",
+        in_empty_dir: false,
+        expect: "2 players",
+    },
+    Quick {
+        command: "skillcal analyse tests/data/rating_fastchess.pgn --out my-analysis",
+        in_empty_dir: true,
+        expect: "",
     },
     Quick {
         command: "skillcal init --engine fairy-stockfish --out fairy.toml",
@@ -308,6 +318,9 @@ fn the_quick_commands_run_as_written() {
         let dir = if q.in_empty_dir {
             let _ = std::fs::remove_dir_all(&empty);
             std::fs::create_dir_all(&empty).unwrap();
+            for d in ["tests", "configs"] {
+                std::os::unix::fs::symlink(root().join(d), empty.join(d)).unwrap();
+            }
             empty.clone()
         } else {
             root()
