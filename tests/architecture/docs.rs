@@ -195,3 +195,52 @@ fn every_uci_option_the_engine_declares_is_in_the_reference() {
         "UCI options missing from docs/reference/uci-options.md: {missing:?}"
     );
 }
+
+/// The reference's type and default columns against what `uci` declares, so a changed default
+/// cannot leave the reference behind. `UCI_Elo`'s default is its table's minimum, so the
+/// reference says so in words.
+#[test]
+fn the_reference_gives_each_uci_option_its_declared_type_and_default() {
+    let mut uci = skillcal::engine::Uci::capturing(skillcal::engine::Options::default());
+    let (_, out) = uci.respond("uci");
+    let reference = std::fs::read_to_string(root().join("docs/reference/uci-options.md")).unwrap();
+    let mut wrong = Vec::new();
+    for line in out.iter().filter_map(|l| l.strip_prefix("option name ")) {
+        let Some((name, rest)) = line.split_once(" type ") else {
+            continue;
+        };
+        let kind = rest.split_whitespace().next().unwrap_or("");
+        let default = rest
+            .split_once(" default ")
+            .map(|(_, d)| {
+                d.split(" min ")
+                    .next()
+                    .unwrap()
+                    .split(" var ")
+                    .next()
+                    .unwrap()
+            })
+            .unwrap_or("");
+        let Some(row) = reference
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{name}` |")))
+        else {
+            continue; // every_uci_option_the_engine_declares_is_in_the_reference says so
+        };
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let (ref_kind, ref_default) = (cells[2], cells[3].trim_matches('`'));
+        if ref_kind.split_whitespace().next() != Some(kind) {
+            wrong.push(format!("{name}: type `{ref_kind}`, declared `{kind}`"));
+        }
+        if name != "UCI_Elo" && ref_default != default {
+            wrong.push(format!(
+                "{name}: default `{ref_default}`, declared `{default}`"
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "docs/reference/uci-options.md against `uci`:\n{}",
+        wrong.join("\n")
+    );
+}
