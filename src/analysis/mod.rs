@@ -33,8 +33,8 @@ pub use figures::{
     win_percent, winning_chances, Judgement, Sample, State, COUNTS, DROP_CP, FIGURES,
 };
 pub use input::{
-    parse_clock, position_key, read_pgn_file, stream, time_control, Counts, GameMoves, HumanFilter,
-    PlayedMove,
+    parse_clock, position_key, read_pgn_file, stream, time_control, Clock, Counts, GameMoves,
+    HumanFilter, PlayedMove,
 };
 pub use matching::{draw, MatchRow, Sampler};
 pub use options::{

@@ -313,7 +313,7 @@ fn matching_section(d: &mut Document, opts: &AnalyseOptions, r: &AnalyseResult) 
          policy's probability of the human's move, summed (exact, no sampling). Intervals: 95%, \
          bootstrap over games ({} resamples, seed {}). Ratings {}-{}; the last reading: {} \
          games, {} kept with {} positions ({} unrated, {} outside the ratings, {} by time \
-         control, {} unplayable, {} without a move to match, {} passed over as measured).",
+         control, {} unplayable, {} without a move to match, {} passed over as measured).{}",
         f.min_ply,
         f.min_clock,
         opts.bootstrap,
@@ -329,6 +329,9 @@ fn matching_section(d: &mut Document, opts: &AnalyseOptions, r: &AnalyseResult) 
         c.unplayable,
         c.no_probe,
         c.passed,
+        f.max_clock.map_or_else(String::new, |m| format!(
+            " Time trouble only: moves the mover started with under {m} s on the clock."
+        )),
     ));
     let rows = r
         .matching

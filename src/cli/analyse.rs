@@ -58,6 +58,11 @@ pub struct AnalyseArgs {
     /// Move-matching skips moves made with under this many seconds left, where [%clk] says.
     #[arg(long, default_value_t = 30.0, requires = "human")]
     min_clock: f64,
+    /// Move-matching keeps only moves the mover started with under this many seconds on the
+    /// clock (time trouble; games without [%clk] and a TimeControl are left out). With
+    /// `--min-clock 0 --max-clock 30`: every move made with under 30 s.
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds, requires = "human")]
+    max_clock: Option<f64>,
     /// Move-matching on a seeded sample of N positions per band (rounded up to a multiple of
     /// 100) instead of every position; a larger N with the same seed keeps what was measured.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), requires = "human")]
@@ -83,7 +88,9 @@ pub struct AnalyseArgs {
     match_as_given: bool,
     /// Move-matching search limit (with --human): nodes=N, depth=N or movetime=MS (default:
     /// nodes=10000000 for the built-in engine, so each table row's own LimitNodes binds;
-    /// nodes=50000 for others).
+    /// nodes=50000 for others), or `clock`: the person's own clocks before the move (`go wtime
+    /// btime winc binc`), for an engine that plays by its clock (e.g. HumanTime=true with
+    /// HumanTimeScale=1, so its think time is 1% of a person's).
     #[arg(long, requires = "human")]
     match_limit: Option<String>,
     /// Rating band width for human games (with --human), 1 to 4000.
@@ -173,6 +180,7 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
     opts.filter.tc_max_base = a.tc_max_base;
     opts.filter.min_ply = a.min_ply;
     opts.filter.min_clock = a.min_clock;
+    opts.filter.max_clock = a.max_clock;
     opts.sample_positions = a.sample_positions.map(|n| n as usize);
     opts.sample_seed = a.sample_seed;
     opts.chunk_games = a.chunk_games as usize;
@@ -231,4 +239,12 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A number of seconds above 0.
+fn positive_seconds(v: &str) -> Result<f64, String> {
+    match v.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() => Ok(s),
+        _ => Err(format!("'{v}' is not a number of seconds above 0")),
+    }
 }

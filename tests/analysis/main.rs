@@ -10,3 +10,4 @@ mod human;
 mod inputs;
 mod levels;
 mod matching;
+mod time_trouble;

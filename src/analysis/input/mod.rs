@@ -9,4 +9,4 @@ pub use games::{
     full_fen, parse_clock, pgn_files, position_key, rating, read_pgn_bytes, read_pgn_file,
     GameMoves, PlayedMove, MAX_ELO,
 };
-pub use stream::{open, stream, time_control, Counts, HumanFilter, HumanGame, Probe};
+pub use stream::{open, stream, time_control, Clock, Counts, HumanFilter, HumanGame, Probe};

@@ -36,6 +36,9 @@ pub struct HumanFilter {
     pub min_ply: usize,
     /// Moves made with less than this many seconds left (`[%clk]`) are not matched.
     pub min_clock: f64,
+    /// When set, only moves the mover started with less than this many seconds on the clock
+    /// are matched (time trouble), and only in games whose clocks and `TimeControl` say so.
+    pub max_clock: Option<f64>,
 }
 
 impl HumanFilter {
@@ -49,6 +52,7 @@ impl HumanFilter {
             tc_max_base: None,
             min_ply: 10,
             min_clock: 30.0,
+            max_clock: None,
         }
     }
 
@@ -68,6 +72,11 @@ impl HumanFilter {
             ("tc_max_base", opt(self.tc_max_base)),
             ("min_ply", self.min_ply.to_string()),
             ("min_clock", self.min_clock.to_string()),
+            (
+                "max_clock",
+                self.max_clock
+                    .map_or_else(|| "none".into(), |c| c.to_string()),
+            ),
         ]
     }
 }
@@ -88,12 +97,34 @@ pub fn time_control(value: &str) -> std::result::Result<Option<(u32, u32)>, Stri
     }
 }
 
-/// One move to match: the ply's index in the game (`positions[ply]` is before it) and the
-/// mover's band (its low end).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One move to match: the ply's index in the game (`positions[ply]` is before it), the
+/// mover's band (its low end) and the clocks before it when the game has them.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Probe {
     pub ply: usize,
     pub band: u32,
+    pub clock: Option<Clock>,
+}
+
+/// The clocks before a move, in seconds, as a UCI `go` gives them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clock {
+    pub white: f64,
+    pub black: f64,
+    pub increment: f64,
+}
+
+impl Clock {
+    /// `go wtime W btime B winc I binc I` (milliseconds).
+    pub fn go(&self) -> String {
+        let ms = |s: f64| (s * 1000.0).round() as u64;
+        let inc = ms(self.increment);
+        format!(
+            "go wtime {} btime {} winc {inc} binc {inc}",
+            ms(self.white),
+            ms(self.black)
+        )
+    }
 }
 
 /// One kept game.
@@ -144,6 +175,8 @@ struct Movetext {
     moves: Vec<Move>,
     clocks: Vec<Option<f64>>,
     start_ply: usize,
+    /// The `TimeControl` (base, increment) when readable.
+    tc: Option<(u32, u32)>,
 }
 
 enum Outcome {
@@ -211,6 +244,10 @@ impl FilterVisitor<'_> {
             moves: Vec::new(),
             clocks: Vec::new(),
             start_ply,
+            tc: tags
+                .time_control
+                .as_deref()
+                .and_then(|t| time_control(t).ok().flatten()),
         })
     }
 }
@@ -279,6 +316,29 @@ impl Visitor for FilterVisitor<'_> {
     }
 }
 
+/// The clocks before move `k` (the mover's after its previous move, the opponent's after its
+/// last; the base before a side's first move), when the game has a `TimeControl` and clocks.
+fn clock_before(m: &Movetext, k: usize) -> Option<Clock> {
+    let (base, inc) = m.tc?;
+    let at = |j: Option<usize>| match j {
+        None => Some(f64::from(base)),
+        Some(j) => m.clocks[j],
+    };
+    let mover = at(k.checked_sub(2))?;
+    let other = at(k.checked_sub(1))?;
+    let white_moves = m.positions[k].turn() == Color::White;
+    let (white, black) = if white_moves {
+        (mover, other)
+    } else {
+        (other, mover)
+    };
+    Some(Clock {
+        white,
+        black,
+        increment: f64::from(inc),
+    })
+}
+
 /// The probes of a replayed game under the filter.
 fn probes(m: &Movetext, f: &HumanFilter) -> Vec<Probe> {
     (0..m.moves.len())
@@ -287,9 +347,13 @@ fn probes(m: &Movetext, f: &HumanFilter) -> Vec<Probe> {
             let elo = m.elo[side]?;
             let early = m.start_ply + k < f.min_ply;
             let hurried = m.clocks[k].is_some_and(|c| c < f.min_clock);
-            (!early && !hurried).then(|| Probe {
+            let clock = clock_before(m, k);
+            let own = clock.map(|c| if side == 0 { c.white } else { c.black });
+            let relaxed = f.max_clock.is_some_and(|max| own.is_none_or(|c| c >= max));
+            (!early && !hurried && !relaxed).then_some(Probe {
                 ply: k,
                 band: elo / f.band * f.band,
+                clock,
             })
         })
         .collect()

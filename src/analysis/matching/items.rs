@@ -9,7 +9,7 @@ use fnv::FnvHasher;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
-use crate::analysis::input::{full_fen, HumanGame};
+use crate::analysis::input::{full_fen, Clock, HumanGame};
 
 /// Positions kept up to each probe's, oldest first: a policy network's input reads the last
 /// eight, and whether each of them occurred before (back to its last irreversible move, so
@@ -30,6 +30,8 @@ pub struct Item {
     pub played: Move,
     /// Its plies from the start of the game's text.
     pub ply: usize,
+    /// The clocks before the move, when the game has them.
+    pub clock: Option<Clock>,
 }
 
 impl Item {
@@ -71,6 +73,7 @@ pub fn item(g: &HumanGame, k: usize) -> Item {
         moves: g.moves[from..p.ply].to_vec(),
         played: g.moves[p.ply],
         ply: p.ply,
+        clock: p.clock,
     }
 }
 

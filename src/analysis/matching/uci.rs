@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use indicatif::ProgressBar;
 
 use super::items::Item;
-use crate::analysis::error::Result;
-use crate::analysis::reference::{search_each, EngineConfig};
+use crate::analysis::error::{AnalysisError, Result};
+use crate::analysis::reference::{search_each, EngineConfig, Limit, CLOCK_GO};
 
 /// The engine a band's positions are searched with: `base`, and with `UCI_LimitStrength=true`,
 /// `UCI_Elo` = `elo` when given.
@@ -29,8 +29,22 @@ pub fn match_items(
     concurrency: usize,
     bar: &ProgressBar,
 ) -> Result<Vec<f64>> {
-    // the position with its history is both the key and what the engine is sent
-    let keys: Vec<String> = items.iter().map(|it| it.with_history()).collect();
+    // the position with its history (and under the clock limit its clocks) is both the key
+    // and what the engine is sent
+    let keys: Vec<String> = items
+        .iter()
+        .map(|it| match (cfg.limit, it.clock) {
+            (Limit::Clock, Some(c)) => Ok(format!("{}{CLOCK_GO}{}", it.with_history(), c.go())),
+            (Limit::Clock, None) => Err(AnalysisError::Usage(format!(
+                "--match-limit clock: game {} of input {} has no clock before ply {} (it needs \
+                 [%clk] comments and a TimeControl tag)",
+                it.game.1,
+                it.game.0 + 1,
+                it.ply
+            ))),
+            _ => Ok(it.with_history()),
+        })
+        .collect::<Result<_>>()?;
     let positions: Vec<(String, String)> = keys
         .iter()
         .collect::<BTreeSet<_>>()

@@ -21,25 +21,34 @@ fn usage(message: String) -> AnalysisError {
     AnalysisError::Usage(message)
 }
 
+/// What separates a position from its own `go` line under [`Limit::Clock`].
+pub const CLOCK_GO: char = '\t';
+
 /// How long each search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
     Nodes(u64),
     Depth(u32),
     MoveTime(u64),
+    /// The person's own clocks before the move (`go wtime btime winc binc`), for an engine
+    /// that plays by its clock; each position carries its `go` (see [`UciEngine::search`]).
+    Clock,
 }
 
 impl Limit {
     /// The deepest `depth=N` accepted (Stockfish's MAX_PLY is 246).
     pub const MAX_DEPTH: u32 = 245;
 
-    /// Parses `nodes=N`, `depth=N` or `movetime=MS`, each at least 1.
+    /// Parses `nodes=N`, `depth=N` or `movetime=MS`, each at least 1, or `clock`.
     pub fn parse(s: &str) -> Result<Limit> {
         let expected = || {
             usage(format!(
-                "limit '{s}': expected nodes=N, depth=N or movetime=MS"
+                "limit '{s}': expected nodes=N, depth=N, movetime=MS or clock"
             ))
         };
+        if s.trim() == "clock" {
+            return Ok(Limit::Clock);
+        }
         let (k, v) = s.split_once('=').ok_or_else(expected)?;
         let n: u64 = v
             .trim()
@@ -61,11 +70,13 @@ impl Limit {
         })
     }
 
-    fn go(&self) -> String {
+    /// The `go` line; None for [`Limit::Clock`], whose `go` each position carries.
+    fn go(&self) -> Option<String> {
         match self {
-            Limit::Nodes(n) => format!("go nodes {n}"),
-            Limit::Depth(d) => format!("go depth {d}"),
-            Limit::MoveTime(t) => format!("go movetime {t}"),
+            Limit::Nodes(n) => Some(format!("go nodes {n}")),
+            Limit::Depth(d) => Some(format!("go depth {d}")),
+            Limit::MoveTime(t) => Some(format!("go movetime {t}")),
+            Limit::Clock => None,
         }
     }
 }
@@ -76,6 +87,7 @@ impl std::fmt::Display for Limit {
             Limit::Nodes(n) => write!(f, "nodes={n}"),
             Limit::Depth(d) => write!(f, "depth={d}"),
             Limit::MoveTime(t) => write!(f, "movetime={t}"),
+            Limit::Clock => write!(f, "clock"),
         }
     }
 }
@@ -183,7 +195,7 @@ impl UciEngine {
     /// the options, waits for `readyok`.
     pub fn start(cfg: &EngineConfig) -> Result<UciEngine> {
         let name = cfg.program.display().to_string();
-        let timed = matches!(cfg.limit, Limit::MoveTime(_)).then_some(name.as_str());
+        let timed = matches!(cfg.limit, Limit::MoveTime(_) | Limit::Clock).then_some(name.as_str());
         let program =
             crate::arena::substitute(&cfg.program, timed).map_err(AnalysisError::Engine)?;
         let mut child = Command::new(&program)
@@ -284,13 +296,26 @@ impl UciEngine {
         self.wait_for("readyok")
     }
 
-    /// Searches `fen` (what follows `position fen`: a FEN, and `moves ...` after it) with the
-    /// configured limit, keeping what earlier searches left in the tables; the score of the
-    /// last `info` line with one (exact or bound, first PV only) and
-    /// the `bestmove`.
+    /// Searches `fen` (what follows `position fen`: a FEN, and `moves ...` after it; under
+    /// [`Limit::Clock`] then a tab and the position's own `go` line) with the configured limit,
+    /// keeping what earlier searches left in the tables; the score of the last `info` line with
+    /// one (exact or bound, first PV only) and the `bestmove`.
     pub fn search(&mut self, fen: &str) -> Result<Eval> {
-        self.send(&format!("position fen {fen}"))?;
-        let go = self.limit.go();
+        let (position, own_go) = match fen.split_once(CLOCK_GO) {
+            Some((p, g)) => (p, Some(g)),
+            None => (fen, None),
+        };
+        let go = match (self.limit.go(), own_go) {
+            (Some(go), _) => go,
+            (None, Some(go)) => go.to_string(),
+            (None, None) => {
+                return Err(AnalysisError::Engine(format!(
+                    "engine {}: limit clock, but no clock for {fen}",
+                    self.name
+                )))
+            }
+        };
+        self.send(&format!("position fen {position}"))?;
         self.send(&go)?;
         let mut info = SearchInfo::default();
         loop {
