@@ -6,9 +6,9 @@
 //! Errors are `std::io::Error`s (kind `InvalidInput`) whose message gives the reason, so every
 //! caller's existing "cannot read PATH: ..." wrapping names the file.
 
-use std::fs::File;
-use std::io::{Error, ErrorKind, Read};
-use std::path::Path;
+use std::fs::{File, OpenOptions};
+use std::io::{Error, ErrorKind, Read, Write};
+use std::path::{Path, PathBuf};
 
 /// A UCI_Elo table (`StrengthTable`): a few hundred rows at most.
 pub const TABLE_CAP: u64 = 4 << 20;
@@ -83,6 +83,63 @@ pub fn read_text_capped(path: &Path, cap: u64) -> std::io::Result<String> {
         .map_err(|e| Error::new(ErrorKind::InvalidData, format!("not UTF-8 text: {e}")))
 }
 
+/// The length of the complete lines at the start of `bytes`: everything up to and including the
+/// last newline. A file written a line at a time and killed mid-write ends in a line without its
+/// newline, which was never finished.
+pub fn complete_len(bytes: &[u8]) -> usize {
+    bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1)
+}
+
+/// An append-only text file written a line (or a few) at a time and flushed after each, so that
+/// a killed writer leaves at most its last line torn; opening the file again cuts that line off.
+/// The one shape of the run folders' logs: games.csv, the evaluation cache, matching's chunks.
+pub struct AppendLog {
+    file: File,
+    path: PathBuf,
+}
+
+impl AppendLog {
+    /// Opens (or creates) `path` and returns it with its complete lines, a torn last line cut
+    /// from the file.
+    pub fn open(path: &Path) -> std::io::Result<(AppendLog, String)> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)?;
+        let mut text = String::new();
+        file.read_to_string(&mut text)?;
+        let whole = complete_len(text.as_bytes());
+        if whole != text.len() {
+            file.set_len(whole as u64)?;
+            text.truncate(whole);
+        }
+        let path = path.to_path_buf();
+        Ok((AppendLog { file, path }, text))
+    }
+
+    /// Appends `text` (whole lines) and flushes it.
+    pub fn append(&mut self, text: &str) -> std::io::Result<()> {
+        self.file.write_all(text.as_bytes())?;
+        self.file.flush()
+    }
+
+    /// Replaces the file's text with `text` (a header brought up to date, rows dropped): written
+    /// beside it and renamed over it, so a kill leaves the old file or the new one, never half.
+    pub fn rewrite(&mut self, text: &str) -> std::io::Result<()> {
+        let mut tmp = self.path.clone().into_os_string();
+        tmp.push(".tmp");
+        std::fs::write(&tmp, text)?;
+        std::fs::rename(&tmp, &self.path)?;
+        self.file = OpenOptions::new().append(true).open(&self.path)?;
+        Ok(())
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +160,24 @@ mod tests {
             .to_string()
             .contains("larger than"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_append_log_cuts_a_torn_last_line_and_rewrites_whole() {
+        let dir = std::env::temp_dir().join(format!("fsutil-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("log.csv");
+        std::fs::write(&f, "a,b\n1,2\n3,").unwrap();
+        let (mut log, text) = AppendLog::open(&f).unwrap();
+        assert_eq!(text, "a,b\n1,2\n");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "a,b\n1,2\n");
+        log.append("5,6\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "a,b\n1,2\n5,6\n");
+        log.rewrite("a,b,c\n").unwrap();
+        log.append("7,8,9\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "a,b,c\n7,8,9\n");
+        assert!(!dir.join("log.csv.tmp").exists());
+        assert_eq!(complete_len(b"no newline"), 0);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

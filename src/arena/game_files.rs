@@ -5,10 +5,11 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::error::{ArenaError, IoContext, Result};
+use crate::fsutil::AppendLog;
 use crate::results::GameRow;
 
 /// The games.csv columns, in order.
@@ -25,11 +26,7 @@ pub fn read_games_csv(path: &Path) -> Result<Vec<GameRow>> {
 }
 
 fn parse_games_csv(text: &str, path: &Path) -> Result<Vec<GameRow>> {
-    // Only newline-terminated rows were completely written.
-    let complete = match text.rfind('\n') {
-        Some(i) => &text[..=i],
-        None => "",
-    };
+    let complete = &text[..crate::fsutil::complete_len(text.as_bytes())];
     let mut rdr = csv::ReaderBuilder::new().from_reader(complete.as_bytes());
     let headers = rdr
         .headers()
@@ -52,7 +49,7 @@ fn parse_games_csv(text: &str, path: &Path) -> Result<Vec<GameRow>> {
 pub struct GameFiles {
     pub dir: PathBuf,
     pgn: File,
-    csv: File,
+    csv: AppendLog,
     /// Game ids already in games.csv.
     pub done: BTreeSet<u64>,
     pub records: Vec<GameRow>,
@@ -69,20 +66,11 @@ impl GameFiles {
         std::fs::create_dir_all(dir).at("create output directory", dir)?;
         let csv_path = dir.join("games.csv");
         let pgn_path = dir.join("games.pgn");
-        let mut text = String::new();
-        OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(&csv_path)
-            .and_then(|mut f| f.read_to_string(&mut text))
-            .at("read", &csv_path)?;
-        // Only newline-terminated rows were completely written.
-        let whole = text.rfind('\n').map_or(0, |i| i + 1);
-        let mut records = if whole == 0 {
+        let (mut csv, text) = AppendLog::open(&csv_path).at("read", &csv_path)?;
+        let mut records = if text.is_empty() {
             Vec::new()
         } else {
-            parse_games_csv(&text[..whole], &csv_path)?
+            parse_games_csv(&text, &csv_path)?
         };
         let pgn_text = match std::fs::read_to_string(&pgn_path) {
             Ok(t) => t,
@@ -100,24 +88,23 @@ impl GameFiles {
             pgn_kept |= in_pgn.contains(&r.game_id);
             (!pgn_kept || complete.contains(&r.game_id)) && done.insert(r.game_id)
         });
-        let rows_ok = whole == text.len() && records.len() == count_rows(&text[..whole]);
+        let rows_ok = records.len() == count_rows(&text);
         let mut header_ok = text.lines().next() == Some(CSV_HEADER);
-        if !rows_ok || whole == 0 {
+        if !rows_ok || text.is_empty() {
             header_ok = true;
-            rewrite_csv(&csv_path, &records)?;
+            csv.rewrite(&csv_text(&csv_path, &records)?)
+                .at("replace", &csv_path)?;
         }
         repair_pgn(&pgn_path, &pgn_text, &done)?;
-        let open_append = |path: &Path| {
-            OpenOptions::new()
-                .append(true)
-                .create(true)
-                .open(path)
-                .at("open", path)
-        };
+        let pgn = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&pgn_path)
+            .at("open", &pgn_path)?;
         Ok(GameFiles {
             dir: dir.to_path_buf(),
-            pgn: open_append(&pgn_path)?,
-            csv: open_append(&csv_path)?,
+            pgn,
+            csv,
             done,
             records,
             header_ok,
@@ -131,11 +118,9 @@ impl GameFiles {
         if !self.header_ok {
             // a file from before the last columns: its rows keep their values, the new
             // columns stay empty for them
-            rewrite_csv(&csv_path, &self.records)?;
-            self.csv = OpenOptions::new()
-                .append(true)
-                .open(&csv_path)
-                .at("open", &csv_path)?;
+            self.csv
+                .rewrite(&csv_text(&csv_path, &self.records)?)
+                .at("replace", &csv_path)?;
             self.header_ok = true;
         }
         self.pgn
@@ -145,10 +130,7 @@ impl GameFiles {
         let row = record
             .csv_line()
             .map_err(|e| ArenaError::file(&csv_path, e))?;
-        self.csv
-            .write_all(row.as_bytes())
-            .and_then(|_| self.csv.flush())
-            .at("write", &csv_path)?;
+        self.csv.append(&row).at("write", &csv_path)?;
         self.done.insert(record.game_id);
         self.records.push(record.clone());
         Ok(())
@@ -163,22 +145,13 @@ fn count_rows(text: &str) -> usize {
         .count()
 }
 
-/// Writes games.csv afresh (header and `records`) through a temporary file.
-fn rewrite_csv(path: &Path, records: &[GameRow]) -> Result<()> {
-    let tmp = path.with_extension("csv.tmp");
-    let write = || -> std::result::Result<(), csv::Error> {
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_path(&tmp)?;
-        w.write_record(CSV_HEADER.split(','))?;
-        for r in records {
-            w.serialize(r)?;
-        }
-        w.flush()?;
-        Ok(())
-    };
-    write().map_err(|e| ArenaError::file(&tmp, format!("cannot write: {e}")))?;
-    std::fs::rename(&tmp, path).at("replace", path)
+/// games.csv's whole text: the header and a line a game.
+fn csv_text(path: &Path, records: &[GameRow]) -> Result<String> {
+    let mut text = format!("{CSV_HEADER}\n");
+    for r in records {
+        text.push_str(&r.csv_line().map_err(|e| ArenaError::file(path, e))?);
+    }
+    Ok(text)
 }
 
 /// The `GameId` of a PGN game, and whether it was written completely (ends with its result).

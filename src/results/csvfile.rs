@@ -96,7 +96,7 @@ pub fn read_csv_lines<T: CsvRow>(path: &Path) -> Result<Vec<(u64, T)>, ResultsEr
     }
     let mut text = bytes.as_slice();
     if !text.is_empty() && !text.ends_with(b"\n") {
-        let at = text.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        let at = crate::fsutil::complete_len(text);
         if !T::APPENDED || at == 0 {
             let line = 1 + text.iter().filter(|b| **b == b'\n').count() as u64;
             return Err(ResultsError::Parse {
@@ -176,6 +176,20 @@ pub fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), ResultsErr
         path: path.to_path_buf(),
         source,
     })
+}
+
+/// One row as a CSV line (no header), newline-terminated: what an append-only file adds a row at
+/// a time.
+pub fn csv_line<T: Serialize>(row: &T) -> Result<String, String> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::with_capacity(256));
+    w.serialize(row)
+        .map_err(|e| format!("cannot format a row: {e}"))?;
+    let bytes = w
+        .into_inner()
+        .map_err(|e| format!("cannot format a row: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| format!("a row: {e}"))
 }
 
 /// Appends one row, writing the header first when the file is new.

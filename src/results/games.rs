@@ -186,15 +186,7 @@ impl GameRow {
     /// This game's games.csv line (no header), newline-terminated: the one way a row is written,
     /// to a file or to the store's queue.
     pub fn csv_line(&self) -> Result<String, String> {
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(Vec::with_capacity(256));
-        w.serialize(self)
-            .map_err(|e| format!("cannot format a games.csv row: {e}"))?;
-        let bytes = w
-            .into_inner()
-            .map_err(|e| format!("cannot format a games.csv row: {e}"))?;
-        String::from_utf8(bytes).map_err(|e| format!("a games.csv row: {e}"))
+        super::csvfile::csv_line(self)
     }
 
     /// White's score, or `None` for an unfinished game.

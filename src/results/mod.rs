@@ -37,7 +37,8 @@ pub use compare::{
     CompareTargetRow, CompareTradeoffRow, TcCheckRow, TcVerdict, TC_TOLERANCE,
 };
 pub use csvfile::{
-    append_csv, read_csv, read_csv_lines, read_csv_or_empty, read_csv_rows, write_csv, CsvRow,
+    append_csv, csv_line, read_csv, read_csv_lines, read_csv_or_empty, read_csv_rows, write_csv,
+    CsvRow,
 };
 pub use document::{f0, Block, Document, MatrixRow};
 pub use error::ResultsError;

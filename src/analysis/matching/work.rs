@@ -7,14 +7,13 @@
 //! game are not independent: a player's style and the game's course tie them together).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::error::{AnalysisError, Result};
 use crate::analysis::figures::{bootstrap, Estimate};
+use crate::fsutil::AppendLog;
 
 /// Move-matching of one engine setting on one band.
 #[derive(Clone, Debug)]
@@ -113,17 +112,8 @@ fn decode(entry: &str) -> Option<Tally> {
     (parts.next().is_none() && t.matches >= 0.0 && t.matches <= f64::from(t.positions)).then_some(t)
 }
 
-/// The rows of the file, a torn last line dropped from the file too.
-fn load(path: &Path, file: &mut File) -> Result<Vec<ChunkRow>> {
-    let mut text = String::new();
-    file.read_to_string(&mut text)
-        .map_err(|e| AnalysisError::io("read", path, e))?;
-    let complete = text.rfind('\n').map_or("", |i| &text[..=i]);
-    if complete.len() != text.len() {
-        let write = |e| AnalysisError::io("write", path, e);
-        file.set_len(complete.len() as u64).map_err(write)?;
-        file.seek(std::io::SeekFrom::End(0)).map_err(write)?;
-    }
+/// The rows of the file's complete lines.
+fn parse(path: &Path, complete: &str) -> Result<Vec<ChunkRow>> {
     let mut rows = Vec::new();
     let mut rdr = csv::Reader::from_reader(complete.as_bytes());
     for (i, row) in rdr.deserialize::<ChunkRow>().enumerate() {
@@ -134,8 +124,7 @@ fn load(path: &Path, file: &mut File) -> Result<Vec<ChunkRow>> {
 
 /// The open record: what is done, and the file new lines go to.
 pub struct Work {
-    file: File,
-    path: PathBuf,
+    log: AppendLog,
     done: HashSet<(SettingKey, String)>,
 }
 
@@ -143,33 +132,15 @@ impl Work {
     /// Opens (or creates) `dir/matching-chunks.csv`.
     pub fn open(dir: &Path) -> Result<Work> {
         let path = dir.join(CHUNKS);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(&path)
-            .map_err(|e| AnalysisError::io("open", &path, e))?;
-        let rows = load(&path, &mut file)?;
-        if rows.is_empty() && file.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
-            let mut w = csv::Writer::from_writer(Vec::new());
-            let header = [
-                "engine",
-                "setting",
-                "limit",
-                "per_band_elo",
-                "selection",
-                "chunk",
-                "build",
-                "entries",
-            ];
-            w.write_record(header)
-                .map_err(|e| AnalysisError::file(&path, e))?;
-            let bytes = w.into_inner().map_err(|e| AnalysisError::file(&path, e))?;
-            file.write_all(&bytes)
+        let (mut log, complete) =
+            AppendLog::open(&path).map_err(|e| AnalysisError::io("open", &path, e))?;
+        let rows = parse(&path, &complete)?;
+        if complete.is_empty() {
+            log.append("engine,setting,limit,per_band_elo,selection,chunk,build,entries\n")
                 .map_err(|e| AnalysisError::io("write", &path, e))?;
         }
         let done = rows.into_iter().map(|r| (key_of(&r), r.chunk)).collect();
-        Ok(Work { file, path, done })
+        Ok(Work { log, done })
     }
 
     pub fn is_done(&self, key: &SettingKey, chunk: &str) -> bool {
@@ -194,18 +165,11 @@ impl Work {
             build: build.to_string(),
             entries: encode(tallies),
         };
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(Vec::new());
-        w.serialize(&row)
-            .map_err(|e| AnalysisError::file(&self.path, e))?;
-        let bytes = w
-            .into_inner()
-            .map_err(|e| AnalysisError::file(&self.path, e))?;
-        self.file
-            .write_all(&bytes)
-            .and_then(|_| self.file.flush())
-            .map_err(|e| AnalysisError::io("write", &self.path, e))?;
+        let line =
+            crate::results::csv_line(&row).map_err(|e| AnalysisError::file(self.log.path(), e))?;
+        self.log
+            .append(&line)
+            .map_err(|e| AnalysisError::io("write", self.log.path(), e))?;
         self.done.insert((key.clone(), chunk.to_string()));
         Ok(())
     }
@@ -230,8 +194,8 @@ type Gathered = Vec<(
 )>;
 
 fn gather(path: &Path) -> Result<Gathered> {
-    let mut file = File::open(path).map_err(|e| AnalysisError::io("open", path, e))?;
-    let rows = load(path, &mut file)?;
+    let text = std::fs::read_to_string(path).map_err(|e| AnalysisError::io("read", path, e))?;
+    let rows = parse(path, &text[..crate::fsutil::complete_len(text.as_bytes())])?;
     let mut out: Gathered = Vec::new();
     let mut index: HashMap<SettingKey, usize> = HashMap::new();
     for (i, r) in rows.iter().enumerate() {

@@ -6,15 +6,14 @@
 //! positions are searched in order in one process, so an answer depends on that sequence.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::engine::Eval;
 use super::score::Score;
 use crate::analysis::error::{AnalysisError, Result};
+use crate::fsutil::AppendLog;
 
 /// One row of eval-cache.csv.
 #[derive(Serialize, Deserialize, Clone, Debug)]
@@ -38,21 +37,14 @@ type Key = (String, String, String, String);
 const HEADER: &str = "fen,line,engine,limit,cp,mate,best,depth\n";
 
 /// One row as a CSV line.
-fn encode(path: &Path, row: &CacheRow) -> Result<Vec<u8>> {
-    let mut w = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(Vec::new());
-    w.serialize(row)
-        .map_err(|e| AnalysisError::file(path, format!("cannot encode a row: {e}")))?;
-    w.into_inner()
-        .map_err(|e| AnalysisError::file(path, format!("cannot encode a row: {e}")))
+fn encode(path: &Path, row: &CacheRow) -> Result<String> {
+    crate::results::csv_line(row).map_err(|e| AnalysisError::file(path, e))
 }
 
 /// The open cache: what is known, and the file new answers are appended to.
 pub struct EvalCache {
     map: HashMap<Key, Eval>,
-    file: File,
-    path: PathBuf,
+    log: AppendLog,
 }
 
 impl EvalCache {
@@ -60,20 +52,8 @@ impl EvalCache {
     /// file from before the `line` column is rewritten with it (its answers, each searched on
     /// its own, stay valid as such).
     pub fn open(path: &Path) -> Result<EvalCache> {
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(|e| AnalysisError::io("open", path, e))?;
-        let mut text = String::new();
-        file.read_to_string(&mut text)
-            .map_err(|e| AnalysisError::io("read", path, e))?;
-        let write = |e| AnalysisError::io("write", path, e);
-        let complete = match text.rfind('\n') {
-            Some(i) => &text[..=i],
-            None => "",
-        };
+        let (mut log, complete) =
+            AppendLog::open(path).map_err(|e| AnalysisError::io("open", path, e))?;
         let mut rows = Vec::new();
         if !complete.trim().is_empty() {
             let mut rdr = csv::Reader::from_reader(complete.as_bytes());
@@ -84,17 +64,14 @@ impl EvalCache {
             }
         }
         let current = complete.starts_with(HEADER);
-        if !current || complete.len() != text.len() {
-            // Rewrite: header, then every complete row.
-            let mut bytes = HEADER.as_bytes().to_vec();
+        if !current {
+            // a file from before the `line` column, or a new one: header, then every row
+            let mut text = HEADER.to_string();
             for row in &rows {
-                bytes.extend(encode(path, row)?);
+                text.push_str(&encode(path, row)?);
             }
-            file.set_len(0).map_err(write)?;
-            file.seek(std::io::SeekFrom::End(0)).map_err(write)?;
-            file.write_all(&bytes)
-                .and_then(|_| file.flush())
-                .map_err(write)?;
+            log.rewrite(&text)
+                .map_err(|e| AnalysisError::io("write", path, e))?;
         }
         let mut map = HashMap::new();
         for row in rows {
@@ -112,11 +89,7 @@ impl EvalCache {
                 },
             );
         }
-        Ok(EvalCache {
-            map,
-            file,
-            path: path.to_path_buf(),
-        })
+        Ok(EvalCache { map, log })
     }
 
     /// The answer for `fen` searched on its own.
@@ -180,11 +153,11 @@ impl EvalCache {
             best: eval.best.clone(),
             depth: eval.depth,
         };
-        let bytes = encode(&self.path, &row)?;
-        self.file
-            .write_all(&bytes)
-            .and_then(|_| self.file.flush())
-            .map_err(|e| AnalysisError::io("write", &self.path, e))?;
+        let path = self.log.path();
+        let line = encode(path, &row)?;
+        self.log
+            .append(&line)
+            .map_err(|e| AnalysisError::io("write", self.log.path(), e))?;
         self.map
             .insert((row.fen, row.line, row.engine, row.limit), eval);
         Ok(())
