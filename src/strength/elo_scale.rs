@@ -1,8 +1,8 @@
 //! `UCI_EloScale`: the scale `UCI_Elo` is read on. The tables are on the reference pool's scale
 //! (`pool`, the default); `lichess-blitz` and `lichess-rapid` read `UCI_Elo` as a Lichess rating
 //! and map it onto the pool's scale with the human scale measured in the pool (Maia-1 members
-//! beside the bots' recorded Lichess ratings: `results/pool/human-scale.csv`, embedded from
-//! `configs/human_scale.csv`).
+//! beside the bots' recorded Lichess ratings: the committed pool's
+//! `results/pool/human-scale.csv`, embedded).
 
 use std::sync::OnceLock;
 
@@ -10,7 +10,7 @@ pub const UCI_ELO_SCALE: &str = "UCI_EloScale";
 pub const POOL: &str = "pool";
 
 /// The embedded map, one row a scale.
-const EMBEDDED_CSV: &str = include_str!("../../configs/human_scale.csv");
+const EMBEDDED_CSV: &str = include_str!("../../results/pool/human-scale.csv");
 
 /// One scale's map onto the pool's: `pool = (human - intercept) / slope` when the measured
 /// slope is supported, else `pool = human - offset`.
@@ -44,7 +44,7 @@ impl ScaleMap {
 pub fn maps() -> &'static [ScaleMap] {
     static MAPS: OnceLock<Vec<ScaleMap>> = OnceLock::new();
     MAPS.get_or_init(|| {
-        parse(EMBEDDED_CSV).expect("configs/human_scale.csv is checked by the tests")
+        parse(EMBEDDED_CSV).expect("results/pool/human-scale.csv is checked by the tests")
     })
 }
 

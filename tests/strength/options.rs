@@ -382,7 +382,7 @@ fn uci_elo_scale_reads_uci_elo_as_a_lichess_rating() {
     let blitz = skillcal::strength::scale_maps()
         .iter()
         .find(|m| m.name == "lichess-blitz")
-        .expect("configs/human_scale.csv has lichess-blitz");
+        .expect("results/pool/human-scale.csv has lichess-blitz");
     let mut s = Settings::from_spec("UCI_LimitStrength=true,UCI_Elo=1600").unwrap();
     let pool_row = s.strength_row().unwrap();
     s.set_option("UCI_EloScale", "Lichess-Blitz").unwrap();
@@ -417,7 +417,7 @@ fn uci_elo_range_and_messages_follow_the_scale_in_whole_elo() {
     let blitz = skillcal::strength::scale_maps()
         .iter()
         .find(|m| m.name == "lichess-blitz")
-        .expect("configs/human_scale.csv has lichess-blitz");
+        .expect("results/pool/human-scale.csv has lichess-blitz");
     let on_blitz = |pool: f64| blitz.from_pool(pool).round() as i64;
     let (lo, hi) = (on_blitz(600.0), on_blitz(2600.0));
     let mut s = Settings::from_spec("UCI_LimitStrength=true,UCI_Elo=650").unwrap();

@@ -168,7 +168,7 @@ pub(super) fn section(
         ],
         maps,
     );
-    d.para("Written to `human-scale.csv`; the engine reads its copy, `configs/human_scale.csv`.");
+    d.para("Written to `human-scale.csv`; the engine embeds the committed pool's, `results/pool/human-scale.csv`.");
 }
 
 #[cfg(test)]
