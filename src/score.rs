@@ -1,13 +1,14 @@
-//! The built-in engine's score scale (seeds 000/004), shared by the engine's search,
-//! evaluation and recognizers and by the weakening in `strength`, which must never perturb a
-//! mate or a clear win. A leaf module: it uses nothing else in the crate.
+//! The built-in engine's score scale (the Chess Programming Wiki's Score and ScoreValueRange
+//! pages), shared by the engine's search, evaluation and recognizers and by the weakening in
+//! `strength`, which must never perturb a mate or a clear win. A leaf module: it uses nothing else
+//! in the crate.
 //!
 //! Centipawns from the side to move's point of view:
 //! - `|s| <= MAX_EVAL`: heuristic evaluation (saturated there), and recognizer scores for known
-//!   wins, `KNOWN_WIN..=MAX_EVAL`: material plus progress, compatible with the evaluation (seed
-//!   001), so a recognized win never outranks keeping more material (seed 000: recognized wins
-//!   may overlap the heuristic range "to avoid dumb queen sacrifices to transpose into a won
-//!   KBNK");
+//!   wins, `KNOWN_WIN..=MAX_EVAL`: material plus progress, compatible with the evaluation (the
+//!   recognizer-score scheme), so a recognized win never outranks keeping more material (the Chess
+//!   Programming Wiki's Score page: recognized wins may overlap the heuristic range "to avoid dumb
+//!   queen sacrifices to transpose into a won KBNK");
 //! - `|s| >= MATE_BOUND`: mate found, `MATE - ply` for the side that mates.
 //!
 //! All values fit the 16-bit transposition-table field (`engine::score`).

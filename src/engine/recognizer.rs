@@ -1,30 +1,29 @@
-//! Interior-node recognizers (seeds 001 and 003).
+//! Interior-node recognizers (the recognizer-score and recognizer-result schemes).
 //!
 //! - Dead draws (neither side can ever mate: KK, KNK, KBK, bishops all on one colour) are an
 //!   exact 0.
-//! - A bare king against a side that can force mate (KBBK with bishops on both colours, KBNK,
-//!   and any rook or queen, extra material allowed) is a known win. Its bound is the material
-//!   of the winning side plus a class bonus (KBBK, mate in at most 19 moves, over KBNK, at most
-//!   33): `material + class`. Its static score adds, as in seed 001, how far the lone king has
-//!   been driven to where it gets mated (KBNK: a corner of the bishop's colour, counting its
-//!   distance to the edge too) and how close the kings are:
-//!   `material + class + 24 * progress + 3 * (7 - king_distance)`, with `progress` from
-//!   `endgame::lone_king_progress` (0..=10). Both lie within `KNOWN_WIN..=MAX_EVAL` (material
-//!   capped at `MAX_EVAL - 400`). The weights keep seed 001's ratio (a pawn per corner step, an
-//!   eighth of that per king step) at a quarter of its scale, so progress never outweighs a
-//!   piece: KBNK scores 650..=911 and KBBK 724..=889, about what the evaluation gives for an
-//!   extra queen at most. These scores overlap the heuristic range on purpose (seed 000): a
-//!   recognized win never outranks more material, so the search does not give a queen away to
-//!   reach KBNK.
-//!   Every step that drives the lone king on or brings the strong king closer raises the static
-//!   score, so the search makes progress. With the winner to move, the bound leaves the
-//!   progress out: the search never returns less than a lower bound (`search/node.rs`), and one
-//!   that included the progress would hide every line in which the lone king escapes for a
-//!   while. With the lone king to move, the bound is the static score itself (as before this
-//!   split), so each of the winner's moves is worth at least the progress it makes. Both are
-//!   true bounds (the true value is a mate); this pairing is the one that still converts KBNK
-//!   from a wrong corner within 50 moves at 200,000 nodes a move (`tests/engine/mates_endgames.rs`),
-//!   which progress-inclusive bounds on both sides, or material-only on both, did not.
+//! - A bare king against a side that can force mate (KBBK with bishops on both colours, KBNK, and
+//!   any rook or queen, extra material allowed) is a known win. Its bound is the material of the
+//!   winning side plus a class bonus (KBBK, mate in at most 19 moves, over KBNK, at most 33):
+//!   `material + class`. Its static score adds, as in the recognizer-score scheme, how far the lone
+//!   king has been driven to where it gets mated (KBNK: a corner of the bishop's colour, counting
+//!   its distance to the edge too) and how close the kings are: `material + class + 24 * progress +
+//!   3 * (7 - king_distance)`, with `progress` from `endgame::lone_king_progress` (0..=10). Both
+//!   lie within `KNOWN_WIN..=MAX_EVAL` (material capped at `MAX_EVAL - 400`). The weights keep the
+//!   recognizer-score scheme's ratio (a pawn per corner step, an eighth of that per king step) at a
+//!   quarter of its scale, so progress never outweighs a piece: KBNK scores 650..=911 and KBBK
+//!   724..=889, about what the evaluation gives for an extra queen at most. These scores overlap
+//!   the heuristic range on purpose (the Chess Programming Wiki's Score page): a recognized win
+//!   never outranks more material, so the search does not give a queen away to reach KBNK. Every
+//!   step that drives the lone king on or brings the strong king closer raises the static score, so
+//!   the search makes progress. With the winner to move, the bound leaves the progress out: the
+//!   search never returns less than a lower bound (`search/node.rs`), and one that included the
+//!   progress would hide every line in which the lone king escapes for a while. With the lone king
+//!   to move, the bound is the static score itself, so each of the winner's
+//!   moves is worth at least the progress it makes. Both are true bounds (the true value is a
+//!   mate); this pairing is the one that still converts KBNK from a wrong corner within 50 moves at
+//!   200,000 nodes a move (`tests/engine/mates_endgames.rs`), which progress-inclusive bounds on
+//!   both sides, or material-only on both, did not.
 //! - Anything else fails (`None`).
 //!
 //! Bounds: the true value of a won position is a mate score, above every recognizer score, so
@@ -44,7 +43,8 @@ use super::eval::endgame::{has_mating_force, lone_king_progress};
 use super::score::Bound;
 use crate::score::{KNOWN_WIN, MAX_EVAL};
 
-/// Whether the search should store a recognition in the transposition table (seed 003).
+/// Whether the search should store a recognition in the transposition table (the recognizer-result
+/// scheme).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expense {
     /// Cheaper than a table probe: recompute instead of storing.
@@ -65,7 +65,8 @@ pub struct Recognition {
     pub expense: Expense,
 }
 
-/// Material of the winning side in recognizer scores (seed 001: minors 3.25 pawns).
+/// Material of the winning side in recognizer scores (the recognizer-score scheme: minors 3.25
+/// pawns).
 const PAWN: i32 = 100;
 const MINOR: i32 = 325;
 const ROOK: i32 = 500;
@@ -76,10 +77,10 @@ const MATERIAL_CAP: i32 = MAX_EVAL - 400;
 /// KBBK mates in at most 19 moves, KBNK in 33: prefer the easier win (by less than a pawn, so
 /// never over more material).
 const KBBK_CLASS: i32 = 50;
-/// Per step of the lone king's distance to its mating corner/edge (seed 001: one pawn; here a
-/// quarter of it, so that progress stays below a piece's value).
+/// Per step of the lone king's distance to its mating corner/edge (the recognizer-score scheme: one
+/// pawn; here a quarter of it, so that progress stays below a piece's value).
 const TARGET_STEP: i32 = 24;
-/// Per step of the kings' distance (seed 001: an eighth of the corner step).
+/// Per step of the kings' distance (the recognizer-score scheme: an eighth of the corner step).
 const KINGS_STEP: i32 = 3;
 
 /// Recognize `pos` (side to move's point of view), or `None` when no recognizer applies.

@@ -4,8 +4,9 @@
 
 use crate::score::{MATE, MATE_BOUND};
 
-/// How a stored or recognized score relates to the true value (seed 003: the same values the
-/// transposition table uses; a failed recognition is `None` rather than a fourth variant).
+/// How a stored or recognized score relates to the true value (the recognizer-result scheme: the
+/// same values the transposition table uses; a failed recognition is `None` rather than a fourth
+/// variant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bound {
     /// The true score equals the stored one.

@@ -1,5 +1,6 @@
 //! Transposition table: 16-byte entries in 4-entry buckets (one cache line), depth-preferred
-//! replacement with aging, scores stored as 16-bit values ply-adjusted for mates (seed 000).
+//! replacement with aging, scores stored as 16-bit values ply-adjusted for mates (the Chess
+//! Programming Wiki's Score page).
 
 use super::score::{from_tt, to_tt, Bound};
 

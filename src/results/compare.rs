@@ -25,7 +25,7 @@ pub struct TcCheckRow {
     pub diff_upper: Option<f64>,
     /// The level passed: its difference's 95% interval lies within the check's tolerance
     /// ([`TC_TOLERANCE`]); false when it failed or cannot tell ([`TcCheckRow::verdict`], read
-    /// from the interval, says which). Checks written before 2026-11-27 set it from the point
+    /// from the interval, says which). A check folder may hold a column set from the point
     /// estimate alone, so readers judge by the interval, never by this column.
     pub pass: Option<bool>,
     /// Milliseconds of play per ply in this level's games at this clock (both sides, wall time:

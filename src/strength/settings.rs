@@ -49,7 +49,7 @@ pub enum TableSource {
 /// Every weakening option. Limits and seeds of 0 mean "none" / "from the clock".
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
-    /// ScoreInaccuracy: root Errors uniform in `[-SI, +SI]` cp (seed 002).
+    /// ScoreInaccuracy: root Errors uniform in `[-SI, +SI]` cp (the Score Inaccuracy algorithm).
     pub score_inaccuracy: u32,
     /// EvalNoise: scale (cp) of the per-position noise added to the static evaluation.
     pub eval_noise: u32,

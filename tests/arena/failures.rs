@@ -72,7 +72,7 @@ fn failure_case(mode: &str, limits: GoLimits, expect: &str) {
 }
 
 /// An engine that crashes in every game: each game is its loss by `crash`, and the third in
-/// a row stops the match (it kept losing every game to the end, exit 0, before 2026-11-27).
+/// a row stops the match (rather than losing every game to the end and exiting 0).
 #[test]
 fn crash_is_classified_and_three_in_a_row_stop_the_match() {
     let dir = temp_dir("fail-crash-stops");

@@ -1,5 +1,5 @@
 //! Calibration and pool configs read their paths from their own folder, and calibrate, pool
-//! and verify hold their output folder for the whole run (issue 11).
+//! and verify hold their output folder for the whole run.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,6 +1,7 @@
-//! Issue 11, defect 4: recognized wins (KBNK, KBBK, ...) lie inside the heuristic range (seeds
-//! 000 and 001), so the engine never gives material away to reach one. They used to start at
-//! 15000, above every evaluation, and the engine would trade its queen for a rook to reach KBNK.
+//! Recognized wins (KBNK, KBBK, ...) lie inside the heuristic range (the Chess Programming Wiki's
+//! Score page, the recognizer-score scheme), so the engine never gives material away to reach
+//! one: scored above every evaluation, they would make it trade its queen for a rook to reach
+//! KBNK.
 
 use shakmaty::Chess;
 use skillcal::engine::evaluate;

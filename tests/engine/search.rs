@@ -184,7 +184,7 @@ fn inaccuracy_errors_change_the_choice_and_are_reproducible() {
 #[test]
 fn an_error_that_flips_the_choice_is_honoured() {
     // Only one move keeps the queen; a huge error on another move (and zero elsewhere) must make
-    // the root prefer that move, exactly as seed 002's step 6 says.
+    // the root prefer that move, exactly as the Score Inaccuracy algorithm's step 6 says.
     let fen = "4k3/pp6/8/3q4/8/8/3R1PP1/4K3 w - - 0 1"; // Rxd5 wins the queen
     let game = Game::from_fen(fen).unwrap();
     let legal: Vec<_> = {

@@ -1,4 +1,4 @@
-//! Issue 11, search defects 5 and 6: scores the root keeps are true to their bounds.
+//! Scores the root keeps are true to their bounds.
 //!
 //! - A MultiPV root move that fails low keeps an upper bound that is no higher than the n-th
 //!   best exact line, also with ScoreInaccuracy Errors on clearly won moves (the win guard drops

@@ -157,9 +157,9 @@ fn options_take_effect() {
 }
 
 /// Pondering counts on the clock that `go` started: after `ponderhit` the `info` time and the
-/// NPS limit's pace still include the ponder time, as the nodes do. (Until 2026-11-27 both
-/// restarted at `ponderhit`: the engine then slept off its ponder nodes at the NPS limit, up to
-/// its hard time limit without a node more, and reported ponder nodes over post-ponderhit time.)
+/// NPS limit's pace still include the ponder time, as the nodes do: restarted at `ponderhit`,
+/// the engine would sleep off its ponder nodes at the NPS limit, up to its hard time limit
+/// without a node more, and report ponder nodes over post-ponderhit time.
 #[test]
 fn ponderhit_keeps_the_search_clock_of_go() {
     let mut e = Engine::start();

@@ -1,4 +1,4 @@
-//! Inputs that crashed or hung the UCI line handling, found by the issue 11 report and by the
+//! Inputs that crashed or hung the UCI line handling, found from outside and by the
 //! `uci_line` fuzz target (`fuzz/`), replayed through the same entry point the target uses:
 //! `Uci::capturing` + `Uci::respond`. Each case lists its lines; all must be answered (every
 //! `isready` with `readyok`), no search thread may fail, and only `quit` may end the loop.

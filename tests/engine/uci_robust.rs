@@ -1,4 +1,4 @@
-//! The UCI loop survives any input (issue 11): overflowing numbers, missing fields, bad FENs and
+//! The UCI loop survives any input: overflowing numbers, missing fields, bad FENs and
 //! moves, unknown options, stop/isready at odd times. Drives the real `skillcal` binary.
 
 use std::time::{Duration, Instant};
@@ -349,7 +349,7 @@ fn the_printed_clock_seed_can_be_entered() {
 /// A `position` the engine cannot set leaves no position: `go` answered with a move of the
 /// position before (a GUI scores that an illegal move). A FEN with castling rights or an en
 /// passant square that cannot be is set without them, as Stockfish does; a move list stops at
-/// its first illegal move (found from outside, 2026-11-27).
+/// its first illegal move.
 #[test]
 fn a_position_never_answers_for_the_one_before() {
     let mut e = Engine::start();
@@ -397,8 +397,8 @@ fn a_position_never_answers_for_the_one_before() {
 }
 
 /// `movestogo 0` is no count (UCI sends it only above 0), and a clock for the other side only
-/// is an empty clock for ours: the engine moved after 4.5 s of a 5 s clock, and searched until
-/// `stop` (found from outside, 2026-11-27). The bounds are far from both old behaviours.
+/// is an empty clock for ours: read otherwise, the engine would move after 4.5 s of a 5 s clock,
+/// or search until `stop`. The bounds are far from both.
 #[test]
 fn movestogo_0_and_the_other_sides_clock_alone_keep_the_search_short() {
     let mut e = Engine::start();

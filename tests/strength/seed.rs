@@ -69,8 +69,8 @@ fn clock_seed_is_nonzero() {
     assert_ne!(clock_seed(), 0);
 }
 
-/// Defect 3 of issue 11: the clock seed was a full 64-bit number the `RandomSeed` option
-/// (`0..=2147483647`) rejects, so the printed seed could not be entered to replay a game.
+/// The clock seed the engine prints fits the `RandomSeed` option (`0..=2147483647`), so a game
+/// can be replayed by entering it.
 #[test]
 fn clock_seed_fits_the_random_seed_option() {
     for _ in 0..100 {

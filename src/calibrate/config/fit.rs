@@ -14,9 +14,8 @@ pub struct FitConfig {
     pub knots: Option<usize>,
     /// Where the spline's knots go: `"even"` (the default) spaces them over [t_min, 1];
     /// `"data"` puts the boundary knots at the lowest and highest tested settings and the
-    /// others at quantiles of the games' t, so extending the domain moves no knot (on
-    /// results/range-tmin02, t_min -0.2 -> -0.35 moved 1800 by 16% in nodes through the knots
-    /// alone).
+    /// others at quantiles of the games' t, so extending the domain moves no knot (evenly
+    /// spaced knots move with t_min, and with them every row's setting).
     /// Not written when even.
     #[serde(default, skip_serializing_if = "KnotPlacement::is_even")]
     pub knots_at: KnotPlacement,

@@ -9,9 +9,8 @@
 //! (Murphy and Topel, "Estimation and Inference in Two-Step Econometric Models", 1985).
 //!
 //! Why: a joint fit lets the run's games re-measure the members. Where the subject's weakening
-//! sees the pool's spacing differently from the pool's own ladder (results/low-end-check: the
-//! range run's weak settings put Fairy-Stockfish Skill -4 270 Elo below the pool file), the
-//! table's low rows then sit on the run's spacing while a verification reads them on the pool
+//! sees the pool's spacing differently from the pool's own ladder (a run's weak settings may put a
+//! weak member hundreds of Elo from its pool rating), the table's low rows then sit on the run's spacing while a verification reads them on the pool
 //! file's. Holding puts both on the pool file's scale; the disagreement stays visible as the
 //! curve's residuals instead of moving the scale.
 

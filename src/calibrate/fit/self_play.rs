@@ -2,12 +2,10 @@
 //! differences stretched by a factor kappa against the pool's scale.
 //!
 //! Why: an engine against a weaker copy of itself wins more than the two would suggest against
-//! other engines (the self-play inflation known from engine testing). In results/range-tmin02 (the
-//! shipped path's first run) the games between settings, against each setting's rating from its games with the pool alone,
-//! fit kappa 1.56 overall and 2.16 below t = 0.3 (scripts/research/self-play-kappa.py); taken at 1 they
-//! pulled the weak settings well below where their games with the pool put them (t = 0 fitted
-//! 685 held at kappa 1; its games against Fairy-Stockfish Skill -4 alone say about 870). With kappa fitted, self-play still ties the
-//! settings' order and the curve's shape, and the pool's games alone carry the scale.
+//! other engines (the self-play inflation known from engine testing; `scripts/research/
+//! self-play-kappa.py` measures it in a run folder). Taken at 1, self-play pulls the weak
+//! settings below where their games with the pool put them. With kappa fitted, self-play still
+//! ties the settings' order and the curve's shape, and the pool's games alone carry the scale.
 //!
 //! A game of settings a and b is expected to score E(kappa (r_a - r_b)): each setting gains a
 //! shadow player rated kappa r, and games between settings are played by the shadows. Kappa is

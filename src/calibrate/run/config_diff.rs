@@ -46,7 +46,7 @@ pub fn game_changes(old: &CalibrationConfig, new: &CalibrationConfig) -> Vec<Str
     };
     // a member the pool has retired since (`pool.retired`) may leave: the fit leaves its games out;
     // a member added since may join (the run's games so far are against the others, and a pool
-    // grows when it is resumed with new members, as results/pool did with the Maia members)
+    // grows when it is resumed with new members)
     let mut kept = names(old);
     kept.retain(|n| !new.pool.retired.contains(n));
     let now = names(new);

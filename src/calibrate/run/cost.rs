@@ -11,9 +11,8 @@
 //! game's cost at once. Costs are given at today's pace, the mean of the latest
 //! [`GameCost::NOW_EPOCHS`] epochs' (geometric). A pair last played long ago is then costed at the
 //! machine's pace of now, from what its members' games cost then relative to the games played
-//! beside them. (A pair's own recent mean, used before 2026-11-27, kept the pool's planner off
-//! Stockfish Skill 9 for 11,000 games: its only games were the run's first, at 104-122 s when
-//! the same pairs now take 10-20 s.)
+//! beside them. A pair's own mean would keep a planner off a pair whose only games were played
+//! on a slow machine, however cheap it is now.
 //!
 //! The factors are fitted by the multiplicative updates that minimise the I-divergence between
 //! measured and predicted seconds (Lee and Seung's rule for non-negative factors), so every

@@ -260,12 +260,9 @@ impl Fitter<'_> {
             Err(e) => format!("the {} fit failed ({e:#})", cfg.fit.model.name()),
         };
         // Of the increasing forms, the one that fits the tested settings best: the
-        // next simpler form alone can miss them by hundreds of Elo (results/families/gbm
-        // at 960 games: the quadratic not increasing, its linear fallback residual chi²
-        // 68.5 on 18 d.o.f., the cubic 7.3 on 16). With `select_form`, always so.
-        // A spline that is not increasing is tried with the other knot counts too:
-        // the polynomials alone missed results/range's middle settings by 275 Elo
-        // (6 knots not increasing, the quadratic chi² 148.8 on 39 d.o.f., 7 knots 29.8).
+        // next simpler form alone can miss them by hundreds of Elo. With `select_form`,
+        // always so. A spline that is not increasing is tried with the other knot counts
+        // too: the polynomials alone can miss a path's middle settings as far.
         let mut candidates: Vec<(String, curve::Curve)> = ModelKind::ALL
             .into_iter()
             .filter(|&m| select || m != cfg.fit.model)
@@ -281,9 +278,7 @@ impl Fitter<'_> {
         }
         // The monotone form, increasing by construction, on every knot count (with
         // `select_form` on the configured one): where the path is flat over a stretch every
-        // spline dipped and the polynomials missed it (results/fairy-skill at 1,780 games: no
-        // spline increasing, the quadratic's residual chi² 273.9 on 30 settings; monotone on
-        // 6 knots 51.0, on 7 knots 39.0).
+        // spline may dip and the polynomials miss it.
         let n = cfg.fit.n_knots();
         for k in spline::KNOTS_RANGE {
             let configured = k == n && cfg.fit.model == ModelKind::Monotone;

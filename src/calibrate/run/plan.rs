@@ -346,12 +346,11 @@ fn informative(
     let mut chosen = Vec::new();
     // Self-play on its own scale ties a setting to the others by a fitted stretch, not to the
     // pool's scale: the first opponent is then the pool member nearest the estimate, whatever
-    // the variance says. Nearest, because below 1000 the engine and Fairy-Stockfish's ladder are
-    // not transitive: t = -0.175 scored 20% against Skill -4 (852), a performance of 611, while
-    // t = 0 scored 95% against Skill -12 (482), 993 (results/range-ext, batch 18); the logistic
-    // model holds best between near opponents, and verify meets the nearest members too.
-    // (Ranked by variance, the extension to t = -0.35 in results/range-extension got only
-    // self-play, and its 600 row landed on a setting that plays about 710.)
+    // the variance says. Nearest, because at the weak end the engine and a pool's ladder need
+    // not be transitive (a setting's performance differs by hundreds of Elo between two weak
+    // members); the logistic model holds best between near opponents, and verify meets the
+    // nearest members too. Ranked by variance, a setting beyond the tested range could get only
+    // self-play, and a row land on a setting that plays a hundred Elo off.
     if cfg.fit.self_play_scale != SelfPlayScale::Fixed(1.0) {
         if let Some(j) = closest(pool, e) {
             let o = Opponent::Pool(j);

@@ -222,8 +222,7 @@ pub(in crate::calibrate) fn play_level(
 
 /// A level scoring above this against its nearest members (or below 1 minus it) is more than
 /// about 300 Elo from them: its rating then rests on the logistic curve's tail and on those
-/// members' ratings far from where it plays (results/range-tmin02/verify-joint: UCI_Elo 600 scored 97% against
-/// Fairy-Stockfish Skill -12 and -20, on 2026-11-24).
+/// members' ratings far from where it plays, so it meets members on that side next.
 pub const FOLLOW_SCORE: f64 = 0.85;
 
 /// The members a level plays next when its first match scored beyond [`FOLLOW_SCORE`]: those
@@ -315,9 +314,8 @@ fn play_against(
 
 /// Where a pool member plays, for choosing a level's opponents: its rating in the measured pool
 /// file (the scale the level is rated on), else its anchor value, else its guess. The anchors
-/// are soft: measured at fixed nodes, Stockfish Skill 9 plays 2793 against its anchor's 2703
-/// (results/pool, 2026-11-27), so by anchor values a level at 2400 met Skill 5 (measured
-/// 2135) rather than Skill 8 (2656). Without the chained members a level below the lowest anchor
+/// are soft (a member measured at fixed nodes may play a hundred Elo from its anchor), so the
+/// measured rating comes first: by anchor values a level meets members far from it. Without the chained members a level below the lowest anchor
 /// would meet only anchored ones, hundreds of Elo above it, and its rating would rest on a few
 /// lucky games.
 fn member_place(

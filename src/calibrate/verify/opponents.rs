@@ -1,7 +1,6 @@
 //! A verified level's games split by opponent: one rating per level assumes it scores against
-//! every member as their ratings say. At the weak end it does not (results/range-tmin02/verify: UCI_Elo
-//! 600 scored 82% against Fairy-Stockfish Skill -12, rated 482, and 0/60 against Skill -2, rated
-//! 1071), and a single figure hides that.
+//! every member as their ratings say. At the weak end it may not (a level can outscore one weak
+//! member and lose every game to the next), and a single figure hides that.
 
 use nalgebra::{DMatrix, DVector};
 

@@ -1,6 +1,6 @@
 //! Interior nodes: principal variation search with null move, reverse futility, late-move
 //! reductions and pruning, check extension, mate-distance pruning, transposition table and
-//! recognizer results (seed 003); quiescence search below the horizon.
+//! recognizer results (the recognizer-result scheme); quiescence search below the horizon.
 
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
@@ -12,7 +12,7 @@ use crate::engine::score::Bound;
 use crate::engine::see::see_value;
 use crate::score::{mate_in, mated_in, DRAW, INFINITE, MATE_BOUND};
 
-/// What a recognizer did to the window (seed 003).
+/// What a recognizer did to the window (the recognizer-result scheme).
 enum Recognized {
     /// Return this score now.
     Cutoff(i32),
@@ -145,9 +145,9 @@ impl Searcher<'_> {
         }
 
         let mut upper = INFINITE;
-        // A recognizer's lower bound (seed 003) is also a floor for the result: the search
-        // below may return less (a draw by the fifty-move rule, a piece it sees lost), but the
-        // value is at least the bound, as quiescence has it through its stand-pat.
+        // A recognizer's lower bound (the recognizer-result scheme) is also a floor for the result:
+        // the search below may return less (a draw by the fifty-move rule, a piece it sees lost),
+        // but the value is at least the bound, as quiescence has it through its stand-pat.
         let mut floor = -INFINITE;
         let recognized = self.recognize(pos, key, ply, depth, &mut alpha, &mut beta, &mut upper);
         let rec_score = match recognized {

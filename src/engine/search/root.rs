@@ -1,6 +1,6 @@
 //! Iterative deepening and the two root searches:
-//! - `root_si`: the ScoreInaccuracy root of seed 002 (steps 1-6), which at ScoreInaccuracy 0 with
-//!   all Errors 0 is the full-strength root: first move with an aspiration window, later moves
+//! - `root_si`: the root of the Score Inaccuracy algorithm (steps 1-6), which at ScoreInaccuracy 0
+//!   with all Errors 0 is the full-strength root: first move with an aspiration window, later moves
 //!   with a zero window, each re-searched with the full window when it may be best;
 //! - `root_multipv`: exact scores for the N best root moves.
 
@@ -45,7 +45,7 @@ fn entry_threshold(nth: i32, error: i32, guard: i32) -> i32 {
 #[derive(Clone, Debug)]
 struct RootMove {
     mv: Move,
-    /// The Error drawn for this move before the search (seed 002, step 1).
+    /// The Error drawn for this move before the search (the Score Inaccuracy algorithm, step 1).
     error: i32,
     /// Last score including the applied error.
     score: i32,
@@ -56,9 +56,9 @@ struct RootMove {
 }
 
 impl RootMove {
-    /// Keeps one iteration's result: the Error becomes part of the score before any bound test
-    /// (seed 002, step 6), then the bound and the line (the child's PV when its window was wide
-    /// enough to give one). Returns the score.
+    /// Keeps one iteration's result: the Error becomes part of the score before any bound test (the
+    /// Score Inaccuracy algorithm, step 6), then the bound and the line (the child's PV when its
+    /// window was wide enough to give one). Returns the score.
     fn record(&mut self, raw: i32, guard: i32, exact: bool, child_pv: Option<&[Move]>) -> i32 {
         let score = perturb_root_score(raw, self.error, guard);
         self.applied = score - raw;

@@ -10,16 +10,18 @@ use shakmaty::Move;
 use crate::engine::limits::Limits;
 use crate::engine::score::Bound;
 
-/// How to search: limits, MultiPV and the ScoreInaccuracy root errors (seed 002).
+/// How to search: limits, MultiPV and the ScoreInaccuracy root errors (the Score Inaccuracy
+/// algorithm).
 #[derive(Clone, Debug)]
 pub struct SearchParams {
     pub limits: Limits,
     /// Number of principal variations with exact scores (1 = normal search).
     pub multipv: usize,
-    /// ScoreInaccuracy: widens the root windows (seed 002, steps 3 and 5). 0 = full strength.
+    /// ScoreInaccuracy: widens the root windows (the Score Inaccuracy algorithm, steps 3 and 5); 0
+    /// is full strength.
     pub score_inaccuracy: i32,
     /// One Error per legal root move, in the order of `game.root.legal_moves()`, added to that
-    /// move's score at every depth (seed 002, step 6). Empty means all zeros.
+    /// move's score at every depth (the Score Inaccuracy algorithm, step 6). Empty means all zeros.
     pub errors: Vec<i32>,
     /// From this root score up (and for mates) Errors no longer change a move's score, so a
     /// weakened engine still converts clear wins (`WinGuard`, see `strength::perturb_root_score`).
