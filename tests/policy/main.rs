@@ -3,3 +3,4 @@
 mod command;
 mod fixture;
 mod format;
+mod logits;
