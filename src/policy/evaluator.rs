@@ -80,7 +80,7 @@ pub struct Evaluator {
 
 impl Evaluator {
     pub fn new(net: Arc<Net>, max_batch: usize) -> Evaluator {
-        let forward = forward::Forward::new(&net.weights, max_batch.max(1));
+        let forward = forward::Forward::new(&net.layers, max_batch.max(1));
         Evaluator {
             net,
             forward,
@@ -113,7 +113,7 @@ impl Evaluator {
                 let planes = &mut self.forward.planes[p * 64..];
                 self.encoder.encode(game, planes, n);
             }
-            self.forward.run(&self.net.weights, count);
+            self.forward.run(&self.net.layers, count);
             for (p, (game, e)) in chunk.iter().zip(outs.iter_mut()).enumerate() {
                 let pos = game.last().expect("a game has a position");
                 let turn = pos.turn();
@@ -122,7 +122,7 @@ impl Evaluator {
                 for m in pos.legal_moves() {
                     let i = moves::policy_index(&m, turn);
                     let (plane, sq) = (i / 64, i % 64);
-                    e.logits.push(self.forward.policy[plane * n + p * 64 + sq]);
+                    e.logits.push(self.forward.policy_logit(p, plane, sq));
                     e.moves.push(m);
                 }
                 e.wdl = self.forward.wdl[p];

@@ -21,10 +21,13 @@ mod error;
 mod evaluator;
 mod forward;
 pub mod game;
+mod kernels;
 mod moves;
 mod net;
 pub mod proto;
+mod simd;
 mod weights;
+mod wino;
 
 pub use error::PolicyError;
 pub use evaluator::{Evaluation, Evaluator};

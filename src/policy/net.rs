@@ -4,7 +4,8 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use super::error::PolicyError;
-use super::weights::{self, Weights};
+use super::forward::Layers;
+use super::weights;
 
 /// The Maia-1 nets shipped in `nets/maia/` (GPL-3.0, CSSLab), one per 100-point rating band.
 pub const MAIA_BANDS: [u32; 9] = [1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900];
@@ -25,7 +26,8 @@ const MAIA_FILES: [&[u8]; 9] = [
 #[derive(Debug)]
 pub struct Net {
     pub name: String,
-    pub(super) weights: Weights,
+    /// The layers as the forward pass runs them (Winograd-transformed once, here).
+    pub(super) layers: Layers,
 }
 
 impl Net {
@@ -33,7 +35,7 @@ impl Net {
     pub fn load(path: &Path) -> Result<Arc<Net>, PolicyError> {
         Ok(Arc::new(Net {
             name: path.display().to_string(),
-            weights: weights::load_file(path)?,
+            layers: Layers::new(&weights::load_file(path)?),
         }))
     }
 
@@ -50,7 +52,12 @@ impl Net {
         let name = format!("embedded maia-{band}");
         let weights = weights::load_bytes(MAIA_FILES[i], Path::new(&name))?;
         Ok(NETS[i]
-            .get_or_init(|| Arc::new(Net { name, weights }))
+            .get_or_init(|| {
+                Arc::new(Net {
+                    name,
+                    layers: Layers::new(&weights),
+                })
+            })
             .clone())
     }
 
