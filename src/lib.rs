@@ -17,3 +17,4 @@ pub mod results;
 pub mod score;
 pub mod store;
 pub mod strength;
+pub mod think_time;

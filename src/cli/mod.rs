@@ -32,6 +32,7 @@ mod policy;
 mod rate;
 mod report;
 mod store;
+mod think_time;
 
 use std::process::ExitCode;
 
@@ -116,6 +117,8 @@ enum Command {
     Worker(store::WorkerArgs),
     /// Write a run of the store as a run folder (games.csv, games.pgn, its config).
     Export(store::ExportArgs),
+    /// A person's think time: fit a model on clocked games, check one against people.
+    ThinkTime(think_time::ThinkTimeArgs),
 }
 
 /// Parses the command line, runs the subcommand, and turns its outcome into the exit code.
@@ -140,6 +143,7 @@ pub fn main() -> ExitCode {
         Some(Command::Store(args)) => store::run_store(&args),
         Some(Command::Worker(args)) => store::run_worker(&args),
         Some(Command::Export(args)) => store::run_export(&args),
+        Some(Command::ThinkTime(args)) => think_time::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -44,6 +44,9 @@ pub struct MoveContext {
     pub recapture: bool,
     /// The mover's own last think times in seconds, the latest first (at most [`PREVIOUS`]).
     pub previous: Vec<f64>,
+    /// The opponent's think time on its last move, in seconds: its clock before that move less
+    /// its clock now, plus the increment (none before its clock has run).
+    pub opp_last: Option<f64>,
 }
 
 /// The probability from which a move counts as sensible in [`MoveContext::sensible`].
@@ -52,7 +55,7 @@ pub const SENSIBLE: f64 = 0.05;
 pub const PREVIOUS: usize = 5;
 
 /// The features, in the order of a model's coefficients.
-pub const FEATURES: [&str; 24] = [
+pub const FEATURES: [&str; 27] = [
     "bias",
     "ln_clock",
     "share",
@@ -77,6 +80,9 @@ pub const FEATURES: [&str; 24] = [
     "under30",
     "under10",
     "share_x_move",
+    "opp_last",
+    "prev1_per_clock",
+    "prev_mean_s",
 ];
 
 /// `ln(1 + x)` of a non-negative time.
@@ -93,11 +99,12 @@ impl MoveContext {
         let prev = &self.previous[..self.previous.len().min(PREVIOUS)];
         let prev1 = prev.first().map_or(0.0, |&t| ln1(t));
         let prev2 = prev.get(1).map_or(prev1, |&t| ln1(t));
-        let prev_mean = if prev.is_empty() {
+        let prev_mean_s = if prev.is_empty() {
             0.0
         } else {
-            ln1(prev.iter().sum::<f64>() / prev.len() as f64)
+            prev.iter().map(|t| t.max(0.0)).sum::<f64>() / prev.len() as f64
         };
+        let prev_mean = ln1(prev_mean_s);
         // a pace a clock allows: the time left spread over the moves a game still needs
         let to_go = (40.0 - moves_in).max(15.0);
         let pace = (clock + to_go * self.increment) / to_go;
@@ -126,6 +133,10 @@ impl MoveContext {
             f64::from(u8::from(clock < 30.0)),
             f64::from(u8::from(clock < 10.0)),
             share * moves_in.min(80.0) / 40.0,
+            self.opp_last.map_or(0.0, ln1),
+            // the person's rhythm in seconds too: a fit in logs alone misses the long thinks
+            prev.first().map_or(0.0, |&t| t.max(0.0)) / clock.max(1.0),
+            prev_mean_s.min(60.0) / 10.0,
         ]
     }
 }
@@ -291,7 +302,7 @@ mod tests {
         short.mu.pop();
         let err = ThinkModel::parse(&short.to_toml(), "f.toml").unwrap_err();
         assert!(
-            err.contains("mu has 23 coefficients for 24 features"),
+            err.contains("mu has 26 coefficients for 27 features"),
             "{err}"
         );
         let err = ThinkModel::parse("mu = 3", "g.toml").unwrap_err();

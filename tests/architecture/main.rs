@@ -44,6 +44,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     ("report", &["results", "rating", "fsutil"]),
     ("store", &["arena", "calibrate", "results"]),
+    ("think_time", &["analysis", "policy", "strength", "results"]),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
