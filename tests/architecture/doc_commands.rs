@@ -211,29 +211,32 @@ fn check_skillcal(args: &[String]) -> Option<String> {
         if !help.status.success() {
             return Some(format!("`skillcal {} --help` fails", path.join(" ")));
         }
-        let next = rest.peek().copied();
-        let is_command = next.is_some_and(|w| {
-            !w.starts_with('-')
-                && text
-                    .lines()
-                    .skip_while(|l| !l.starts_with("Commands:"))
-                    .skip(1)
-                    .take_while(|l| l.starts_with("  "))
-                    .any(|l| l.split_whitespace().next() == Some(w))
-        });
-        if is_command {
-            path.push(rest.next().unwrap());
-            continue;
+        let commands: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("Commands:"))
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        let shown = format!("skillcal {}", path.join(" "));
+        let shown = shown.trim_end();
+        // a command with subcommands takes no argument of its own: its first word is one
+        match rest.peek().copied() {
+            Some(w) if !w.starts_with('-') && commands.contains(&w) => {
+                path.push(rest.next().unwrap());
+                continue;
+            }
+            Some(w) if !w.starts_with('-') && !commands.is_empty() => {
+                return Some(format!("`{w}` is not a command of `{shown}`"));
+            }
+            _ => {}
         }
         let mut prev = "";
         for w in rest {
             if let Some(flag) = w.strip_prefix("--") {
                 let flag = flag.split('=').next().unwrap();
                 if !text.contains(&format!("--{flag}")) {
-                    return Some(format!(
-                        "`--{flag}` is not in `skillcal {} --help`",
-                        path.join(" ")
-                    ));
+                    return Some(format!("`--{flag}` is not in `{shown} --help`"));
                 }
             } else if !w.starts_with('-') && prev != "--out" {
                 for dir in ["configs/", "tests/", "deploy/", "scripts/", "nets/"] {
@@ -364,6 +367,8 @@ fn the_extraction_reads_what_a_user_copies() {
     assert!(c("skillcal calibrate x.toml --no-such-flag").is_some());
     assert!(c("skillcal calibrate configs/no-such.toml").is_some());
     assert!(c("scripts/no-such.sh").is_some());
+    assert!(c("skillcal no-such-command --out x").is_some());
+    assert!(c("skillcal store no-such").is_some());
     assert!(c("skillcal store init").is_none());
     assert!(c("skillcal verify t.csv --config configs/default.toml --levels 1200").is_none());
 }
