@@ -236,7 +236,10 @@ impl Uci {
                 self.say("uciok");
             }
             Command::Debug(on) => self.debug = on,
-            Command::IsReady => self.say("readyok"),
+            Command::IsReady => {
+                self.prepare_net();
+                self.say("readyok");
+            }
             Command::SetOption { name, value } => {
                 if self.searching() {
                     self.say("info string setoption during a search: stopping the search first");
@@ -348,6 +351,21 @@ impl Uci {
         let mut params = params;
         let choice = Weakening::prepare(&eff, self.seed, &game, &mut params);
         self.start_search(game, params, choice, go.ponder);
+    }
+
+    /// Under `Style human`, loads the net the level plays before `readyok` (UCI's moment for
+    /// slow set-up), so the first `go` answers, and `stop`s, as quickly as the others. A net
+    /// that cannot load is said at `go`, where the move needs it.
+    fn prepare_net(&mut self) {
+        if self.searching() {
+            return;
+        }
+        let eff = self.settings.effective();
+        if eff.style.plays_human(eff.human_strength) {
+            let _ = self
+                .maia
+                .evaluator(crate::strength::human_plan(eff.human_strength).net);
+        }
     }
 
     /// The search's limits from `go` (the clock of the side to move, nodes, depth, searchmoves).

@@ -104,7 +104,7 @@ impl TimedMove {
             t.truncate(THINK_PREVIOUS);
         }
         let report = format!(
-            "info string HumanTime: {taken:.2} s (a person's {person:.2} s drawn, {expected:.2} s expected, HumanTimeScale {:.0}%, at most {:.2} s of {:.1} s left{})",
+            "info string HumanTime: {taken:.3} s (a person's {person:.3} s drawn, {expected:.3} s expected, HumanTimeScale {:.0}%, at most {:.2} s of {:.1} s left{})",
             self.scale * 100.0,
             self.limit,
             ctx.own_clock,
