@@ -32,12 +32,16 @@ pub(super) struct HumanClock {
     start: f64,
     /// Our think times this game, the latest first.
     times: Arc<Mutex<Vec<f64>>>,
+    /// The opponent's clock at our last `go`: its last think time is that less its clock now,
+    /// plus the increment.
+    opp_before: Option<f64>,
 }
 
 impl HumanClock {
     /// A new game: no clock seen, no times taken.
     pub fn new_game(&mut self) {
         self.start = 0.0;
+        self.opp_before = None;
         if let Ok(mut t) = self.times.lock() {
             t.clear();
         }
@@ -150,10 +154,10 @@ impl Uci {
             return None;
         }
         let white = game.root.turn() == Color::White;
-        let (own, opp, inc) = if white {
-            (go.wtime?, go.btime, go.winc)
+        let (own, opp, inc, opp_inc) = if white {
+            (go.wtime?, go.btime, go.winc, go.binc)
         } else {
-            (go.btime?, go.wtime, go.binc)
+            (go.btime?, go.wtime, go.binc, go.winc)
         };
         let model = match self.human_clock.model(&eff.human.time_model) {
             Ok(m) => m,
@@ -165,6 +169,12 @@ impl Uci {
         let secs = |ms: u64| ms as f64 / 1000.0;
         let own_clock = secs(own);
         let increment = secs(inc.unwrap_or(0));
+        let opp_clock = opp.map_or(own_clock, secs);
+        let opp_last = self
+            .human_clock
+            .opp_before
+            .map(|before| (before - opp_clock + secs(opp_inc.unwrap_or(0))).max(0.0));
+        self.human_clock.opp_before = Some(opp_clock);
         self.human_clock.start = self.human_clock.start.max(own_clock);
         let positions = self.maia.history(&game.root);
         let fullmoves = u32::from(game.root.fullmoves());
@@ -176,7 +186,8 @@ impl Uci {
             .unwrap_or_default();
         let ctx = MoveContext {
             own_clock,
-            opp_clock: opp.map_or(own_clock, secs),
+            opp_clock,
+            opp_last,
             increment,
             start_clock: self.human_clock.start,
             ply: (fullmoves - 1) * 2 + u32::from(!white),
