@@ -52,7 +52,10 @@ fn the_answer_waits_the_scaled_time_of_a_person() {
     e.send("position startpos moves e2e4 e7e5 g1f3");
     let (lines, wall) = timed_go(&mut e, "go wtime 600000 btime 600000");
     let (taken, person) = said_time(&lines);
-    assert!((taken - person * 0.02).abs() < 0.002, "{taken} for {person}");
+    assert!(
+        (taken - person * 0.02).abs() < 0.002,
+        "{taken} for {person}"
+    );
     let wall = wall.as_secs_f64();
     assert!(
         wall >= taken - 0.002,
