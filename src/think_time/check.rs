@@ -152,7 +152,8 @@ pub fn check(model: &ThinkModel, games: &[GameRows], seed: u64) -> Vec<CheckRow>
         .into_iter()
         .map(|((tc, band), acc)| row(tc, band, &acc))
         .collect();
-    out.sort_by_key(|r| (r.time_control != "blitz", r.band == "all", r.band.clone()));
+    let low = |band: &str| band.split('-').next().and_then(|b| b.parse::<u32>().ok());
+    out.sort_by_key(|r| (r.time_control != "blitz", r.band == "all", low(&r.band)));
     out
 }
 
