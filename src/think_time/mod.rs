@@ -8,7 +8,7 @@
 //! - [`half`]: which half a game is in (fit or check), by a stable hash of its `Site`;
 //! - [`rows`]: every timed move with its clocks, its seconds and the Maia net's view, on threads;
 //! - [`fit`]: the model's two least-squares fits;
-//! - [`check`]: the model beside people, per band, with its own clock simulated;
+//! - [`check`](mod@check): the model beside people, per band, with its own clock simulated;
 //! - [`commands`]: the two commands, their files and the page.
 
 pub mod check;
