@@ -9,6 +9,19 @@ use super::error::{config_bail, Result};
 use super::time_control::GoLimits;
 use super::uci_option::UciOptions;
 
+/// A command line as a shell would split it (quotes and backslashes, no expansion): the
+/// program and its arguments, so `"gnuchess --uci"` or `"lc0 --weights='my net.pb.gz'"` names
+/// an engine with its arguments wherever one is named.
+pub fn split_command_line(line: &str) -> std::result::Result<(String, Vec<String>), String> {
+    let words = shlex::split(line)
+        .ok_or_else(|| format!("'{line}': unbalanced quotes or a trailing backslash"))?;
+    let mut words = words.into_iter();
+    let program = words
+        .next()
+        .ok_or_else(|| format!("'{line}': no program named"))?;
+    Ok((program, words.collect()))
+}
+
 /// An engine: a command (or `builtin[:Key=Value,...]`), its arguments, directory and options.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
 #[serde(deny_unknown_fields, default)]
@@ -34,7 +47,8 @@ pub struct EngineConfig {
 }
 
 impl EngineConfig {
-    /// Parses a CLI engine spec: `builtin`, `builtin:K=V,K=V`, `COMMAND` or `COMMAND:K=V,...`.
+    /// Parses a CLI engine spec: `builtin`, `builtin:K=V,K=V`, `COMMAND` or `COMMAND:K=V,...`,
+    /// where COMMAND may carry arguments (`"gnuchess --uci:Hash=16"`).
     pub fn from_spec(spec: &str) -> Result<EngineConfig> {
         let (command, opts) = match spec.split_once(':') {
             Some((c, o)) => (c, o),
@@ -43,6 +57,11 @@ impl EngineConfig {
         if command.is_empty() {
             config_bail!("engine spec '{spec}': missing command");
         }
+        // the command is a command line: a program and its arguments, quoted as a shell would
+        let (command, args) = match split_command_line(command) {
+            Ok(words) => words,
+            Err(e) => config_bail!("engine spec '{spec}': {e}"),
+        };
         let mut options = Vec::new();
         for pair in opts.split(',').filter(|p| !p.trim().is_empty()) {
             let Some((k, v)) = pair.split_once('=') else {
@@ -51,7 +70,8 @@ impl EngineConfig {
             options.push((k.trim().to_string(), v.trim().to_string()));
         }
         Ok(EngineConfig {
-            command: command.to_string(),
+            command,
+            args,
             options: UciOptions::from(options),
             ..Default::default()
         })
@@ -104,6 +124,17 @@ impl EngineConfig {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| self.command.clone())
         };
+        // the arguments tell engines of one program apart (`lc0 --weights=...`); quotes and
+        // backslashes would break the name's PGN tag, so a word with them stays out
+        let base = std::iter::once(base)
+            .chain(
+                self.args
+                    .iter()
+                    .filter(|a| !a.chars().any(|c| c == '"' || c == '\\' || c.is_control()))
+                    .cloned(),
+            )
+            .collect::<Vec<_>>()
+            .join(" ");
         let opts = self.identity_options()?;
         if opts.is_empty() {
             Ok(base)

@@ -137,6 +137,7 @@ pub use config::{
     MatchConfig, OpeningsConfig, Pairing, ResignRule, SprtConfig, Timeouts, UciOptions,
 };
 pub use driver::{run_match, run_match_async, run_matches};
+pub use engine_config::split_command_line;
 pub use error::{ArenaError, Result};
 pub use game_files::{read_games_csv, CSV_HEADER};
 pub use lock::{lock_dir, RunLock};
@@ -153,6 +154,7 @@ pub use stats::{elo_with_margin, PairingStats};
 pub use substitute::{apply as substitute, VAR as SUBSTITUTE_VAR};
 pub use summary::MatchSummary;
 pub use time_control::{GoLimits, TimeControl};
+pub use uci_engine::{probe_engine, BlockingEngine, Declared, EngineFault, LaunchSpec, NodeLimit};
 pub use uci_option::{OptionDecl, OptionKind};
 pub use uci_parse::{parse_bestmove, parse_info, SearchInfo};
 pub use unit::{

@@ -4,13 +4,18 @@
 //! Every child is spawned with `kill_on_drop` in its own process group, so dropping an
 //! [`UciEngine`] (normal end, failure, task abort on Ctrl-C) ends the process, and a
 //! terminal's Ctrl-C reaches only the arena, which then ends the engines itself.
+//!
+//! This is the one UCI handshake of the crate: the arena's games, `analyse` (through
+//! [`BlockingEngine`]) and `init` (through [`probe_engine`]) all start engines here, so each reads
+//! `id name` and the options the same way and reports a failed start with the engine's stderr.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::time::Instant;
 
@@ -63,7 +68,13 @@ pub struct UciEngine {
     line: Vec<u8>,
     /// Options the engine declared (`option name ... type ...`), in its order.
     pub declared: Vec<OptionDecl>,
+    /// What the engine called itself (`id name ...`), if it did.
+    pub id_name: Option<String>,
     seed_option: Option<String>,
+    /// The last lines the engine wrote to stderr (read all along, so a chatty engine never
+    /// blocks on a full pipe): said with a failure, since an engine that cannot start mostly
+    /// says why there ("gnuchess: not found").
+    stderr: StderrTail,
     /// The engine's latest `info string` and unknown lines: said with a crash, since an engine
     /// often gives its reason there before it exits (Stockfish: a network it cannot load).
     last_words: VecDeque<String>,
@@ -85,7 +96,7 @@ impl UciEngine {
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .kill_on_drop(true)
             .process_group(0);
         if let Some(d) = &spec.dir {
@@ -100,6 +111,7 @@ impl UciEngine {
         })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped"));
+        let stderr = StderrTail::follow(child.stderr.take().expect("piped"));
         let mut eng = UciEngine {
             spec: spec.clone(),
             child,
@@ -107,7 +119,9 @@ impl UciEngine {
             stdout,
             line: Vec::with_capacity(512),
             declared: Vec::new(),
+            id_name: None,
             seed_option: None,
+            stderr,
             last_words: VecDeque::new(),
         };
         eng.send("uci\n").await?;
@@ -117,6 +131,9 @@ impl UciEngine {
             let t = line.trim();
             if t == "uciok" {
                 break;
+            }
+            if let Some(name) = t.strip_prefix("id name ") {
+                eng.id_name = Some(name.trim().to_string());
             }
             if let Some(decl) = OptionDecl::parse(t) {
                 eng.declared.push(decl);
@@ -262,6 +279,7 @@ impl UciEngine {
             if let Ok(Ok(status)) =
                 tokio::time::timeout(Duration::from_secs(1), self.child.wait()).await
             {
+                self.stderr.settle().await;
                 let first = text.lines().next().unwrap_or_default().trim();
                 return Err(EngineFault::Crash(format!(
                     "engine {}: exited ({status}) before it was sent '{first}'{}",
@@ -281,13 +299,19 @@ impl UciEngine {
         self.stdin.flush().await
     }
 
-    /// The engine's last words for a crash message ("" when it said none).
+    /// The engine's last words for a crash message ("" when it said none): its last lines on
+    /// stdout that were not the protocol's, then its stderr's last lines.
     fn said(&self) -> String {
-        if self.last_words.is_empty() {
-            return String::new();
+        let mut out = String::new();
+        if !self.last_words.is_empty() {
+            let words: Vec<&str> = self.last_words.iter().map(String::as_str).collect();
+            out.push_str(&format!("; it said last: {}", words.join(" / ")));
         }
-        let words: Vec<&str> = self.last_words.iter().map(String::as_str).collect();
-        format!("; it said last: {}", words.join(" / "))
+        let err = self.stderr.lines();
+        if !err.is_empty() {
+            out.push_str(&format!("; its stderr ended: {}", err.join(" / ")));
+        }
+        out
     }
 
     /// Reads one line (lossy UTF-8: garbage bytes must not stop the match).
@@ -300,8 +324,9 @@ impl UciEngine {
         match tokio::time::timeout_at(deadline, self.stdout.read_until(b'\n', &mut self.line)).await
         {
             Err(_) => Err(EngineFault::Timeout(format!(
-                "engine {}: no '{waiting_for}' in time",
-                self.spec.name
+                "engine {}: no '{waiting_for}' in time{}",
+                self.spec.name,
+                self.said()
             ))),
             Ok(Err(e)) => Err(EngineFault::Crash(format!(
                 "engine {}: read failed: {e}",
@@ -314,6 +339,7 @@ impl UciEngine {
                         Ok(Ok(s)) => format!(" ({s})"),
                         _ => String::new(),
                     };
+                self.stderr.settle().await;
                 Err(EngineFault::Crash(format!(
                     "engine {}: disconnected while waiting for '{waiting_for}'{status}{}",
                     self.spec.name,
@@ -330,8 +356,6 @@ impl UciEngine {
 
     /// Keeps the line among the last words when it is not the protocol's own.
     fn remember(&mut self, line: &str) {
-        const KEPT: usize = 4;
-        const LONGEST: usize = 240;
         let t = line.trim();
         let protocol = [
             "bestmove",
@@ -344,17 +368,10 @@ impl UciEngine {
         .iter()
         .any(|p| t.starts_with(p))
             || (t.starts_with("info ") && !t.starts_with("info string"));
-        if t.is_empty() || protocol {
+        if protocol {
             return;
         }
-        if self.last_words.len() == KEPT {
-            self.last_words.pop_front();
-        }
-        let mut kept: String = t.chars().take(LONGEST).collect();
-        if kept.len() < t.len() {
-            kept.push_str("...");
-        }
-        self.last_words.push_back(kept);
+        keep_line(&mut self.last_words, t);
     }
 
     /// Polite shutdown: `quit`, a short wait, then kill.
@@ -365,6 +382,229 @@ impl UciEngine {
             .is_err()
         {
             let _ = self.child.kill().await;
+        }
+    }
+}
+
+/// How many of an engine's last lines a failure message quotes, and how long each may be.
+const KEPT: usize = 4;
+const LONGEST: usize = 240;
+
+/// Appends `line` (trimmed, cut at [`LONGEST`] characters) to the last [`KEPT`] lines.
+fn keep_line(lines: &mut VecDeque<String>, line: &str) {
+    let t = line.trim();
+    if t.is_empty() {
+        return;
+    }
+    if lines.len() == KEPT {
+        lines.pop_front();
+    }
+    let mut kept: String = t.chars().take(LONGEST).collect();
+    if kept.len() < t.len() {
+        kept.push_str("...");
+    }
+    lines.push_back(kept);
+}
+
+/// The last lines of an engine's stderr, read by a task of their own until the pipe closes.
+#[derive(Default)]
+struct StderrTail {
+    lines: Arc<Mutex<VecDeque<String>>>,
+    reader: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl StderrTail {
+    fn follow(pipe: impl AsyncRead + Unpin + Send + 'static) -> StderrTail {
+        let lines = Arc::new(Mutex::new(VecDeque::new()));
+        let kept = Arc::clone(&lines);
+        let reader = tokio::spawn(async move {
+            let mut reader = BufReader::new(pipe);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf);
+                        keep_line(&mut kept.lock().expect("not poisoned"), &line);
+                    }
+                }
+            }
+        });
+        StderrTail {
+            lines,
+            reader: Some(reader),
+        }
+    }
+
+    /// After the process has exited: lets the reader take what is left in the pipe (briefly;
+    /// a grandchild may hold the pipe open).
+    async fn settle(&mut self) {
+        if let Some(reader) = self.reader.take() {
+            let _ = tokio::time::timeout(Duration::from_millis(200), reader).await;
+        }
+    }
+
+    fn lines(&self) -> Vec<String> {
+        self.lines
+            .lock()
+            .expect("not poisoned")
+            .iter()
+            .cloned()
+            .collect()
+    }
+}
+
+/// What an engine declares after `uci`: its `id name` and options, and whether it stops at
+/// `go nodes N`.
+#[derive(Clone, Debug)]
+pub struct Declared {
+    pub id_name: Option<String>,
+    pub options: Vec<OptionDecl>,
+    pub node_limit: NodeLimit,
+}
+
+/// Whether an engine stops at `go nodes N`: UCI makes the limit optional, and Fruit's
+/// descendants (Toga II, GNU Chess 6) read it and search on until `stop`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeLimit {
+    /// It answered within the probe's wait, having searched about the nodes it was given.
+    Obeyed,
+    /// It searched far past the limit, or did not answer within the probe's wait: what it did.
+    Ignored(String),
+}
+
+/// The nodes of the probe's `go nodes` and the middlegame it searches (no opening book holds
+/// it, so an engine's own book cannot answer instead of its search).
+const PROBE_NODES: u64 = 1_000;
+const PROBE_FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9";
+/// How long the probe waits for `bestmove`: a thousand nodes take milliseconds.
+const PROBE_WAIT: Duration = Duration::from_secs(3);
+
+impl UciEngine {
+    /// Searches [`PROBE_FEN`] at `go nodes` [`PROBE_NODES`]: an engine that reports more than
+    /// ten times the nodes, or gives no `bestmove` within [`PROBE_WAIT`] (it is then sent
+    /// `stop`), ignores the node limit.
+    async fn probe_node_limit(&mut self, handshake: Duration) -> Result<NodeLimit, EngineFault> {
+        self.new_game(0, handshake).await?;
+        let go = format!("position fen {PROBE_FEN}\ngo nodes {PROBE_NODES}\n");
+        match self.go(&go, Instant::now() + PROBE_WAIT).await {
+            Ok(bm) => Ok(match bm.info.nodes {
+                Some(n) if n > 10 * PROBE_NODES => {
+                    NodeLimit::Ignored(format!("at `go nodes {PROBE_NODES}` it searched {n} nodes"))
+                }
+                _ => NodeLimit::Obeyed,
+            }),
+            Err(EngineFault::Timeout(_)) => {
+                let stopped = self.go("stop\n", Instant::now() + PROBE_WAIT).await;
+                let searched = match stopped.ok().and_then(|bm| bm.info.nodes) {
+                    Some(n) => format!(", {n} nodes by then"),
+                    None => String::new(),
+                };
+                Ok(NodeLimit::Ignored(format!(
+                    "at `go nodes {PROBE_NODES}` it gave no move within {} s{searched}",
+                    PROBE_WAIT.as_secs()
+                )))
+            }
+            Err(f) => Err(f),
+        }
+    }
+}
+
+/// Starts the engine, runs `uci` up to `uciok`, tries its node limit, and quits it: what it
+/// declares, for a caller that does not play it (`init`). Its own opening book is turned off
+/// for the node probe. Blocking: not inside a runtime.
+pub fn probe_engine(spec: &LaunchSpec, handshake: Duration) -> Result<Declared, EngineFault> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| EngineFault::Crash(format!("cannot start the tokio runtime: {e}")))?;
+    rt.block_on(async {
+        let mut eng = UciEngine::launch(spec, handshake).await?;
+        if let Some(book) = eng.declaration("OwnBook") {
+            if book.check("false").is_ok() {
+                eng.spec.options.push((book.name.clone(), "false".into()));
+            }
+        }
+        eng.configure(handshake).await?;
+        let node_limit = eng.probe_node_limit(handshake).await?;
+        let declared = Declared {
+            id_name: eng.id_name.clone(),
+            options: eng.declared.clone(),
+            node_limit,
+        };
+        eng.quit().await;
+        Ok(declared)
+    })
+}
+
+/// A [`UciEngine`] driven from a blocking thread (`analyse`'s workers): the same handshake,
+/// option checks and parsers as the arena's, on a runtime of its own.
+pub struct BlockingEngine {
+    rt: tokio::runtime::Runtime,
+    engine: Option<UciEngine>,
+}
+
+impl BlockingEngine {
+    /// Starts the engine and runs `uci`/`uciok`; nothing is set yet (see
+    /// [`BlockingEngine::configure`]).
+    pub fn launch(spec: &LaunchSpec, handshake: Duration) -> Result<Self, EngineFault> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| EngineFault::Crash(format!("cannot start the tokio runtime: {e}")))?;
+        let engine = rt.block_on(UciEngine::launch(spec, handshake))?;
+        Ok(BlockingEngine {
+            rt,
+            engine: Some(engine),
+        })
+    }
+
+    fn engine(&mut self) -> &mut UciEngine {
+        self.engine.as_mut().expect("present until dropped")
+    }
+
+    /// What the engine declared after `uci`.
+    pub fn declared(&self) -> &[OptionDecl] {
+        &self
+            .engine
+            .as_ref()
+            .expect("present until dropped")
+            .declared
+    }
+
+    /// Sends the spec's options and waits for `readyok`.
+    pub fn configure(&mut self, timeout: Duration) -> Result<(), EngineFault> {
+        let BlockingEngine { rt, engine } = self;
+        let e = engine.as_mut().expect("present until dropped");
+        rt.block_on(e.configure(timeout))
+    }
+
+    /// `ucinewgame` (and the seed, if the spec names a seed option), then `readyok`.
+    pub fn new_game(&mut self, seed: u64, timeout: Duration) -> Result<(), EngineFault> {
+        let BlockingEngine { rt, engine } = self;
+        let e = engine.as_mut().expect("present until dropped");
+        rt.block_on(e.new_game(seed, timeout))
+    }
+
+    /// Sends `commands` (`position` and `go`) and waits for `bestmove` as long as `wait`.
+    pub fn go(&mut self, commands: &str, wait: Duration) -> Result<BestMove, EngineFault> {
+        let deadline = Instant::now() + wait;
+        let BlockingEngine { rt, engine } = self;
+        let e = engine.as_mut().expect("present until dropped");
+        rt.block_on(e.go(commands, deadline))
+    }
+
+    /// The engine's name in messages.
+    pub fn name(&mut self) -> &str {
+        &self.engine().spec.name
+    }
+}
+
+impl Drop for BlockingEngine {
+    fn drop(&mut self) {
+        if let Some(e) = self.engine.take() {
+            self.rt.block_on(e.quit());
         }
     }
 }

@@ -1,6 +1,8 @@
 //! `skillcal init`: a calibration config written from what an engine declares, loadable as
 //! written from a folder outside the repository; an engine that does not answer `uciok` is
-//! refused by name; every command's help ends with an example.
+//! refused by name with what it wrote to stderr; an engine named with its arguments keeps
+//! them; an engine that ignores `go nodes` is calibrated along `go depth`; every Debian engine
+//! installed gets a config that loads; every command's help ends with an example.
 
 use std::path::Path;
 use std::process::Command;
@@ -87,6 +89,82 @@ fn init_refuses_an_engine_that_does_not_answer_uciok() {
         "{err}"
     );
     assert!(!dir.join("t.toml").exists() && !dir.join("skillcal-pool").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn init_reports_the_stderr_of_an_engine_that_cannot_start() {
+    // Debian's gnuchessu: a script that runs `gnuchess`, not on its PATH
+    let dir = temp("stderr");
+    let script = dir.join("wrapper");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho \"wrapper: 3: no-such-chess: not found\" >&2\nexit 127\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (ok, _, err) = init(&dir, script.to_str().unwrap(), "w.toml");
+    assert!(!ok);
+    assert!(err.contains("does not speak UCI"), "{err}");
+    assert!(err.contains("no-such-chess: not found"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn init_keeps_an_engines_arguments_and_avoids_a_node_limit_it_ignores() {
+    let dir = temp("args");
+    let mock = env!("CARGO_BIN_EXE_skillcal-mock-engine");
+    // quoted as a shell would: the program, then its arguments; this mock never answers a
+    // `go` (as Toga II and GNU Chess never stop at `go nodes`)
+    let line = format!("'{mock}' --fail hang --after 1");
+    let (ok, out, err) = init(&dir, &line, "hang.toml");
+    assert!(ok, "{out}{err}");
+    let cfg = CalibrationConfig::load(&dir.join("hang.toml")).unwrap();
+    assert_eq!(cfg.subject.command.as_deref(), Some(mock));
+    assert_eq!(cfg.subject.args, ["--fail", "hang", "--after", "1"]);
+    let text = std::fs::read_to_string(dir.join("hang.toml")).unwrap();
+    assert!(text.contains("limit = \"depth\""), "{text}");
+    assert!(text.contains("ignores the `go nodes` limit"), "{text}");
+    // unbalanced quotes are refused, naming the flag
+    let (ok, _, err) = init(&dir, "'gnuchess --uci", "q.toml");
+    assert!(
+        !ok && err.contains("--engine 'gnuchess --uci") && err.contains("quotes"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each Debian engine installed (CI installs them: scripts/install-engines.sh), by its command
+/// line, with the strength path its config must take.
+#[test]
+fn init_writes_a_config_for_each_installed_debian_engine() {
+    let dir = temp("debian");
+    let cases: [(&str, &str, &[&str], &str); 3] = [
+        ("toga2", "/usr/games/toga2", &[], "limit = \"depth\""),
+        ("glaurung", "/usr/games/glaurung", &[], "limit = \"nodes\""),
+        (
+            "gnuchess --uci",
+            "/usr/games/gnuchess",
+            &["--uci"],
+            "limit = \"depth\"",
+        ),
+    ];
+    for (line, program, args, path) in cases {
+        if !Path::new(program).exists() {
+            eprintln!("{program} is not installed: scripts/install-engines.sh installs it");
+            continue;
+        }
+        let out = format!("{}.toml", line.split(' ').next().unwrap());
+        let (ok, stdout, err) = init(&dir, line, &out);
+        assert!(ok, "{line}: {stdout}{err}");
+        let cfg = CalibrationConfig::load(&dir.join(&out)).unwrap();
+        assert_eq!(cfg.subject.command.as_deref(), Some(program), "{line}");
+        assert_eq!(cfg.subject.args, args, "{line}");
+        let text = std::fs::read_to_string(dir.join(&out)).unwrap();
+        assert!(text.contains(path), "{line}: {text}");
+        // their own opening books would answer instead of the weakened search
+        assert!(text.contains("OwnBook = false"), "{line}: {text}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

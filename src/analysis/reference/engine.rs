@@ -1,18 +1,17 @@
-//! The one place that talks to an engine: a small synchronous UCI driver (std::process, one
-//! blocking process per worker thread). What the engine says is read by the arena's UCI parser
-//! (`arena::parse_info`, `arena::parse_bestmove`), and programs are found as the arena finds
-//! them (`arena::find_program`). With one thread and a node limit an answer depends only on what
+//! The one place that talks to an engine: one engine process per worker thread, driven through
+//! the arena's UCI client (`arena::BlockingEngine`: the same handshake, parsers and failure
+//! messages as a match's), and programs are found as the arena finds them
+//! (`arena::find_program`). With one thread and a node limit an answer depends only on what
 //! the process searched since its last `ucinewgame`: `evaluate` sends one before each position,
 //! `new_game` + `search` search a game's positions in order after one.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Duration;
 
 use shakmaty::uci::UciMove;
 
 pub use crate::arena::find_program;
-use crate::arena::{parse_bestmove, parse_info, OptionDecl, SearchInfo};
+use crate::arena::{BlockingEngine, EngineFault, LaunchSpec, OptionDecl};
 
 use super::score::Score;
 use crate::analysis::error::{AnalysisError, Result};
@@ -108,7 +107,8 @@ pub fn split_spec(spec: &str) -> (&str, &str) {
 
 impl EngineConfig {
     /// Parses `builtin[:K=V,...]` (the skillcal binary, found as the arena finds it, speaking
-    /// UCI) or `PROGRAM[:K=V,...]` (a path, or a name found on PATH or in /usr/games): the
+    /// UCI) or `PROGRAM [ARGS][:K=V,...]` (a path, or a name found on PATH or in /usr/games,
+    /// and its arguments quoted as a shell would): the
     /// arena's spec parser, so `analyse` reads a spec as `match` does.
     pub fn parse_spec(spec: &str, limit: Limit) -> Result<EngineConfig> {
         let parsed = crate::arena::EngineConfig::from_spec(spec)
@@ -120,7 +120,7 @@ impl EngineConfig {
         } else {
             let program = find_program(&parsed.command)
                 .map_err(|m| usage(format!("engine '{spec}': program {m}")))?;
-            (program, Vec::new())
+            (program, parsed.args)
         };
         Ok(EngineConfig {
             program,
@@ -180,13 +180,20 @@ pub struct Eval {
     pub depth: u32,
 }
 
-/// A running engine process.
+/// How long an engine may take to answer `uci` or `isready` (a large hash is cleared then).
+const READY: Duration = Duration::from_secs(60);
+/// How long a node- or depth-limited search may take before the engine counts as hung (a move
+/// time adds itself to it).
+const SEARCH: Duration = Duration::from_secs(3600);
+
+/// A running engine process: the arena's UCI client ([`BlockingEngine`]) on this thread.
 pub struct UciEngine {
-    name: String,
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    engine: BlockingEngine,
     limit: Limit,
+}
+
+fn fault(f: EngineFault) -> AnalysisError {
+    AnalysisError::Engine(f.to_string())
 }
 
 impl UciEngine {
@@ -198,87 +205,36 @@ impl UciEngine {
         let timed = matches!(cfg.limit, Limit::MoveTime(_) | Limit::Clock).then_some(name.as_str());
         let program =
             crate::arena::substitute(&cfg.program, timed).map_err(AnalysisError::Engine)?;
-        let mut child = Command::new(&program)
-            .args(&cfg.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| AnalysisError::Engine(format!("cannot start engine {name}: {e}")))?;
-        let stdin = child.stdin.take().expect("piped");
-        let stdout = BufReader::new(child.stdout.take().expect("piped"));
-        let mut e = UciEngine {
-            name,
-            child,
-            stdin,
-            stdout,
-            limit: cfg.limit,
+        let spec = LaunchSpec {
+            name: name.clone(),
+            program,
+            args: cfg.args.clone(),
+            dir: None,
+            options: cfg.options.clone(),
+            seed_option: Some(String::new()),
         };
-        e.send("uci")?;
-        let mut declared = Vec::new();
-        loop {
-            let line = e.read_line()?;
-            if line.trim() == "uciok" {
-                break;
-            }
-            declared.extend(OptionDecl::parse(&line));
-        }
+        let mut engine = BlockingEngine::launch(&spec, READY).map_err(fault)?;
         // a value the engine cannot take is an error here, not a crash (Stockfish 15.1 dies
         // on `Hash` = `abc`) or a search at the engine's default
+        let declared = engine.declared();
         for (k, v) in &cfg.options {
-            let decl = OptionDecl::find(&declared, k).ok_or_else(|| {
+            let decl = OptionDecl::find(declared, k).ok_or_else(|| {
                 usage(format!(
-                    "engine {}: unknown UCI option {k}; the engine offers: {}",
-                    e.name,
-                    OptionDecl::offered(&declared)
+                    "engine {name}: unknown UCI option {k}; the engine offers: {}",
+                    OptionDecl::offered(declared)
                 ))
             })?;
             decl.check(v).map_err(|allowed| {
                 usage(format!(
-                    "engine {}: option {k} = '{v}' is not accepted: allowed: {allowed}",
-                    e.name
+                    "engine {name}: option {k} = '{v}' is not accepted: allowed: {allowed}"
                 ))
             })?;
         }
-        for (k, v) in &cfg.options {
-            e.send(&format!("setoption name {k} value {v}"))?;
-        }
-        e.send("isready")?;
-        e.wait_for("readyok")?;
-        Ok(e)
-    }
-
-    fn send(&mut self, line: &str) -> Result<()> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| {
-                AnalysisError::Engine(format!(
-                    "engine {}: cannot write (did it exit?): {e}",
-                    self.name
-                ))
-            })
-    }
-
-    fn read_line(&mut self) -> Result<String> {
-        let mut line = String::new();
-        let n = self.stdout.read_line(&mut line).map_err(|e| {
-            AnalysisError::Engine(format!("engine {}: cannot read: {e}", self.name))
-        })?;
-        if n == 0 {
-            return Err(AnalysisError::Engine(format!(
-                "engine {} closed its output (crashed?)",
-                self.name
-            )));
-        }
-        Ok(line)
-    }
-
-    fn wait_for(&mut self, token: &str) -> Result<()> {
-        loop {
-            if self.read_line()?.trim() == token {
-                return Ok(());
-            }
-        }
+        engine.configure(READY).map_err(fault)?;
+        Ok(UciEngine {
+            engine,
+            limit: cfg.limit,
+        })
     }
 
     /// Searches `fen` on its own, after `ucinewgame`.
@@ -291,9 +247,7 @@ impl UciEngine {
     /// that cost about a quarter of a 20,000-node search here (docs/analysis.md), which is why a
     /// game's positions share one.
     pub fn new_game(&mut self) -> Result<()> {
-        self.send("ucinewgame")?;
-        self.send("isready")?;
-        self.wait_for("readyok")
+        self.engine.new_game(0, READY).map_err(fault)
     }
 
     /// Searches `fen` (what follows `position fen`: a FEN, and `moves ...` after it; under
@@ -305,56 +259,41 @@ impl UciEngine {
             Some((p, g)) => (p, Some(g)),
             None => (fen, None),
         };
+        let name = self.engine.name().to_string();
         let go = match (self.limit.go(), own_go) {
             (Some(go), _) => go,
             (None, Some(go)) => go.to_string(),
             (None, None) => {
                 return Err(AnalysisError::Engine(format!(
-                    "engine {}: limit clock, but no clock for {fen}",
-                    self.name
+                    "engine {name}: limit clock, but no clock for {fen}"
                 )))
             }
         };
-        self.send(&format!("position fen {position}"))?;
-        self.send(&go)?;
-        let mut info = SearchInfo::default();
-        loop {
-            let line = self.read_line()?;
-            let Some(token) = parse_bestmove(&line) else {
-                parse_info(&line, &mut info);
-                continue;
-            };
-            // `bestmove (none)` or `bestmove 0000`: no legal move.
-            if !UciMove::from_ascii(token.as_bytes()).is_ok_and(|m| m != UciMove::Null) {
-                return Err(AnalysisError::Engine(format!(
-                    "engine {}: no move in {fen}",
-                    self.name
-                )));
-            }
-            let score = match (info.mate, info.cp) {
-                (Some(m), _) => Score::Mate(m),
-                (None, Some(c)) => Score::Cp(c),
-                (None, None) => {
-                    return Err(AnalysisError::Engine(format!(
-                        "engine {}: no score before bestmove for {fen}",
-                        self.name
-                    )))
-                }
-            };
-            return Ok(Eval {
-                score,
-                best: token.to_string(),
-                depth: info.depth.unwrap_or(0),
-            });
+        let commands = format!("position fen {position}\n{go}\n");
+        let wait = match self.limit {
+            Limit::MoveTime(ms) => SEARCH + Duration::from_millis(ms),
+            _ => SEARCH,
+        };
+        let bm = self.engine.go(&commands, wait).map_err(fault)?;
+        // `bestmove (none)` or `bestmove 0000`: no legal move.
+        if !UciMove::from_ascii(bm.token.as_bytes()).is_ok_and(|m| m != UciMove::Null) {
+            return Err(AnalysisError::Engine(format!(
+                "engine {name}: no move in {fen}"
+            )));
         }
-    }
-}
-
-impl Drop for UciEngine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let score = match (bm.info.mate, bm.info.cp) {
+            (Some(m), _) => Score::Mate(m),
+            (None, Some(c)) => Score::Cp(c),
+            (None, None) => {
+                return Err(AnalysisError::Engine(format!(
+                    "engine {name}: no score before bestmove for {fen}"
+                )))
+            }
+        };
+        Ok(Eval {
+            score,
+            best: bm.token,
+            depth: bm.info.depth.unwrap_or(0),
+        })
     }
 }

@@ -1,7 +1,8 @@
 //! The calibration's TOML schema and its checks: the run's config (`calibration`), its `[fit]`
 //! section (`fit`), its `[plan]` (`plan`), a path's knob (`path`), each target's precision goal (`goals`), the checks
 //! (`validate`, the member checks shared with the pool's config) `skillcal pool`'s own file
-//! (`pool_file`) and a calibration's reading of a measured pool's folder (`pool_folder`).
+//! (`pool_file`), a calibration's reading of a measured pool's folder (`pool_folder`), and the
+//! config `skillcal init` writes for an engine from what it declares (`starter`).
 
 pub(super) mod calibration;
 pub(super) mod fit;
@@ -11,9 +12,11 @@ pub(super) mod path;
 pub(super) mod plan;
 pub(super) mod pool_file;
 pub(super) mod pool_folder;
+pub(super) mod starter;
 pub(super) mod validate;
 
 pub use calibration::{CalibrationConfig, PoolMember};
 pub use fit::{ModelKind, SelfPlayScale};
 pub use path::GoLimit;
+pub use starter::{pool_dir, write_starter, EngineLine, StarterOptions, TableLimit};
 pub use validate::check_budget;
