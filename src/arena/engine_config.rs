@@ -44,6 +44,10 @@ pub struct EngineConfig {
     /// as does an engine that does not answer `isready` after the least or the greatest value
     /// a seed can give the option.
     pub seed_option: Option<String>,
+    /// The `id name` the engine must answer `uci` with, checked before any game: for an engine
+    /// whose results hold for one build (a pool member's rating).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id_name: Option<String>,
 }
 
 impl EngineConfig {

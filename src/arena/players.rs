@@ -21,6 +21,8 @@ pub struct Player {
     pub limits: SideLimits,
     /// The built-in engine (its options are also checked in-process).
     pub builtin: bool,
+    /// The `id name` it must answer `uci` with, if the config names one.
+    pub id_name: Option<String>,
 }
 
 /// Turns the config's engines into start specs and limits.
@@ -68,6 +70,7 @@ fn resolve_player(cfg: &MatchConfig, i: usize, key: &str, opts: &RunOptions) -> 
         spec,
         limits,
         builtin: e.is_builtin(),
+        id_name: e.id_name.clone(),
     })
 }
 
@@ -193,6 +196,10 @@ async fn preflight_keyed(cfg: &MatchConfig, players: &[Player], keys: &[String])
         let mut eng = UciEngine::launch(&p.spec, handshake)
             .await
             .map_err(|f| fault(key, f))?;
+        if let Err(e) = check_id_name(key, p, eng.id_name.as_deref()) {
+            eng.quit().await;
+            return Err(e);
+        }
         // checked before any is sent: an engine may die on a value it refuses (Stockfish 15.1
         // aborts on `Hash` = `abc`), and its crash would not name the option
         if let Err(e) = check_options(key, p, &eng.declared) {
@@ -207,6 +214,29 @@ async fn preflight_keyed(cfg: &MatchConfig, players: &[Player], keys: &[String])
         eng.quit().await;
     }
     Ok(())
+}
+
+/// Checks that the engine is the one `p` names by its `id name`: ratings measured with one
+/// build do not hold for another (a newer Stockfish plays hundreds of Elo stronger at the same
+/// Skill Level and node count).
+fn check_id_name(key: &str, p: &Player, answered: Option<&str>) -> Result<()> {
+    let Some(want) = p.id_name.as_deref() else {
+        return Ok(());
+    };
+    if answered == Some(want) {
+        return Ok(());
+    }
+    Err(ArenaError::Engine(format!(
+        "{key} ({}): {} answers `uci` with {}, but its results were measured with \"{want}\": \
+         another build plays at another strength, so its rating does not hold for this one \
+         (install that engine, name it with `command`, or measure a pool with this one)",
+        p.spec.name,
+        p.spec.program.display(),
+        match answered {
+            Some(name) => format!("\"id name {name}\""),
+            None => "no `id name`".to_string(),
+        }
+    )))
 }
 
 /// Checks the options `p` will be sent against the engine's declarations (and, for the

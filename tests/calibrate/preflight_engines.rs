@@ -13,7 +13,17 @@ use crate::support::calibrate::{tiny_dir, TINY};
 fn an_engine_or_rule_that_cannot_play_fails_before_any_folder_naming_its_key() {
     assert!(Path::new(STOCKFISH).exists(), "{STOCKFISH} missing");
     let (dir, _) = tiny_dir("preflight-engines");
-    let cases: [(&str, &str, &[&str]); 11] = [
+    let cases: [(&str, &str, &[&str]); 12] = [
+        // a member is the engine its rating was measured with, by its `id name`
+        (
+            "name = \"sf-skill0\"",
+            "name = \"sf-skill0\"\nid_name = \"Stockfish 99\"",
+            &[
+                "key pool.member[0] (sf-skill0)",
+                "answers `uci` with \"id name Stockfish 15.1\"",
+                "measured with \"Stockfish 99\"",
+            ],
+        ),
         (
             "tc = \"30+0.3\"",
             "tc = \"abc\"",

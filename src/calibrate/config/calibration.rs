@@ -236,6 +236,12 @@ pub struct PoolMember {
     pub sd: Option<f64>,
     #[serde(default)]
     pub command: Option<String>,
+    /// The `id name` the engine must answer `uci` with: the member's rating holds for the
+    /// engine it was measured with, and another build of the same program (a newer Stockfish
+    /// from a package manager) plays at another strength. Refused before any game when it
+    /// differs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id_name: Option<String>,
     #[serde(default)]
     pub args: Option<Vec<String>>,
     #[serde(default)]

@@ -192,6 +192,7 @@ pub fn member_engine(pool: &PoolConfig, j: usize) -> EngineSpec {
         args: m.args.clone().unwrap_or_else(|| pool.args.clone()),
         options,
         limits: m.limits.clone().unwrap_or_else(|| pool.limits.clone()),
+        id_name: m.id_name.clone(),
     }
 }
 

@@ -31,6 +31,7 @@ fn engine(e: &EngineSpec) -> EngineConfig {
         args: e.args.clone(),
         options: UciOptions::from(e.options.clone()),
         limits: e.limits.clone(),
+        id_name: e.id_name.clone(),
         ..Default::default()
     }
 }

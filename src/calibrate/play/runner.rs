@@ -21,6 +21,9 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     #[serde(default)]
     pub limits: Limits,
+    /// The `id name` the engine must answer `uci` with (a pool member measured with one build).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id_name: Option<String>,
 }
 
 impl EngineSpec {

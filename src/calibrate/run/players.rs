@@ -169,6 +169,7 @@ pub fn subject_spec(
         args: cfg.subject.args.clone(),
         options,
         limits,
+        id_name: None,
     }
 }
 
