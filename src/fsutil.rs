@@ -16,6 +16,8 @@ pub const TABLE_CAP: u64 = 4 << 20;
 pub const CONFIG_CAP: u64 = 4 << 20;
 /// An opening book (EPD or PGN): the largest common books are tens of MB.
 pub const BOOK_CAP: u64 = 256 << 20;
+/// A network file (lc0's `.pb.gz`): the largest lc0 nets are a few hundred MB.
+pub const NET_CAP: u64 = 1 << 30;
 /// Games read whole (PGN or CSV, a run's CSV files): a run's games or a month of rated games.
 pub const GAMES_CAP: u64 = 2 << 30;
 

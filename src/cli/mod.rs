@@ -36,7 +36,7 @@ mod think_time;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
@@ -121,9 +121,24 @@ enum Command {
     ThinkTime(think_time::ThinkTimeArgs),
 }
 
+/// Every flag or argument that takes a value takes a negative number too (`--temperature -1`),
+/// so the number reaches its flag's own check ("must be above 0") instead of clap taking it for
+/// an unknown flag.
+fn negative_numbers(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|a| {
+        if a.get_action().takes_values() {
+            a.allow_negative_numbers(true)
+        } else {
+            a
+        }
+    })
+    .mut_subcommands(negative_numbers)
+}
+
 /// Parses the command line, runs the subcommand, and turns its outcome into the exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = negative_numbers(Cli::command()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         None | Some(Command::Uci) => crate::engine::run_stdio().map_err(Into::into),
         Some(Command::Bench(args)) => engine::bench(args),

@@ -210,9 +210,12 @@ impl Ctx {
 
 /// Reads and checks a network file.
 pub fn load_file(path: &Path) -> Result<Weights, PolicyError> {
-    let bytes = std::fs::read(path).map_err(|source| PolicyError::Io {
-        path: path.to_path_buf(),
-        source,
+    // a regular file, read up to a cap: `/dev/zero` or a FIFO named as a net must not hang
+    let bytes = crate::fsutil::read_capped(path, crate::fsutil::NET_CAP).map_err(|source| {
+        PolicyError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
     })?;
     load_bytes(&bytes, path)
 }

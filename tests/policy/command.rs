@@ -80,3 +80,55 @@ fn bad_input_is_named() {
     assert!(!ok);
     assert!(stderr.contains("/nonexistent/net.pb.gz"), "{stderr}");
 }
+
+/// `skillcal policy ARGS` ended after at most a minute: (success, stderr), or `None` when it
+/// was still running and has been killed.
+fn policy_within_a_minute(args: &[&str]) -> Option<(bool, String)> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skillcal"))
+        .arg("policy")
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(60) {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+            return Some((status.success(), err));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+#[test]
+fn a_net_that_is_not_a_regular_file_is_refused() {
+    // /dev/zero never ends and a FIFO blocks until a writer comes: both refused before a read
+    let (ok, err) = policy_within_a_minute(&["--net", "/dev/zero"]).expect("returns");
+    assert!(
+        !ok && err.contains("/dev/zero") && err.contains("not a regular file"),
+        "{err}"
+    );
+    let dir = std::env::temp_dir().join(format!("skillcal-policy-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("net.pb.gz");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let (ok, err) = policy_within_a_minute(&["--net", fifo.to_str().unwrap()]).expect("returns");
+    assert!(!ok && err.contains("a FIFO"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_negative_number_reaches_its_flags_check() {
+    let (ok, _, stderr) = policy(&["--temperature", "-1"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--temperature -1: must be above 0"),
+        "{stderr}"
+    );
+}
