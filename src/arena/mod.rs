@@ -95,7 +95,8 @@
 //!   `snapshot` (`match.toml`), `store` (games.csv / games.pgn and their repair), `pgn`,
 //!   [`lock`] (one run per directory)
 //! - the players: `players` (resolution, PATH search, preflight and option checks),
-//!   `uci_engine` (the UCI client, `UciEngine`), `uci_parse` (its `info` and `bestmove` lines),
+//!   `uci_engine` (the UCI client, `UciEngine`), `uci_probe` (that client outside a match:
+//!   [`probe_engine`] for `init`, [`BlockingEngine`] for `analyse`), `uci_parse` (its `info` and `bestmove` lines),
 //!   `uci_option` (option declarations)
 //! - one game: `game` (the loop and the rules), `time_control` ([`GoLimits`], clocks),
 //!   `adjudication`, `outcome` ([`Termination`], the finished game)
@@ -130,6 +131,7 @@ mod time_control;
 mod uci_engine;
 mod uci_option;
 mod uci_parse;
+mod uci_probe;
 mod unit;
 
 pub use config::{
@@ -154,9 +156,10 @@ pub use stats::{elo_with_margin, PairingStats};
 pub use substitute::{apply as substitute, VAR as SUBSTITUTE_VAR};
 pub use summary::MatchSummary;
 pub use time_control::{GoLimits, TimeControl};
-pub use uci_engine::{probe_engine, BlockingEngine, Declared, EngineFault, LaunchSpec, NodeLimit};
+pub use uci_engine::{EngineFault, LaunchSpec};
 pub use uci_option::{OptionDecl, OptionKind};
 pub use uci_parse::{parse_bestmove, parse_info, SearchInfo};
+pub use uci_probe::{probe_engine, BlockingEngine, Declared, NodeLimit};
 pub use unit::{
     plan_units, preflight_if_local, spec_from_text, spec_to_text, PlayedGame, Unit, UnitGame,
     UnitPlayer,

@@ -29,7 +29,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("fsutil", &[]),
     ("score", &[]),
     ("strength", &["score", "fsutil"]),
-    ("policy", &[]),
+    ("policy", &["fsutil"]),
     ("engine", &["strength", "score", "policy"]),
     ("results", &["fsutil"]),
     ("rating", &["results", "fsutil"]),
