@@ -101,7 +101,16 @@ pub async fn play(
                     EngineFault::Timeout(_) => timeout_kind,
                     EngineFault::Crash(_) => Termination::Crash,
                 };
-                return game.finish_fault(c, term, f.to_string(), started);
+                let mut said = f.to_string();
+                // UCI makes `go nodes` optional: Fruit's descendants (Toga II, GNU Chess) search
+                // on until `stop`, so a stall there is mostly that, not a hang
+                if term == Termination::Stall && p.limits.limits.nodes.is_some() {
+                    said.push_str(
+                        " (it was given `go nodes` alone: an engine that ignores the node limit \
+                         never answers; `skillcal init` tests an engine for it)",
+                    );
+                }
+                return game.finish_fault(c, term, said, started);
             }
         };
         if let Some(r) = last_received {

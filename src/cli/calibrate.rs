@@ -269,18 +269,19 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
     });
     let mut levels = args.levels.clone();
     // before any folder: a level the table lacks left one holding only the lock file
-    verify::check_levels(&args.table, &levels)?;
+    verify::check_levels(&cfg, &args.table, &levels)?;
     if levels.is_empty() {
         levels = cfg.verify.levels.clone();
         // named as the config's key, not as --levels
         verify::check_levels_from(
+            &cfg,
             &args.table,
             &levels,
             &format!("{origin}: key `verify.levels`"),
         )?;
     }
     if levels.is_empty() {
-        levels = verify::default_levels(&args.table, cfg.lowest_reference())?;
+        levels = verify::default_levels(&cfg, &args.table, cfg.lowest_reference())?;
     }
     let games = args.games.unwrap_or(cfg.verify.games_per_opponent);
     if games < 2 || !games.is_multiple_of(2) {
@@ -411,9 +412,9 @@ pub fn run_tc_check(args: &TcCheckArgs) -> Result<()> {
     });
     // the flags before the engines are started and before any folder or lock file is made
     let levels = if args.levels.is_empty() {
-        tc_check::default_levels(&args.table)?
+        tc_check::default_levels(&cfg, &args.table)?
     } else {
-        verify::check_levels(&args.table, &args.levels)?;
+        verify::check_levels(&cfg, &args.table, &args.levels)?;
         args.levels.clone()
     };
     tc_check::check_tcs(&args.tcs)?;

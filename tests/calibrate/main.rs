@@ -6,6 +6,7 @@ mod support;
 mod bad_line_hint;
 mod config_values;
 mod e2e;
+mod engine_table;
 mod families;
 mod fit;
 mod held;

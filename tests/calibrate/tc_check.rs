@@ -25,7 +25,7 @@ fn sim_tc_check_fails_the_level_the_fast_clock_cuts_short() {
         "elo,LimitNodes\n1000,100\n1400,800\n2000,20000\n2500,60000\n",
     )
     .unwrap();
-    assert_eq!(default_levels(&table).unwrap(), vec![1400.0, 2000.0]);
+    assert_eq!(default_levels(&cfg, &table).unwrap(), vec![1400.0, 2000.0]);
     // at 10+0.1 the 2000 level cannot finish its searches and plays 200 Elo weaker
     let runner = SimRunner {
         truth: Box::new(|e: &EngineSpec| {

@@ -6,3 +6,4 @@ pub(super) mod provisional;
 pub(super) mod uci_elo;
 
 pub use provisional::provisional_table;
+pub use uci_elo::is_builtin;

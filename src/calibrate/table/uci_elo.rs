@@ -61,6 +61,32 @@ pub fn path_comments(cfg: &CalibrationConfig) -> String {
     s
 }
 
+/// The limit every row of an engine's table plays at besides its path (`[subject] limits`): the
+/// table holds at it, and a GUI's clock is another condition.
+pub fn limits_comment(cfg: &CalibrationConfig) -> String {
+    let l = &cfg.subject.limits;
+    let mut parts = Vec::new();
+    if let Some(tc) = &l.tc {
+        parts.push(format!("a clock of {tc} (seconds, base+increment)"));
+    }
+    if let Some(n) = l.nodes {
+        parts.push(format!("{n} nodes a move"));
+    }
+    if let Some(d) = l.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(ms) = l.movetime_ms {
+        parts.push(format!("{ms} ms a move"));
+    }
+    if parts.is_empty() {
+        return "none besides the path's own: each row's setting is the whole limit".into();
+    }
+    format!(
+        "every row plays at {}: the table holds there (`skillcal tc-check` measures a clock)",
+        parts.join(" and ")
+    )
+}
+
 /// The table text in the engine's format.
 pub fn table_csv(
     cfg: &CalibrationConfig,
@@ -82,6 +108,9 @@ pub fn table_csv(
         fit.theta.iter().map(|x| x.round()).collect::<Vec<_>>()
     );
     s.push_str(&path_comments(cfg));
+    if !is_builtin(cfg) {
+        let _ = writeln!(s, "# limits: {}", limits_comment(cfg));
+    }
     if cfg.plan.t_min < 0.0 {
         let _ = writeln!(
             s,

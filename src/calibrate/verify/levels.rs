@@ -3,14 +3,14 @@
 
 use std::path::Path;
 
-use crate::calibrate::config::calibration::CalibrationConfig;
+use crate::calibrate::config::calibration::{fmt_num, CalibrationConfig};
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::fit::curve::{self, Role};
 use crate::calibrate::play::runner::{EngineSpec, GameRunner};
 use crate::calibrate::run::players::match_seed;
 use crate::calibrate::run::players::match_spec;
 use crate::calibrate::run::players::pool_engine;
-use crate::calibrate::verify::table::{check_levels, guard_table, relocate_table};
+use crate::calibrate::verify::table::{check_levels, engine_rows, guard_table, relocate_table};
 use crate::rating::problem::Cell;
 use crate::results::{self as data, GameRow, VerifyRow};
 
@@ -23,8 +23,35 @@ pub fn level_name(level: f64) -> String {
     format!("{VERIFY_PREFIX}{level:.0}")
 }
 
-/// The engine at UCI_Elo `level`, reading its settings from `table`.
-pub fn level_engine(cfg: &CalibrationConfig, table: &Path, level: f64) -> EngineSpec {
+/// The engine at UCI_Elo `level`, reading its settings from `table`: skillcal's own engine
+/// loads the table itself; another engine is sent the row's settings, each knob of the path as
+/// its option or its `go` limit, at the `[subject]` limits.
+pub fn level_engine(cfg: &CalibrationConfig, table: &Path, level: f64) -> Result<EngineSpec> {
+    if !crate::calibrate::table::is_builtin(cfg) {
+        let rows = engine_rows(cfg, table)?;
+        let row = rows.iter().find(|r| r.elo == level).ok_or_else(|| {
+            CalibrateError::file(table, format!("no row of Elo {level} (checked before)"))
+        })?;
+        let mut limits = cfg.subject.limits.clone();
+        let mut set = Vec::new();
+        let mut names = Vec::new();
+        for (k, &v) in cfg.path.iter().zip(&row.values) {
+            match k.limit {
+                Some(l) => l.set(&mut limits, v),
+                None => {
+                    names.push(k.knob.clone());
+                    set.push((k.knob.clone(), fmt_num(v)));
+                }
+            }
+        }
+        return Ok(crate::calibrate::run::players::subject_spec(
+            cfg,
+            level_name(level),
+            &names,
+            set,
+            limits,
+        ));
+    }
     // the table sets the path's knobs
     let knobs: Vec<String> = cfg.path.iter().map(|k| k.name()).collect();
     let table = std::fs::canonicalize(table).unwrap_or_else(|_| table.to_path_buf());
@@ -33,13 +60,13 @@ pub fn level_engine(cfg: &CalibrationConfig, table: &Path, level: f64) -> Engine
         ("UCI_LimitStrength".into(), "true".into()),
         ("UCI_Elo".into(), format!("{level:.0}")),
     ];
-    crate::calibrate::run::players::subject_spec(
+    Ok(crate::calibrate::run::players::subject_spec(
         cfg,
         level_name(level),
         &knobs,
         set,
         cfg.subject.limits.clone(),
-    )
+    ))
 }
 
 /// Plays every level against the pool members nearest to it and rates each level.
@@ -54,7 +81,7 @@ pub fn verify(
     if !table.exists() {
         return Err(CalibrateError::file(table, "the table does not exist"));
     }
-    check_levels(table, levels)?;
+    check_levels(cfg, table, levels)?;
     crate::calibrate::run::folder::claim_folder(out, "verified-table.csv", "verify")?;
     let matches = out.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
@@ -66,7 +93,7 @@ pub fn verify(
         let d = out
             .join("matches")
             .join(format!("v{:02}-{level:.0}", i + 1));
-        let engine = level_engine(cfg, table, level);
+        let engine = level_engine(cfg, table, level)?;
         let seed = match_seed(cfg.seed ^ 0x5eed, 1000, i);
         let played = play_level(cfg, engine, level, &d, games, seed, runner)?;
         if played.is_empty() {

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use crate::arena::TimeControl;
 use crate::calibrate::config::calibration::CalibrationConfig;
+use crate::calibrate::config::GoLimit;
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::fit::curve::Z95;
 use crate::calibrate::play::runner::GameRunner;
@@ -29,8 +30,8 @@ pub fn tc_player(level: f64, tc: &str) -> String {
 }
 
 /// The table rows nearest 1400 and 2000 (the middle and top of the usual range), once each.
-pub fn default_levels(table: &Path) -> Result<Vec<f64>> {
-    let elos = crate::calibrate::verify::table::table_elos(table)?;
+pub fn default_levels(cfg: &CalibrationConfig, table: &Path) -> Result<Vec<f64>> {
+    let elos = crate::calibrate::verify::table::table_elos(cfg, table)?;
     if elos.is_empty() {
         return Err(CalibrateError::file(table, "the table has no rows"));
     }
@@ -46,6 +47,22 @@ pub fn default_levels(table: &Path) -> Result<Vec<f64>> {
         }
     }
     Ok(out)
+}
+
+/// For an engine other than skillcal's own: the clock replaces the limit its table holds at
+/// (`[subject] limits`), while a limit the path moves is the row's setting and stays.
+fn drop_fixed_limits(cfg: &CalibrationConfig, limits: &mut crate::arena::GoLimits) {
+    let moved = |l: GoLimit| cfg.path.iter().any(|k| k.limit == Some(l));
+    let fixed = &cfg.subject.limits;
+    if fixed.nodes.is_some() && !moved(GoLimit::Nodes) {
+        limits.nodes = None;
+    }
+    if fixed.depth.is_some() && !moved(GoLimit::Depth) {
+        limits.depth = None;
+    }
+    if fixed.movetime_ms.is_some() && !moved(GoLimit::Movetime) {
+        limits.movetime_ms = None;
+    }
 }
 
 /// The mean over `games` of the subject `name`'s per-game figure `of(game, plays_white)`,
@@ -103,7 +120,7 @@ pub fn tc_check(
     if levels.is_empty() {
         return Err(CalibrateError::Config("--levels: no level to check".into()));
     }
-    crate::calibrate::verify::table::check_levels(table, levels)?;
+    crate::calibrate::verify::table::check_levels(cfg, table, levels)?;
     crate::calibrate::run::folder::claim_folder(out, "verified-table.csv", "tc-check")?;
     let matches = out.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
@@ -113,8 +130,11 @@ pub fn tc_check(
     let mut pace = Vec::new();
     for tc in tcs {
         for (i, &level) in levels.iter().enumerate() {
-            let mut engine = level_engine(cfg, table, level);
+            let mut engine = level_engine(cfg, table, level)?;
             engine.name = tc_player(level, tc);
+            if !crate::calibrate::table::is_builtin(cfg) {
+                drop_fixed_limits(cfg, &mut engine.limits);
+            }
             engine.limits.tc = Some(tc.clone());
             let d = matches.join(format!("{}-{level:.0}", tc_dir(tc)));
             // the seed depends on the level alone: each clock plays the same openings

@@ -178,6 +178,14 @@ fn table_section(doc: &mut Document, d: &RunData) {
         }
         doc.para("uci_elo_table.csv holds the same rows with interval columns. When the subject is skillcal's engine, the engine loads it (its StrengthTable option; `skillcal report` and `compare` refuse a table that loader refuses) and interpolates between rows.",
         );
+        // another engine's table says in its header what limit its rows hold at
+        if let Some(limits) = d
+            .table
+            .as_deref()
+            .and_then(|t| t.lines().find_map(|l| l.strip_prefix("# limits: ")))
+        {
+            doc.para(&format!("The table's limit: {limits}."));
+        }
     }
 }
 
