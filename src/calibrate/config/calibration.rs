@@ -352,6 +352,28 @@ impl PoolConfig {
 }
 
 impl CalibrationConfig {
+    /// The pool as the run's fit takes it: how many members, held or not, and the measured pool
+    /// file's ratings and covariance when it has them.
+    pub fn run_pool(&self) -> crate::calibrate::fit::RunPool {
+        let measured = self.pool_covariance.as_ref().and_then(|cov| {
+            let elo = self
+                .pool
+                .members
+                .iter()
+                .map(|m| self.measured_elo(&m.name))
+                .collect::<Option<Vec<f64>>>()?;
+            Some(crate::calibrate::fit::MeasuredPool {
+                elo,
+                cov: cov.clone(),
+            })
+        });
+        crate::calibrate::fit::RunPool {
+            members: self.pool.members.len(),
+            hold: self.pool.hold,
+            measured,
+        }
+    }
+
     /// A member's rating in the measured pool file (`pool.file`), if it has one.
     pub fn measured_elo(&self, name: &str) -> Option<f64> {
         self.pool_measured

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::calibrate::config::fit::ModelKind;
+use super::form::ModelKind;
 pub use crate::calibrate::fit::error::FitError;
 pub use crate::calibrate::fit::form::{
     basis, basis_deriv, basis_offset, deriv_offset, model_formula, Curve,

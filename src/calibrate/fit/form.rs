@@ -3,8 +3,66 @@
 //! parameter carries (the monotone form's terms held at their floor), and the formula the
 //! table's header shows.
 
-use crate::calibrate::config::fit::ModelKind;
+use serde::{Deserialize, Serialize};
+
 use crate::calibrate::fit::{monotone, spline};
+
+/// The curve's form. Every form is kept only if increasing on [t_min, 1]; when the configured
+/// one is not, the fit uses the increasing form that fits the tested settings best
+/// (`run/fits.rs`).
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ModelKind {
+    /// Elo = a + b t.
+    #[default]
+    Linear,
+    /// Elo = a + b t + c t^2.
+    Quadratic,
+    /// Elo = a + b t + c t^2 + d t^3: an S-shaped path (flat at the weak end, steep in the
+    /// middle, flat near the ceiling).
+    Cubic,
+    /// A natural cubic spline in t (`fit.knots` knots, equally spaced over [t_min, 1] or placed
+    /// by the tested settings with `fit.knots_at = "data"`): follows
+    /// a path whose steepness changes more than once, which no global cubic can.
+    Spline,
+    /// Cubic I-splines on the spline's knots (boundary knots at t_min and 1) with every
+    /// coefficient at least 1 Elo: increasing by construction, for a path flat over a stretch
+    /// and steep elsewhere, where the spline dips and the polynomials miss the flat stretch.
+    /// Also the fallback tried whenever the configured form is not increasing.
+    Monotone,
+}
+
+impl ModelKind {
+    /// The forms fitted without a constraint; the monotone form (an active set over its
+    /// terms) is tried apart from them.
+    pub const ALL: [ModelKind; 4] = [
+        ModelKind::Linear,
+        ModelKind::Quadratic,
+        ModelKind::Cubic,
+        ModelKind::Spline,
+    ];
+
+    /// The next simpler form (spline, cubic, quadratic, linear): the order the forms nest in;
+    /// the monotone form nests in none of them.
+    pub fn simpler(self) -> Option<ModelKind> {
+        match self {
+            ModelKind::Linear | ModelKind::Monotone => None,
+            ModelKind::Quadratic => Some(ModelKind::Linear),
+            ModelKind::Cubic => Some(ModelKind::Quadratic),
+            ModelKind::Spline => Some(ModelKind::Cubic),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelKind::Linear => "linear",
+            ModelKind::Quadratic => "quadratic",
+            ModelKind::Cubic => "cubic",
+            ModelKind::Spline => "spline",
+            ModelKind::Monotone => "monotone",
+        }
+    }
+}
 
 /// A curve form with what its basis needs: the knots (empty for the polynomials), which depend
 /// on the path's t_min and so cannot live in the Copy [`ModelKind`], and the monotone form's

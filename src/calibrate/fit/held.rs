@@ -246,12 +246,20 @@ fn pool_blocks(
     (b, sigma)
 }
 
-/// A run's fit as its configuration asks: the members (the first `cfg.pool.members.len()`
-/// roles) held at the pool file with `pool.hold`, else re-measured by the run's games too; games
-/// between two of the others (the run's settings, at `setting_t`) stretched by `stretch` unless
-/// it is one.
+/// The pool as a run's fit takes it: its first `members` roles are the pool's members, held at
+/// the pool file when `hold` (at `measured`, its ratings and covariance, when the file has them),
+/// else re-measured by the run's games too.
+#[derive(Clone, Debug)]
+pub struct RunPool {
+    pub members: usize,
+    pub hold: bool,
+    pub measured: Option<MeasuredPool>,
+}
+
+/// A run's fit: the members held or re-measured as `pool` says; games between two of the others
+/// (the run's settings, at `setting_t`) stretched by `stretch` unless it is one.
 pub fn fit_run(
-    cfg: &crate::calibrate::config::calibration::CalibrationConfig,
+    pool: &RunPool,
     roles: &[Role],
     setting_t: &[Option<f64>],
     cells: &[Cell],
@@ -259,7 +267,7 @@ pub fn fit_run(
     model: impl Into<Curve>,
     stretch: Stretch,
 ) -> Result<CurveFit, FitError> {
-    let members = cfg.pool.members.len();
+    let members = pool.members;
     let among = (!stretch.is_one()).then(|| Among {
         t: (0..roles.len())
             .map(|i| {
@@ -272,20 +280,8 @@ pub fn fit_run(
             .collect(),
         stretch,
     });
-    if cfg.pool.hold {
+    if pool.hold {
         let held: Vec<bool> = (0..roles.len()).map(|i| i < members).collect();
-        let given = cfg.pool_covariance.as_ref().and_then(|cov| {
-            let elo = cfg
-                .pool
-                .members
-                .iter()
-                .map(|m| cfg.measured_elo(&m.name))
-                .collect::<Option<Vec<f64>>>()?;
-            Some(MeasuredPool {
-                elo,
-                cov: cov.clone(),
-            })
-        });
         fit_held(
             roles,
             &held,
@@ -293,7 +289,7 @@ pub fn fit_run(
             evidence,
             model,
             among.as_ref(),
-            given.as_ref(),
+            pool.measured.as_ref(),
         )
     } else {
         crate::calibrate::fit::curve::fit_among(roles, cells, evidence, model, among.as_ref())

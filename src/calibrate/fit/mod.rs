@@ -22,7 +22,8 @@ pub use curve::{
     basis, basis_deriv, fit, fit_among, fit_with, model_formula, Curve, CurveFit, RangeFlag, Role,
     Side, Z95,
 };
-pub use held::{fit_held, MeasuredPool};
+pub use form::ModelKind;
+pub use held::{fit_held, fit_run, MeasuredPool, RunPool};
 pub use isotonic::isotonic;
 pub use monotone::FLOOR_ELO;
 pub use self_play::{profile, profile_by_t, Among, Stretch};

@@ -7,7 +7,7 @@ use crate::calibrate::config::calibration::{
 };
 use crate::calibrate::error::Result;
 use crate::calibrate::fit::curve::{self, CurveFit, FitError, PlayerStats, Role, WEAK_SD};
-use crate::calibrate::fit::held::fit_run;
+use crate::calibrate::fit::fit_run;
 use crate::calibrate::fit::self_play::{self, Stretch};
 use crate::calibrate::fit::{active, monotone, spline};
 use crate::calibrate::run::players::{players, pool_evidence, without_retired, Players};
@@ -148,7 +148,7 @@ impl Fitter<'_> {
     fn run(&self, roles: &[Role], model: curve::Curve, stretch: Stretch) -> FitResult {
         let fit = |c: curve::Curve| {
             fit_run(
-                self.cfg,
+                &self.cfg.run_pool(),
                 roles,
                 &self.setting_t,
                 self.tallies,

@@ -396,8 +396,8 @@ pub(in crate::calibrate) fn rate_levels(
     // verify takes the members from a calibration's fit, which counted them already.
     let evidence = crate::calibrate::run::players::pool_evidence(cfg, &index);
     // the levels do not meet each other: nothing is stretched
-    let f = crate::calibrate::fit::held::fit_run(
-        cfg,
+    let f = crate::calibrate::fit::fit_run(
+        &cfg.run_pool(),
         &roles,
         &[],
         &tallies,
