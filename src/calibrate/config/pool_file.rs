@@ -4,11 +4,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::config::calibration::{option_string, OpeningsConfig, PoolConfig};
+use crate::calibrate::config::calibration::{OpeningsConfig, PoolConfig};
 use crate::calibrate::config::human_scale::HumanScaleConfig;
 use crate::calibrate::config::validate::check_option_values;
 use crate::calibrate::error::{config_err, CalibrateError, Result};
-use crate::calibrate::play::runner::EngineSpec;
 use crate::rating::Anchor;
 
 /// `skillcal pool CONFIG`: the TOML schema.
@@ -169,30 +168,6 @@ impl PoolRunConfig {
             h.check(origin, p)?;
         }
         p.validate_members(origin)
-    }
-}
-
-/// Engine of pool member `j`: the pool's defaults, then the member's own settings.
-pub fn member_engine(pool: &PoolConfig, j: usize) -> EngineSpec {
-    let m = &pool.members[j];
-    let mut options: Vec<(String, String)> = pool
-        .options
-        .iter()
-        .filter(|(k, _)| !m.options.contains_key(*k))
-        .map(|(k, v)| (k.clone(), option_string(v)))
-        .collect();
-    options.extend(m.options.iter().map(|(k, v)| (k.clone(), option_string(v))));
-    EngineSpec {
-        name: m.name.clone(),
-        command: m
-            .command
-            .clone()
-            .or_else(|| pool.command.clone())
-            .unwrap_or_default(),
-        args: m.args.clone().unwrap_or_else(|| pool.args.clone()),
-        options,
-        limits: m.limits.clone().unwrap_or_else(|| pool.limits.clone()),
-        id_name: m.id_name.clone(),
     }
 }
 

@@ -7,5 +7,5 @@ pub(super) mod runner;
 pub(super) mod sim;
 
 pub use arena::{match_config, ArenaRunner};
-pub use runner::{EngineSpec, GameRunner, MatchSpec, RateOnly};
+pub use runner::{member_engine, EngineSpec, GameRunner, MatchSpec, RateOnly};
 pub use sim::SimRunner;

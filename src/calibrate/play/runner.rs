@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::config::calibration::Limits;
+use crate::calibrate::config::calibration::{option_string, Limits, PoolConfig};
 use crate::calibrate::error::Result;
 
 /// One engine of a match.
@@ -83,5 +83,29 @@ impl GameRunner for RateOnly {
     }
     fn plays(&self) -> bool {
         false
+    }
+}
+
+/// Engine of pool member `j`: the pool's defaults, then the member's own settings.
+pub fn member_engine(pool: &PoolConfig, j: usize) -> EngineSpec {
+    let m = &pool.members[j];
+    let mut options: Vec<(String, String)> = pool
+        .options
+        .iter()
+        .filter(|(k, _)| !m.options.contains_key(*k))
+        .map(|(k, v)| (k.clone(), option_string(v)))
+        .collect();
+    options.extend(m.options.iter().map(|(k, v)| (k.clone(), option_string(v))));
+    EngineSpec {
+        name: m.name.clone(),
+        command: m
+            .command
+            .clone()
+            .or_else(|| pool.command.clone())
+            .unwrap_or_default(),
+        args: m.args.clone().unwrap_or_else(|| pool.args.clone()),
+        options,
+        limits: m.limits.clone().unwrap_or_else(|| pool.limits.clone()),
+        id_name: m.id_name.clone(),
     }
 }

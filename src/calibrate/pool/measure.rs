@@ -2,8 +2,9 @@
 
 use std::path::Path;
 
-use crate::calibrate::config::pool_file::{member_engine, PoolRunConfig};
+use crate::calibrate::config::pool_file::PoolRunConfig;
 use crate::calibrate::error::{CalibrateError, Result};
+use crate::calibrate::play::member_engine;
 use crate::calibrate::play::runner::{GameRunner, MatchSpec};
 use crate::calibrate::pool::fit::{fit, PoolFit};
 use crate::calibrate::pool::output::write_results;

@@ -23,9 +23,8 @@ mod measure;
 mod output;
 mod plan;
 
-pub use crate::calibrate::config::pool_file::{
-    anchors, default_dir, member_engine, MeasureConfig, PoolRunConfig,
-};
+pub use crate::calibrate::config::pool_file::{anchors, default_dir, MeasureConfig, PoolRunConfig};
+pub use crate::calibrate::play::member_engine;
 pub use crate::calibrate::run::cost::{CostSample, GameCost};
 pub use crate::results::{PoolMemberRow, PoolPairRow};
 pub use fit::{fit, PoolFit};

@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::calibrate::config::pool_file::{member_engine, PoolRunConfig};
+use crate::calibrate::config::pool_file::PoolRunConfig;
 use crate::calibrate::error::{CalibrateError, Result};
+use crate::calibrate::play::member_engine;
 use crate::calibrate::pool::fit::PoolFit;
 use crate::calibrate::pool::human_scale;
 use crate::calibrate::pool::plan::Forecast;

@@ -120,7 +120,7 @@ pub fn pool_evidence(cfg: &CalibrationConfig, index: &HashMap<String, usize>) ->
 
 /// Engine of pool member j (the pool's defaults, then the member's own settings).
 pub fn pool_engine(cfg: &CalibrationConfig, j: usize) -> EngineSpec {
-    crate::calibrate::pool::member_engine(&cfg.pool, j)
+    crate::calibrate::play::member_engine(&cfg.pool, j)
 }
 
 /// Engine of the subject at strength t: its fixed options, then the path's option knobs; a path

@@ -34,7 +34,7 @@ impl PoolConfig {
     pub fn check_engines(&self, origin: &str) -> Result<()> {
         let mut engines = Vec::new();
         for (j, m) in self.members.iter().enumerate() {
-            let e = crate::calibrate::pool::member_engine(self, j);
+            let e = crate::calibrate::play::member_engine(self, j);
             let key = match m.limits {
                 Some(_) => format!("pool.member[{j}].limits"),
                 None => "pool.limits".to_string(),
