@@ -7,6 +7,10 @@ use crate::strength::ThinkModel;
 use crate::think_time::{meets_target, run_check, run_fit, target_band, Half, Selection};
 
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Example:\n  skillcal think-time fit lichess.pgn.zst --out model.toml\n  \
+                  skillcal think-time check lichess.pgn.zst --model model.toml --out check"
+)]
 pub struct ThinkTimeArgs {
     #[command(subcommand)]
     pub command: ThinkTimeCommand,
