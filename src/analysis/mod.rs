@@ -11,8 +11,8 @@
 //! in `pipeline`):
 //! - [`options`]: what an analysis is asked and what it returns;
 //! - [`input`]: the games, read whole (PGN files, run folders) or streamed (human games);
-//! - [`reference`]: the reference engine's evaluations, in parallel and cached;
-//! - [`figures`]: each move judged, each group's figures and their intervals;
+//! - [`reference`](mod@reference): the reference engine's evaluations, in parallel and cached;
+//! - [`figures`](mod@figures): each move judged, each group's figures and their intervals;
 //! - [`matching`]: move-matching on human games, in resumable chunks;
 //! - [`report`]: the CSV files and the pages.
 //!

@@ -406,7 +406,7 @@ fn a_uci_engine_sees_the_history_a_net_in_process_sees() {
     let spec = |s: &str| EngineConfig::parse_spec(s, Limit::Nodes(1)).unwrap();
     o.match_engines = vec![
         spec("builtin:Style=maia,MaiaNet=1100"),
-        spec("builtin:Style=human,HumanStrength=200,RandomSeed=1"),
+        spec("builtin:Style=human,HumanStrength=200,HumanTemperature=0,RandomSeed=1"),
     ];
     o.match_as_given = true;
     let r = run(&o).unwrap();
