@@ -1,8 +1,7 @@
 //! `UCI_EloScale`: the scale `UCI_Elo` is read on. The tables are on the reference pool's scale
 //! (`pool`, the default); `lichess-blitz` and `lichess-rapid` read `UCI_Elo` as a Lichess rating
-//! and map it onto the pool's scale with the human scale measured in the pool (Maia-1 members
-//! beside the bots' recorded Lichess ratings: the committed pool's
-//! `results/pool/human-scale.csv`, embedded).
+//! and map it onto the pool's scale with the human scale the binary embeds: the pool's Maia-1
+//! members' ratings beside the Lichess ratings their bots hold, one offset a scale.
 
 use std::sync::OnceLock;
 

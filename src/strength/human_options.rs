@@ -7,9 +7,9 @@ pub const HUMAN_TEMPERATURE: &str = "HumanTemperature";
 pub const HUMAN_TIME: &str = "HumanTime";
 pub const HUMAN_TIME_SCALE: &str = "HumanTimeScale";
 pub const HUMAN_TIME_MODEL: &str = "HumanTimeModel";
-/// `HumanTemperature`'s default: the smallest of 0.1, 0.25, 0.35 giving at least 18 distinct
-/// games of 20 self-played at 1200 and at 1800; its sampled move matches people 1.6 points less
-/// often than temperature 0 over the bands 1100-1999 (results/people/variety).
+/// `HumanTemperature`'s default: the smallest temperature that makes nearly every self-played
+/// game from one position its own while costing the level little of the moves people play
+/// (the figures: docs/results/people.md, "Variety").
 pub const DEFAULT_TEMPERATURE: f64 = 0.35;
 /// The largest `HumanTemperature` accepted (1 is the net's own distribution).
 pub const MAX_TEMPERATURE: f64 = 10.0;

@@ -19,7 +19,7 @@ pub const EXCESS_SCALE: f64 = 0.1;
 /// None when they are empty or sum to nothing.
 fn draw(weights: &[f64], u: f64) -> Option<usize> {
     let sum: f64 = weights.iter().sum();
-    if sum.is_nan() || sum <= 0.0 || !sum.is_finite() {
+    if !sum.is_finite() || sum <= 0.0 {
         return None;
     }
     let mut x = u * sum;

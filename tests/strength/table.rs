@@ -218,7 +218,7 @@ fn row_spec_is_setoption_text() {
 }
 
 /// The shipped tables give each row on Lichess's scales by the embedded human scale
-/// (results/pool/human-scale.csv, the pool's measured map); the engine reads `elo` and ignores
+/// (the pool's measured map); the engine reads `elo` and ignores
 /// them, and refuses a column that is neither a knob, an interval nor a human scale.
 #[test]
 fn shipped_tables_give_their_rows_on_lichess_scales() {

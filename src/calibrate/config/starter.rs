@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use crate::arena::{Declared, NodeLimit, OptionDecl, OptionKind, TimeControl};
 use crate::calibrate::error::{CalibrateError, Result};
 
-/// The shipped pool (`results/pool`, measured by `skillcal pool configs/pool.toml`) and the
-/// default book, as a calibration config loads them.
+/// The measured pool and the default book a calibration config loads, carried in the binary so
+/// `init` writes a runnable config outside the repository.
 const POOL_FILES: [(&str, &[u8]); 6] = [
     (
         "pool.toml",

@@ -49,7 +49,7 @@ fn bestmove_line(answer: &Answer) -> String {
     }
 }
 
-/// Sleeps until `done()` or `stop`, polling.
+/// Sleeps while `more()` holds and `stop` is not set, polling.
 fn wait_while(control: &Control, mut more: impl FnMut() -> bool) {
     while more() && !control.stop.load(Ordering::SeqCst) {
         std::thread::sleep(POLL);

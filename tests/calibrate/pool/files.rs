@@ -3,7 +3,7 @@
 
 use super::*;
 
-/// The committed measured pool (results/pool: its config, ratings, pairs and covariance) copied
+/// The shipped measured pool (its config, ratings, pairs and covariance) copied
 /// beside a calibration config that names it, with `edit` applied to the lines of its `file`;
 /// the config loaded, or its error.
 fn load_edited_pool(

@@ -153,8 +153,8 @@ fn level_opponents(dir: &std::path::Path) -> Vec<String> {
 }
 
 /// With a measured pool, a level meets the members nearest it by their measured ratings, not
-/// their anchor values (the anchors are soft: results/pool measures Stockfish Skill 8 at 2656
-/// against its anchor's 2596): here sf8, anchored at 2596 but measured and playing at 2000, is
+/// their anchor values (the anchors are soft, so a measured rating may stand away from its
+/// anchor): here sf8, anchored at 2596 but measured and playing at 2000, is
 /// the nearest member to a level at 2000, where by anchors sf4 and sf5 would be.
 #[test]
 fn verify_places_anchored_members_by_their_measured_rating() {
@@ -177,8 +177,8 @@ fn verify_places_anchored_members_by_their_measured_rating() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A level playing far above its nearest members (the table 600 Elo off, as results/range's 600
-/// scored 97% against Fairy-Stockfish Skill -12/-20) plays a second match against the members
+/// A level playing far above its nearest members (the table 600 Elo off, so it scores nearly
+/// every game against them) plays a second match against the members
 /// nearest where it played, and its rating comes from both: within its interval of the truth.
 /// A level within the band plays no second match.
 #[test]
