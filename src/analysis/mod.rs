@@ -38,9 +38,8 @@ pub use input::{
 };
 pub use matching::{draw, MatchRow, Sampler};
 pub use options::{
-    default_match_limit, default_reference, figure_columns, group_figures, AnalyseOptions,
-    AnalyseResult, GroupFigures, DEFAULT_MATCH_NODES_BUILTIN, DEFAULT_MATCH_NODES_OTHER,
-    DEFAULT_NODES,
+    default_match_limit, default_reference, group_figures, AnalyseOptions, AnalyseResult,
+    GroupFigures, DEFAULT_MATCH_NODES_BUILTIN, DEFAULT_MATCH_NODES_OTHER, DEFAULT_NODES,
 };
 pub use pipeline::run;
 pub use reference::{find_program, EngineConfig, Eval, EvalCache, Limit, Score, UciEngine};

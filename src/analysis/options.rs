@@ -4,10 +4,11 @@
 use std::path::PathBuf;
 
 use super::error::Result;
-use super::figures::{bootstrap, counts, figures, Estimate, Sample, COUNTS, FIGURES};
+use super::figures::{bootstrap, counts, figures, Estimate, Sample};
 use super::input::{self, HumanFilter};
 use super::matching::MatchRow;
 use super::reference::{self, EngineConfig, Limit};
+use crate::results::AnalysisRow;
 
 /// Default reference-engine node limit.
 pub const DEFAULT_NODES: u64 = 15_000;
@@ -155,13 +156,148 @@ pub fn group_figures(
     }
 }
 
-/// Column names of analysis.csv / human.csv after `name,settings,games`.
-pub fn figure_columns() -> Vec<String> {
-    let mut cols: Vec<String> = COUNTS.iter().map(|s| s.to_string()).collect();
-    for f in FIGURES {
-        cols.push(f.to_string());
-        cols.push(format!("{f}_lower"));
-        cols.push(format!("{f}_upper"));
+impl GroupFigures {
+    /// The group's row of analysis.csv / human.csv: counts in [`COUNTS`] order, figures in
+    /// [`FIGURES`] order.
+    ///
+    /// [`COUNTS`]: super::figures::COUNTS
+    /// [`FIGURES`]: super::figures::FIGURES
+    pub fn record(&self) -> AnalysisRow {
+        let [moves, inaccuracies, mistakes, blunders, drops, moves_winning, moves_equal, moves_losing, moves_opening, moves_middlegame, moves_endgame, top1_matches] =
+            self.counts;
+        let [acpl, loss_p50, loss_p75, loss_p90, loss_p95, loss_p99, accuracy, game_accuracy, inaccuracy_rate, mistake_rate, blunder_rate, blunder_rate_winning, blunder_rate_equal, blunder_rate_losing, blunder_rate_opening, blunder_rate_middlegame, blunder_rate_endgame, drop_rate, drop_rate_winning, drop_rate_equal, drop_rate_losing, top1] =
+            self.figures;
+        AnalysisRow {
+            player: self.name.clone(),
+            settings: self.settings.clone(),
+            games: self.games,
+            moves,
+            inaccuracies,
+            mistakes,
+            blunders,
+            drops,
+            moves_winning,
+            moves_equal,
+            moves_losing,
+            moves_opening,
+            moves_middlegame,
+            moves_endgame,
+            top1_matches,
+            acpl: acpl.value,
+            acpl_lower: acpl.lower,
+            acpl_upper: acpl.upper,
+            loss_p50: loss_p50.value,
+            loss_p50_lower: loss_p50.lower,
+            loss_p50_upper: loss_p50.upper,
+            loss_p75: loss_p75.value,
+            loss_p75_lower: loss_p75.lower,
+            loss_p75_upper: loss_p75.upper,
+            loss_p90: loss_p90.value,
+            loss_p90_lower: loss_p90.lower,
+            loss_p90_upper: loss_p90.upper,
+            loss_p95: loss_p95.value,
+            loss_p95_lower: loss_p95.lower,
+            loss_p95_upper: loss_p95.upper,
+            loss_p99: loss_p99.value,
+            loss_p99_lower: loss_p99.lower,
+            loss_p99_upper: loss_p99.upper,
+            accuracy: accuracy.value,
+            accuracy_lower: accuracy.lower,
+            accuracy_upper: accuracy.upper,
+            game_accuracy: game_accuracy.value,
+            game_accuracy_lower: game_accuracy.lower,
+            game_accuracy_upper: game_accuracy.upper,
+            inaccuracy_rate: inaccuracy_rate.value,
+            inaccuracy_rate_lower: inaccuracy_rate.lower,
+            inaccuracy_rate_upper: inaccuracy_rate.upper,
+            mistake_rate: mistake_rate.value,
+            mistake_rate_lower: mistake_rate.lower,
+            mistake_rate_upper: mistake_rate.upper,
+            blunder_rate: blunder_rate.value,
+            blunder_rate_lower: blunder_rate.lower,
+            blunder_rate_upper: blunder_rate.upper,
+            blunder_rate_winning: blunder_rate_winning.value,
+            blunder_rate_winning_lower: blunder_rate_winning.lower,
+            blunder_rate_winning_upper: blunder_rate_winning.upper,
+            blunder_rate_equal: blunder_rate_equal.value,
+            blunder_rate_equal_lower: blunder_rate_equal.lower,
+            blunder_rate_equal_upper: blunder_rate_equal.upper,
+            blunder_rate_losing: blunder_rate_losing.value,
+            blunder_rate_losing_lower: blunder_rate_losing.lower,
+            blunder_rate_losing_upper: blunder_rate_losing.upper,
+            blunder_rate_opening: blunder_rate_opening.value,
+            blunder_rate_opening_lower: blunder_rate_opening.lower,
+            blunder_rate_opening_upper: blunder_rate_opening.upper,
+            blunder_rate_middlegame: blunder_rate_middlegame.value,
+            blunder_rate_middlegame_lower: blunder_rate_middlegame.lower,
+            blunder_rate_middlegame_upper: blunder_rate_middlegame.upper,
+            blunder_rate_endgame: blunder_rate_endgame.value,
+            blunder_rate_endgame_lower: blunder_rate_endgame.lower,
+            blunder_rate_endgame_upper: blunder_rate_endgame.upper,
+            drop_rate: drop_rate.value,
+            drop_rate_lower: drop_rate.lower,
+            drop_rate_upper: drop_rate.upper,
+            drop_rate_winning: drop_rate_winning.value,
+            drop_rate_winning_lower: drop_rate_winning.lower,
+            drop_rate_winning_upper: drop_rate_winning.upper,
+            drop_rate_equal: drop_rate_equal.value,
+            drop_rate_equal_lower: drop_rate_equal.lower,
+            drop_rate_equal_upper: drop_rate_equal.upper,
+            drop_rate_losing: drop_rate_losing.value,
+            drop_rate_losing_lower: drop_rate_losing.lower,
+            drop_rate_losing_upper: drop_rate_losing.upper,
+            top1: top1.value,
+            top1_lower: top1.lower,
+            top1_upper: top1.upper,
+        }
     }
-    cols
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::figures::{COUNTS, FIGURES};
+
+    /// Each count and figure lands in the column that `COUNTS` and `FIGURES` name for its place: the record's fields follow the order the figures are computed in.
+    #[test]
+    fn a_record_puts_each_figure_under_its_name() {
+        let group = GroupFigures {
+            name: "p".into(),
+            settings: "Skill=1".into(),
+            games: 3,
+            counts: std::array::from_fn(|i| 100 + i),
+            figures: std::array::from_fn(|k| Estimate {
+                value: Some(k as f64),
+                lower: Some(k as f64 + 0.25),
+                upper: None,
+            }),
+        };
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(group.record()).unwrap();
+        let bytes = w.into_inner().unwrap();
+        let mut r = csv::Reader::from_reader(bytes.as_slice());
+        let header = r.headers().unwrap().clone();
+        let row = r.records().next().unwrap().unwrap();
+        let cell = |name: &str| {
+            let at = header.iter().position(|h| h == name);
+            at.and_then(|i| row.get(i)).unwrap_or("missing").to_string()
+        };
+        assert_eq!(
+            (cell("player"), cell("settings"), cell("games")),
+            ("p".into(), "Skill=1".into(), "3".into())
+        );
+        for (i, name) in COUNTS.iter().enumerate() {
+            assert_eq!(cell(name), (100 + i).to_string(), "{name}");
+        }
+        for (k, name) in FIGURES.iter().enumerate() {
+            assert_eq!(cell(name), format!("{k}.0000"), "{name}");
+            assert_eq!(
+                cell(&format!("{name}_lower")),
+                format!("{k}.2500"),
+                "{name}"
+            );
+            assert_eq!(cell(&format!("{name}_upper")), "", "{name}");
+        }
+        assert_eq!(header.len(), 3 + COUNTS.len() + 3 * FIGURES.len());
+    }
 }

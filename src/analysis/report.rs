@@ -9,8 +9,8 @@ use shakmaty::Color;
 use super::error::{AnalysisError, Result};
 use super::figures::{Estimate, MoveEval, DROP_CP, EQUAL, LOSING, WINNING};
 use super::matching::MatchRow;
-use super::options::{figure_columns, AnalyseOptions, AnalyseResult, GroupFigures};
-use crate::results::{state_ratio, Document};
+use super::options::{AnalyseOptions, AnalyseResult, GroupFigures};
+use crate::results::{state_ratio, write_analysis_csv, AnalysisRow, Document};
 
 fn num(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.4}")).unwrap_or_default()
@@ -25,21 +25,10 @@ fn write_csv(path: &Path, write: impl FnOnce(&Path) -> csv::Result<()>) -> Resul
     write(path).map_err(|e| AnalysisError::Other(format!("cannot write {}: {e}", path.display())))
 }
 
-fn write_groups(path: &Path, first: &str, groups: &[GroupFigures]) -> csv::Result<()> {
-    let mut w = writer(path)?;
-    let mut header = vec![first.to_string(), "settings".into(), "games".into()];
-    header.extend(figure_columns());
-    w.write_record(&header)?;
-    for g in groups {
-        let mut row = vec![g.name.clone(), g.settings.clone(), g.games.to_string()];
-        row.extend(g.counts.iter().map(|c| c.to_string()));
-        for e in &g.figures {
-            row.extend([num(e.value), num(e.lower), num(e.upper)]);
-        }
-        w.write_record(&row)?;
-    }
-    w.flush()?;
-    Ok(())
+/// analysis.csv (`first` = `player`) or human.csv (`band`): a row per group.
+fn write_groups(path: &Path, first: &str, groups: &[GroupFigures]) -> Result<()> {
+    let rows: Vec<AnalysisRow> = groups.iter().map(GroupFigures::record).collect();
+    write_analysis_csv(path, first, &rows).map_err(|e| AnalysisError::Other(e.to_string()))
 }
 
 fn write_moves(path: &Path, moves: &[MoveEval]) -> csv::Result<()> {
@@ -380,14 +369,10 @@ pub fn write_matching_only(opts: &AnalyseOptions, r: &AnalyseResult) -> Result<(
 
 /// Writes every output file of a run.
 pub fn write_all(opts: &AnalyseOptions, r: &AnalyseResult, moves: &[MoveEval]) -> Result<()> {
-    write_csv(&opts.out.join("analysis.csv"), |p| {
-        write_groups(p, "player", &r.players)
-    })?;
+    write_groups(&opts.out.join("analysis.csv"), "player", &r.players)?;
     write_csv(&opts.out.join("moves.csv"), |p| write_moves(p, moves))?;
     if !opts.human.is_empty() {
-        write_csv(&opts.out.join("human.csv"), |p| {
-            write_groups(p, "band", &r.human_bands)
-        })?;
+        write_groups(&opts.out.join("human.csv"), "band", &r.human_bands)?;
         write_csv(&opts.out.join("matching.csv"), |p| {
             write_matching(p, &r.matching)
         })?;

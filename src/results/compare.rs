@@ -197,7 +197,7 @@ pub struct CompareHumanRow {
     pub band: String,
     pub band_elo: f64,
     pub family: String,
-    pub human_moves: u32,
+    pub human_moves: usize,
     pub human_acpl: Option<f64>,
     pub human_blunder_rate: Option<f64>,
     pub human_mistake_rate: Option<f64>,

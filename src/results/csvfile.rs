@@ -29,7 +29,7 @@ pub trait CsvRow: DeserializeOwned {
 /// uci_elo_table.csv read by column name (its columns depend on the path's knobs).
 impl CsvRow for std::collections::HashMap<String, String> {}
 
-fn csv_error(path: &Path, e: csv::Error, write: bool) -> ResultsError {
+pub(super) fn csv_error(path: &Path, e: csv::Error, write: bool) -> ResultsError {
     let line = e.position().map_or(0, |p| p.line());
     let message = match e.kind() {
         csv::ErrorKind::UnequalLengths {

@@ -1,63 +1,10 @@
-//! How each level plays: the rows of `analysis/analysis.csv` a calibration report reads (as
-//! `skillcal analyse` writes them) and the per-level table `analysis/levels.csv` (each tested
-//! setting's move-quality figures beside its Elo).
+//! How each level plays: the per-level table `analysis/levels.csv` (each tested setting's
+//! move-quality figures from its `analysis.csv` row, beside its Elo).
 
 use serde::{Deserialize, Serialize};
 
+use super::analysis::AnalysisRow;
 use super::csvfile::CsvRow;
-
-/// The columns of one player's row of `analysis.csv` that the levels table uses (the file holds
-/// more; serde skips them). Figures are empty where undefined (no such moves).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
-pub struct AnalysisRow {
-    /// The player; `band` in human.csv (a rating band of human games, e.g. `1200-1299`).
-    #[serde(alias = "band")]
-    pub player: String,
-    #[serde(default)]
-    pub settings: String,
-    pub games: u32,
-    pub moves: u32,
-    pub acpl: Option<f64>,
-    pub acpl_lower: Option<f64>,
-    pub acpl_upper: Option<f64>,
-    pub accuracy: Option<f64>,
-    pub accuracy_lower: Option<f64>,
-    pub accuracy_upper: Option<f64>,
-    pub inaccuracy_rate: Option<f64>,
-    pub inaccuracy_rate_lower: Option<f64>,
-    pub inaccuracy_rate_upper: Option<f64>,
-    pub mistake_rate: Option<f64>,
-    pub mistake_rate_lower: Option<f64>,
-    pub mistake_rate_upper: Option<f64>,
-    pub blunder_rate: Option<f64>,
-    pub blunder_rate_lower: Option<f64>,
-    pub blunder_rate_upper: Option<f64>,
-    pub blunder_rate_equal: Option<f64>,
-    pub blunder_rate_equal_lower: Option<f64>,
-    pub blunder_rate_equal_upper: Option<f64>,
-    pub blunder_rate_losing: Option<f64>,
-    pub blunder_rate_losing_lower: Option<f64>,
-    pub blunder_rate_losing_upper: Option<f64>,
-    /// Material drops (a loss of 300 cp or more) by state; `default`: an analysis.csv from
-    /// before these columns still reads.
-    #[serde(default)]
-    pub drop_rate_equal: Option<f64>,
-    #[serde(default)]
-    pub drop_rate_equal_lower: Option<f64>,
-    #[serde(default)]
-    pub drop_rate_equal_upper: Option<f64>,
-    #[serde(default)]
-    pub drop_rate_losing: Option<f64>,
-    #[serde(default)]
-    pub drop_rate_losing_lower: Option<f64>,
-    #[serde(default)]
-    pub drop_rate_losing_upper: Option<f64>,
-    pub top1: Option<f64>,
-    pub top1_lower: Option<f64>,
-    pub top1_upper: Option<f64>,
-}
-
-impl CsvRow for AnalysisRow {}
 
 /// A rate in losing positions over that in equal ones, e.g. of blunders or of material drops
 /// (None when the equal rate is 0 or either is undefined): how much more often a level errs once
@@ -97,8 +44,8 @@ pub struct LevelRow {
     pub elo_measured: Option<f64>,
     pub measured_lower: Option<f64>,
     pub measured_upper: Option<f64>,
-    pub games: u32,
-    pub moves: u32,
+    pub games: usize,
+    pub moves: usize,
     pub acpl: Option<f64>,
     pub acpl_lower: Option<f64>,
     pub acpl_upper: Option<f64>,

@@ -16,9 +16,11 @@
 //! | `summary.toml` | [`Summary`] |
 //! | `tc-check/tc_check.csv` | [`TcCheckRow`] |
 //! | `compare_targets.csv`, `compare_families.csv`, `compare_play.csv`, `compare_tradeoff.csv`, `compare_bands.csv` | [`CompareTargetRow`], [`CompareFamilyRow`], [`ComparePlayRow`], [`CompareTradeoffRow`], [`CompareBandRow`] |
-//! | `analysis/analysis.csv`, `analysis/levels.csv` | [`AnalysisRow`], [`LevelRow`] (how each level plays) |
+//! | `analysis.csv`, `human.csv` | [`AnalysisRow`] (as `skillcal analyse` writes and the report reads them) |
+//! | `analysis/levels.csv` | [`LevelRow`] (how each level plays) |
 //! | `report.md`, `report.html`, `analysis.md` | a [`Document`] rendered |
 
+mod analysis;
 mod compare;
 mod csvfile;
 mod document;
@@ -32,6 +34,7 @@ mod rows;
 mod run_kind;
 mod summary;
 
+pub use analysis::{write_analysis_csv, AnalysisRow};
 pub use compare::{
     tc_check_pass, tc_verdict, CompareBandRow, CompareFamilyRow, CompareHumanRow, ComparePlayRow,
     CompareTargetRow, CompareTradeoffRow, TcCheckRow, TcVerdict, TC_TOLERANCE,
@@ -45,7 +48,7 @@ pub use error::ResultsError;
 pub use games::{merge_games_csv, GameResult, GameRow, GameSettingsRow, Termination};
 pub use human_scale::{human_column, is_human_column, HumanScaleRow, HUMAN_SCALES};
 pub use kept_config::keep_config;
-pub use levels::{state_ratio, AnalysisRow, LevelElo, LevelKind, LevelRow};
+pub use levels::{state_ratio, LevelElo, LevelKind, LevelRow};
 pub use markdown::md_cell;
 pub use rows::{
     CurveRow, LengthRow, PlanRow, PointRow, PoolMemberRow, PoolPairRow, PoolPlanRow, PoolRow,

@@ -360,7 +360,7 @@ fn analyse_on_a_calibration_folder_writes_levels_csv() {
     );
     assert!(stdout.contains("Spearman's rho"), "{stdout}");
     let rows: Vec<LevelRow> = read_csv(&d.join("analysis/levels.csv")).unwrap();
-    type Key<'a> = (LevelKind, &'a str, Option<f64>, f64, u32, u32);
+    type Key<'a> = (LevelKind, &'a str, Option<f64>, f64, usize, usize);
     let got: Vec<Key> = rows
         .iter()
         .map(|r| (r.kind, r.name.as_str(), r.t, r.elo, r.games, r.moves))

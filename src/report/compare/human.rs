@@ -20,7 +20,7 @@ use crate::results::{self as data, state_ratio, AnalysisRow, CompareHumanRow, Le
 pub const HUMAN_CSV: &str = "compare_human.csv";
 
 /// Bands with fewer human moves than this are left out (their intervals say little).
-pub const MIN_MOVES: u32 = 500;
+pub const MIN_MOVES: usize = 500;
 
 /// One band's humans: the band's label, its middle Elo, and its figures (`row.moves` its moves).
 #[derive(Debug, Clone)]
@@ -346,7 +346,7 @@ pub fn overall_unlikeness(rows: &[CompareHumanRow]) -> Vec<(String, f64, usize)>
     let mut out: Vec<(String, f64, f64, usize)> = Vec::new();
     for r in rows {
         let Some(u) = r.unlikeness else { continue };
-        let w = f64::from(r.human_moves);
+        let w = r.human_moves as f64;
         match out.iter_mut().find(|o| o.0 == r.family) {
             Some(o) => {
                 o.1 += w * u;
