@@ -10,11 +10,7 @@ use super::error::{AnalysisError, Result};
 use super::figures::{Estimate, MoveEval, DROP_CP, EQUAL, LOSING, WINNING};
 use super::matching::MatchRow;
 use super::options::{AnalyseOptions, AnalyseResult, GroupFigures};
-use crate::results::{state_ratio, write_analysis_csv, AnalysisRow, Document};
-
-fn num(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.4}")).unwrap_or_default()
-}
+use crate::results::{estimate, fixed, state_ratio, write_analysis_csv, AnalysisRow, Document};
 
 fn writer(path: &Path) -> csv::Result<csv::Writer<std::fs::File>> {
     csv::Writer::from_path(path)
@@ -117,9 +113,9 @@ fn write_matching(path: &Path, rows: &[MatchRow]) -> csv::Result<()> {
             } else {
                 format!("{:.2}", r.matches)
             },
-            num(r.rate.value),
-            num(r.rate.lower),
-            num(r.rate.upper),
+            fixed(r.rate.value, 4, ""),
+            fixed(r.rate.lower, 4, ""),
+            fixed(r.rate.upper, 4, ""),
         ])?;
     }
     w.flush()?;
@@ -128,19 +124,7 @@ fn write_matching(path: &Path, rows: &[MatchRow]) -> csv::Result<()> {
 
 /// `34.1 [28.0, 41.3]` with `scale` applied (100 for percentages).
 fn cell(e: &Estimate, scale: f64, digits: usize) -> String {
-    match e.value {
-        None => "-".into(),
-        Some(v) => match (e.lower, e.upper) {
-            (Some(l), Some(u)) => format!(
-                "{:.d$} [{:.d$}, {:.d$}]",
-                v * scale,
-                l * scale,
-                u * scale,
-                d = digits
-            ),
-            _ => format!("{:.d$}", v * scale, d = digits),
-        },
-    }
+    estimate(e.value, e.lower, e.upper, scale, digits, "-")
 }
 
 /// The three tables of a set of groups (players or human bands): move quality, blunders by
@@ -249,9 +233,7 @@ fn tables(d: &mut Document, first: &str, groups: &[GroupFigures]) {
 
 /// `losing / equal` to two decimals ("-" when the equal rate is 0 or either is undefined).
 fn ratio_cell(losing: &Estimate, equal: &Estimate) -> String {
-    state_ratio(losing.value, equal.value)
-        .map(|r| format!("{r:.2}"))
-        .unwrap_or_else(|| "-".into())
+    fixed(state_ratio(losing.value, equal.value), 2, "-")
 }
 
 /// The page (`analysis.md`): how each level plays, the human bands, move-matching.

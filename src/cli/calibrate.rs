@@ -14,7 +14,7 @@ use crate::calibrate::verify::{self, tc_check};
 use crate::calibrate::{self, Options};
 use crate::report;
 use crate::report::run::{anchored_rms, verify_noise, verify_stats};
-use crate::results::{tc_verdict, TcCheckRow, TcVerdict, VerifyRow};
+use crate::results::{fixed, tc_verdict, TcCheckRow, TcVerdict, VerifyRow, NO_NUMBER};
 use crate::strength::Family;
 
 #[derive(clap::Args, Debug)]
@@ -449,9 +449,9 @@ fn tc_summary(rows: &[TcCheckRow]) -> String {
             }
             _ => "(reference)".into(),
         };
-        let pace = r.ms_per_ply.map_or("–".into(), |m| format!("{m:.1}"));
-        let depth = r.depth.map_or("–".into(), |d| format!("{d:.2}"));
-        let nodes = r.nodes.map_or("–".into(), |n| format!("{n:.0}"));
+        let pace = fixed(r.ms_per_ply, 1, NO_NUMBER);
+        let depth = fixed(r.depth, 2, NO_NUMBER);
+        let nodes = fixed(r.nodes, 0, NO_NUMBER);
         s += &format!(
             "{:>5.0}  {:<10}  {:>8.0}  [{:>6.0}, {:>6.0}]  {:>5}  {pace:>6}  {depth:>5}  {nodes:>7}  {diff}\n",
             r.level, r.tc, r.measured, r.lower, r.upper, r.games

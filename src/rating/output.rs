@@ -7,6 +7,7 @@ use super::games::LoadError;
 use super::pentanomial::{HeadToHead, ScoreStats};
 use super::ratings::{Intervals, Ratings, Reference};
 use super::sprt::{EloScale, Sprt, SprtResult, SprtState};
+use crate::results::fixed;
 
 /// A player's name as printed in a table: a control character (a newline, a tab) would break
 /// the row, so it is written escaped (`\n`); the CSV keeps the name as it is.
@@ -158,10 +159,6 @@ pub fn format_table(r: &Ratings) -> String {
     s
 }
 
-fn opt(v: Option<f64>) -> String {
-    v.map_or(String::new(), |x| format!("{x:.1}"))
-}
-
 /// Writes the ratings CSV: `name,elo,lower,upper,sd,games,wins,draws,losses,score,draw_rate,
 /// connected,anchor_elo,anchor_sd,perfect` (Elo columns empty for unconnected players), strongest first.
 pub fn write_csv(r: &Ratings, path: &Path) -> Result<(), LoadError> {
@@ -191,10 +188,10 @@ pub fn write_csv(r: &Ratings, path: &Path) -> Result<(), LoadError> {
     for p in r.ranked() {
         w.write_record([
             p.name.clone(),
-            opt(p.elo),
-            opt(p.lower),
-            opt(p.upper),
-            opt(p.sd),
+            fixed(p.elo, 1, ""),
+            fixed(p.lower, 1, ""),
+            fixed(p.upper, 1, ""),
+            fixed(p.sd, 1, ""),
             p.games.to_string(),
             p.wins.to_string(),
             p.draws.to_string(),

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use super::csvfile::{csv_error, CsvRow};
 use super::error::ResultsError;
+use super::number::fixed;
 
 /// One group's row of `analysis.csv` (a player) or `human.csv` (a rating band, e.g.
 /// `1200-1299`): its counts, then each figure with its 95% interval. Figures are written to four
@@ -186,7 +187,7 @@ impl CsvRow for AnalysisRow {}
 /// An optional figure to four decimals, empty when undefined.
 fn four_places<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
     match v {
-        Some(x) => s.serialize_str(&format!("{x:.4}")),
+        Some(_) => s.serialize_str(&fixed(*v, 4, "")),
         None => s.serialize_none(),
     }
 }

@@ -9,15 +9,6 @@ use std::path::Path;
 use crate::results::error::ResultsError;
 use crate::results::markdown::md_cell;
 
-/// A whole number for a table cell; "–" for a value not measured (NaN, infinite).
-pub fn f0(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.0}")
-    } else {
-        "–".into()
-    }
-}
-
 /// A matrix row: its label and cells (text, shade in [0, 1] or none).
 pub type MatrixRow = (String, Vec<(String, Option<f64>)>);
 

@@ -30,6 +30,7 @@ mod human_scale;
 mod kept_config;
 mod levels;
 mod markdown;
+mod number;
 mod rows;
 mod run_kind;
 mod summary;
@@ -43,13 +44,14 @@ pub use csvfile::{
     append_csv, csv_line, read_csv, read_csv_lines, read_csv_or_empty, read_csv_rows, write_csv,
     CsvRow,
 };
-pub use document::{f0, Block, Document, MatrixRow};
+pub use document::{Block, Document, MatrixRow};
 pub use error::ResultsError;
 pub use games::{merge_games_csv, GameResult, GameRow, GameSettingsRow, Termination};
 pub use human_scale::{human_column, is_human_column, HumanScaleRow, HUMAN_SCALES};
 pub use kept_config::keep_config;
 pub use levels::{state_ratio, LevelElo, LevelKind, LevelRow};
 pub use markdown::md_cell;
+pub use number::{estimate, f0, finite, fixed, percent, NO_NUMBER};
 pub use rows::{
     CurveRow, LengthRow, PlanRow, PointRow, PoolMemberRow, PoolPairRow, PoolPlanRow, PoolRow,
     RangeFlag, TargetRow, TerminationRow, VerifyOpponentRow, VerifyRow,

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::results::{f0, Document};
+use crate::results::{f0, finite, fixed, percent, Document, NO_NUMBER};
 use crate::strength::{ThinkModel, THINK_FEATURES as FEATURES};
 
 use super::check::{check, CheckRow, BLITZ_BASE};
@@ -106,19 +106,11 @@ pub fn run_check(
 }
 
 fn f2(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.2}")
-    } else {
-        "–".into()
-    }
+    fixed(finite(x), 2, NO_NUMBER)
 }
 
 fn pct(x: f64) -> String {
-    if x.is_finite() {
-        format!("{:.0}%", 100.0 * x)
-    } else {
-        "–".into()
-    }
+    percent(finite(x), 0, NO_NUMBER)
 }
 
 /// The bands the target is read on: 1200-1999.

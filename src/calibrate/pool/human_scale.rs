@@ -6,7 +6,7 @@
 
 use crate::calibrate::config::human_scale::HumanScaleConfig;
 use crate::rating::model::Z95;
-use crate::results::{HumanScaleRow, PoolMemberRow};
+use crate::results::{fixed, HumanScaleRow, PoolMemberRow};
 
 /// The scales a point may carry, with their `UCI_EloScale` names.
 const SCALES: [&str; 2] = ["lichess-blitz", "lichess-rapid"];
@@ -104,7 +104,7 @@ pub(super) fn section(
          against whoever played them on Lichess; each is taken at ±{:.0} (SD).",
         cfg.note, cfg.human_sd
     ));
-    let num = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}"));
+    let num = |v: Option<f64>| fixed(v, 0, "-");
     let members = cfg
         .points
         .iter()
@@ -133,7 +133,7 @@ pub(super) fn section(
     let maps = scales
         .iter()
         .map(|r| {
-            let slope = r.slope.map_or("-".into(), |b| format!("{b:.2}"));
+            let slope = fixed(r.slope, 2, "-");
             let band = r
                 .slope_lower
                 .zip(r.slope_upper)

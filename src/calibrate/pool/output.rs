@@ -13,7 +13,7 @@ use crate::calibrate::pool::plan::Forecast;
 use crate::calibrate::run::folder::merge_games;
 use crate::rating::model::Z95;
 use crate::rating::Game;
-use crate::results::{self, Document, HumanScaleRow, PoolMemberRow, PoolPairRow};
+use crate::results::{self, fixed, Document, HumanScaleRow, PoolMemberRow, PoolPairRow};
 
 fn limits_label(l: &crate::arena::GoLimits) -> String {
     toml::to_string(l)
@@ -174,10 +174,6 @@ pub fn read_pool_csv(path: &Path) -> Result<Vec<PoolMemberRow>, results::Results
     results::read_csv(path)
 }
 
-fn fmt_opt(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.0}")).unwrap_or_else(|| "-".into())
-}
-
 /// The pool's page: the members beside their anchor values, the steps between neighbours, each
 /// member's consistency with one rating, the forecast and (with `[human_scale]`) the map to
 /// Lichess ratings, through the one document model.
@@ -242,9 +238,9 @@ fn report_document(
         .map(|r| {
             vec![
                 r.name.clone(),
-                fmt_opt(r.anchor_elo),
-                fmt_opt(r.elo),
-                format!("{}-{}", fmt_opt(r.lower), fmt_opt(r.upper)),
+                fixed(r.anchor_elo, 0, "-"),
+                fixed(r.elo, 0, "-"),
+                format!("{}-{}", fixed(r.lower, 0, "-"), fixed(r.upper, 0, "-")),
                 r.elo
                     .zip(r.anchor_elo)
                     .map(|(e, a)| format!("{:+.0}", e - a))
@@ -347,8 +343,7 @@ fn steps_section(d: &mut Document, sorted: &[&PoolMemberRow], pairs: &[PoolPairR
             lo.name.clone(),
             hi.name.clone(),
             format!("{:+.0}", b - a),
-            sd.map(|v| format!("±{:.0}", Z95 * v))
-                .unwrap_or_else(|| "-".into()),
+            sd.map_or_else(|| "-".into(), |v| format!("±{:.0}", Z95 * v)),
             table.unwrap_or_else(|| "-".into()),
         ]);
     }

@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::data::Family;
 use super::play::interpolate;
-use crate::report::doc::Document;
+use crate::report::doc::{fixed, percent, Document};
 use crate::report::error::ReportError;
 use crate::report::levels::Levels;
 use crate::report::plot::{matching_plot, MatchLine};
@@ -215,13 +215,8 @@ pub fn write_human(
     Ok(rows)
 }
 
-fn pct(v: Option<f64>) -> String {
-    v.map_or("—".into(), |v| format!("{:.1}%", 100.0 * v))
-}
-
-fn num(v: Option<f64>, digits: usize) -> String {
-    v.map_or("—".into(), |v| format!("{v:.digits$}"))
-}
+/// What the section shows for a figure the family does not have at that Elo.
+const OUTSIDE: &str = "—";
 
 /// The section: per band the humans' figures and each family's at the band's Elo and at equal
 /// ACPL, the family most alike per band, and move-matching when the analysis has it.
@@ -246,36 +241,36 @@ pub fn human_section(doc: &mut Document, human: &HumanInput, rows: &[CompareHuma
             "Band {} ({} human moves; ACPL {}, blunders {}, top-1 {})",
             band.label,
             band.row.moves,
-            num(h.acpl, 1),
-            pct(h.blunder_rate),
-            pct(h.top1)
+            fixed(h.acpl, 1, OUTSIDE),
+            percent(h.blunder_rate, 1, OUTSIDE),
+            percent(h.top1, 1, OUTSIDE)
         ));
         let mut table = vec![vec![
             "humans".to_string(),
-            num(first.human_acpl, 1),
-            pct(first.human_blunder_rate),
-            pct(first.human_top1),
-            "—".into(),
-            pct(first.human_blunder_rate),
-            pct(first.human_mistake_rate),
-            pct(first.human_inaccuracy_rate),
-            num(first.human_drop_ratio, 2),
-            pct(first.human_top1),
-            "—".into(),
+            fixed(first.human_acpl, 1, OUTSIDE),
+            percent(first.human_blunder_rate, 1, OUTSIDE),
+            percent(first.human_top1, 1, OUTSIDE),
+            OUTSIDE.into(),
+            percent(first.human_blunder_rate, 1, OUTSIDE),
+            percent(first.human_mistake_rate, 1, OUTSIDE),
+            percent(first.human_inaccuracy_rate, 1, OUTSIDE),
+            fixed(first.human_drop_ratio, 2, OUTSIDE),
+            percent(first.human_top1, 1, OUTSIDE),
+            OUTSIDE.into(),
         ]];
         for r in &mine {
             table.push(vec![
                 r.family.clone(),
-                num(r.acpl, 1),
-                pct(r.blunder_rate),
-                pct(r.top1),
-                num(r.acpl_elo, 0),
-                pct(r.blunder_rate_at_acpl),
-                pct(r.mistake_rate_at_acpl),
-                pct(r.inaccuracy_rate_at_acpl),
-                num(r.drop_ratio_at_acpl, 2),
-                pct(r.top1_at_acpl),
-                num(r.unlikeness, 2),
+                fixed(r.acpl, 1, OUTSIDE),
+                percent(r.blunder_rate, 1, OUTSIDE),
+                percent(r.top1, 1, OUTSIDE),
+                fixed(r.acpl_elo, 0, OUTSIDE),
+                percent(r.blunder_rate_at_acpl, 1, OUTSIDE),
+                percent(r.mistake_rate_at_acpl, 1, OUTSIDE),
+                percent(r.inaccuracy_rate_at_acpl, 1, OUTSIDE),
+                fixed(r.drop_ratio_at_acpl, 2, OUTSIDE),
+                percent(r.top1_at_acpl, 1, OUTSIDE),
+                fixed(r.unlikeness, 2, OUTSIDE),
             ]);
         }
         doc.table(
@@ -300,10 +295,8 @@ pub fn human_section(doc: &mut Document, human: &HumanInput, rows: &[CompareHuma
             .min_by(|a, b| a.1.total_cmp(&b.1))
         {
             doc.para(&format!(
-                "Most alike at equal ACPL in band {}: {} (unlikeness {}).",
-                band.label,
-                best.family,
-                num(Some(u), 2)
+                "Most alike at equal ACPL in band {}: {} (unlikeness {u:.2}).",
+                band.label, best.family,
             ));
         }
     }
@@ -320,7 +313,12 @@ pub fn human_section(doc: &mut Document, human: &HumanInput, rows: &[CompareHuma
                     m.engine.clone(),
                     m.setting.clone(),
                     m.positions.to_string(),
-                    format!("{} [{}, {}]", pct(m.rate), pct(m.lower), pct(m.upper)),
+                    format!(
+                        "{} [{}, {}]",
+                        percent(m.rate, 1, OUTSIDE),
+                        percent(m.lower, 1, OUTSIDE),
+                        percent(m.upper, 1, OUTSIDE)
+                    ),
                 ]
             })
             .collect();

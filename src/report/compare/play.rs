@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::data::Family;
 use super::play_plot::{level_plot, Series};
-use crate::report::doc::Document;
+use crate::report::doc::{fixed, percent, Document};
 use crate::report::error::ReportError;
 use crate::report::levels::{load_levels, Levels, RHO_MAX};
 use crate::results::{self as data, ComparePlayRow, LevelRow};
@@ -156,14 +156,6 @@ pub fn write_play(
     })
 }
 
-fn cell(v: Option<f64>, in_range: bool, fmt: impl Fn(f64) -> String) -> String {
-    match (in_range, v) {
-        (false, _) => "—".into(),
-        (true, Some(v)) => fmt(v),
-        (true, None) => "n/a".into(),
-    }
-}
-
 fn targets_text(targets: &[f64]) -> String {
     let t: Vec<String> = targets.iter().map(|t| format!("{t:.0}")).collect();
     match t.as_slice() {
@@ -219,15 +211,16 @@ pub fn play_section(
         .rows
         .iter()
         .map(|r| {
-            let ok = r.in_range;
+            // outside the analysed range "—"; a bracketing setting without the figure "n/a"
+            let shown = |cell: String| if r.in_range { cell } else { "—".into() };
             vec![
                 r.family.clone(),
                 format!("{:.0}", r.target),
-                cell(r.acpl, ok, |v| format!("{v:.1}")),
-                cell(r.blunder_rate, ok, |v| format!("{:.1}%", 100.0 * v)),
-                cell(r.losing_equal_ratio, ok, |v| format!("{v:.2}")),
-                cell(r.drop_losing_equal_ratio, ok, |v| format!("{v:.2}")),
-                cell(r.top1, ok, |v| format!("{:.1}%", 100.0 * v)),
+                shown(fixed(r.acpl, 1, "n/a")),
+                shown(percent(r.blunder_rate, 1, "n/a")),
+                shown(fixed(r.losing_equal_ratio, 2, "n/a")),
+                shown(fixed(r.drop_losing_equal_ratio, 2, "n/a")),
+                shown(percent(r.top1, 1, "n/a")),
             ]
         })
         .collect();

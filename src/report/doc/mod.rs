@@ -3,5 +3,5 @@
 
 mod files;
 
-pub use crate::results::{f0, Document};
+pub use crate::results::{estimate, f0, fixed, percent, Document, NO_NUMBER};
 pub use files::files_section;

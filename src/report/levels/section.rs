@@ -3,65 +3,52 @@
 
 use super::data::{Levels, RHO_MAX};
 use super::plots::LEVEL_FIGURES;
-use crate::report::doc::Document;
+use crate::report::doc::{estimate, Document, NO_NUMBER};
 use crate::results::LevelRow;
-
-fn num(v: Option<f64>, digits: usize) -> String {
-    match v {
-        Some(x) if x.is_finite() => format!("{x:.digits$}"),
-        _ => "–".into(),
-    }
-}
-
-/// `value [lower, upper]`, rates shown as percentages.
-fn est(v: Option<f64>, lo: Option<f64>, hi: Option<f64>, scale: f64, digits: usize) -> String {
-    let s = |x: Option<f64>| num(x.map(|x| x * scale), digits);
-    match (lo, hi) {
-        (Some(_), Some(_)) => format!("{} [{}, {}]", s(v), s(lo), s(hi)),
-        _ => s(v),
-    }
-}
 
 /// The figure cells shared by both tables.
 fn figure_cells(r: &LevelRow) -> Vec<String> {
     vec![
         r.games.to_string(),
         r.moves.to_string(),
-        est(r.acpl, r.acpl_lower, r.acpl_upper, 1.0, 1),
-        est(
+        estimate(r.acpl, r.acpl_lower, r.acpl_upper, 1.0, 1, NO_NUMBER),
+        estimate(
             r.inaccuracy_rate,
             r.inaccuracy_rate_lower,
             r.inaccuracy_rate_upper,
             100.0,
             1,
+            NO_NUMBER,
         ),
-        est(
+        estimate(
             r.mistake_rate,
             r.mistake_rate_lower,
             r.mistake_rate_upper,
             100.0,
             1,
+            NO_NUMBER,
         ),
-        est(
+        estimate(
             r.blunder_rate,
             r.blunder_rate_lower,
             r.blunder_rate_upper,
             100.0,
             1,
+            NO_NUMBER,
         ),
         format!(
             "{} / {} ({})",
-            num(r.blunder_rate_losing.map(|x| x * 100.0), 1),
-            num(r.blunder_rate_equal.map(|x| x * 100.0), 1),
-            num(r.losing_equal_ratio, 2)
+            estimate(r.blunder_rate_losing, None, None, 100.0, 1, NO_NUMBER),
+            estimate(r.blunder_rate_equal, None, None, 100.0, 1, NO_NUMBER),
+            estimate(r.losing_equal_ratio, None, None, 1.0, 2, NO_NUMBER)
         ),
         format!(
             "{} / {} ({})",
-            num(r.drop_rate_losing.map(|x| x * 100.0), 1),
-            num(r.drop_rate_equal.map(|x| x * 100.0), 1),
-            num(r.drop_losing_equal_ratio, 2)
+            estimate(r.drop_rate_losing, None, None, 100.0, 1, NO_NUMBER),
+            estimate(r.drop_rate_equal, None, None, 100.0, 1, NO_NUMBER),
+            estimate(r.drop_losing_equal_ratio, None, None, 1.0, 2, NO_NUMBER)
         ),
-        est(r.top1, r.top1_lower, r.top1_upper, 100.0, 1),
+        estimate(r.top1, r.top1_lower, r.top1_upper, 100.0, 1, NO_NUMBER),
     ]
 }
 
@@ -131,9 +118,16 @@ pub fn levels_section(doc: &mut Document, l: &Levels) {
             .map(|r| {
                 let mut row = vec![
                     r.knobs.replace(';', ", "),
-                    num(r.t, 3),
-                    est(Some(r.elo), r.elo_lower, r.elo_upper, 1.0, 0),
-                    est(r.elo_measured, r.measured_lower, r.measured_upper, 1.0, 0),
+                    estimate(r.t, None, None, 1.0, 3, NO_NUMBER),
+                    estimate(Some(r.elo), r.elo_lower, r.elo_upper, 1.0, 0, NO_NUMBER),
+                    estimate(
+                        r.elo_measured,
+                        r.measured_lower,
+                        r.measured_upper,
+                        1.0,
+                        0,
+                        NO_NUMBER,
+                    ),
                 ];
                 row.extend(figure_cells(r));
                 row
@@ -159,7 +153,7 @@ pub fn levels_section(doc: &mut Document, l: &Levels) {
                 let mut row = vec![
                     r.name.clone(),
                     r.knobs.replace(';', ", "),
-                    est(Some(r.elo), r.elo_lower, r.elo_upper, 1.0, 0),
+                    estimate(Some(r.elo), r.elo_lower, r.elo_upper, 1.0, 0, NO_NUMBER),
                 ];
                 row.extend(figure_cells(r));
                 row

@@ -1,6 +1,6 @@
 //! The report's "Time-control check" section (`skillcal tc-check`'s tc_check.csv).
 
-use crate::report::doc::{f0, Document};
+use crate::report::doc::{f0, fixed, Document, NO_NUMBER};
 use crate::results::{tc_verdict, TcCheckRow, TcVerdict};
 
 /// Appends the section when the run holds a time-control check.
@@ -22,9 +22,9 @@ pub fn tc_check_section(doc: &mut Document, rows: &[TcCheckRow]) {
                     (Some(d), Some(lo), Some(hi)) => format!("{d:+.0} [{lo:+.0}, {hi:+.0}]"),
                     _ => "reference".into(),
                 },
-                r.ms_per_ply.map_or("–".into(), |m| format!("{m:.1}")),
-                r.depth.map_or("–".into(), |d| format!("{d:.2}")),
-                r.nodes.map_or("–".into(), |n| format!("{n:.0}")),
+                fixed(r.ms_per_ply, 1, NO_NUMBER),
+                fixed(r.depth, 2, NO_NUMBER),
+                fixed(r.nodes, 0, NO_NUMBER),
                 r.verdict().map_or(String::new(), |v| v.as_str().into()),
             ]
         })
