@@ -4,7 +4,7 @@
 //! the metadata before the file is opened, and the read stops one byte past the cap.
 //!
 //! Errors are `std::io::Error`s (kind `InvalidInput`) whose message gives the reason, so every
-//! caller's existing "cannot read PATH: ..." wrapping names the file.
+//! caller's [`FileError`] ("cannot read PATH: ...") names the file.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Error, ErrorKind, Read, Write};
@@ -49,6 +49,38 @@ fn kind(meta: &std::fs::Metadata) -> &'static str {
 
 fn invalid(message: String) -> Error {
     Error::new(ErrorKind::InvalidInput, message)
+}
+
+/// Reading or writing a file or folder failed: `cannot {action} {path}: {source}`. The one file
+/// error: each room's error type wraps it, so every such message names the file alike.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {action} {}: {source}", path.display())]
+pub struct FileError {
+    /// What was being done: `read`, `write`, `create`, `open`, ...
+    pub action: &'static str,
+    pub path: PathBuf,
+    pub source: Error,
+}
+
+impl FileError {
+    /// `action` on `path` failed with `source`.
+    pub fn new(action: &'static str, path: &Path, source: Error) -> FileError {
+        FileError {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// Reading `path` failed.
+    pub fn read(path: &Path, source: Error) -> FileError {
+        FileError::new("read", path, source)
+    }
+
+    /// Writing `path` failed.
+    pub fn write(path: &Path, source: Error) -> FileError {
+        FileError::new("write", path, source)
+    }
 }
 
 /// Opens `path` for reading after checking (without opening it) that it is a regular file.

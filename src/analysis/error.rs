@@ -1,12 +1,14 @@
 //! The analysis's error type. Every message names what it is about: the argument, the file or
 //! folder (by its path), or the engine.
 //!
-//! Messages are complete in `Display` (no `source` chain to print), so `{err}` and `{err:#}`
-//! say the same thing.
+//! Messages are complete in `Display` (a file error's `source` is already in its text), so
+//! `{err}` and `{err:#}` say the same thing.
 
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
+
+use crate::fsutil::FileError;
 
 /// What went wrong in an analysis (arguments, files, engines).
 #[derive(Debug, thiserror::Error)]
@@ -18,12 +20,8 @@ pub enum AnalysisError {
     #[error("{}: {message}", path.display())]
     File { path: PathBuf, message: String },
     /// Reading or writing a file or folder failed.
-    #[error("cannot {action} {}: {error}", path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        error: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// An engine failed or answered something unusable (the message names the engine).
     #[error("{0}")]
     Engine(String),
@@ -52,11 +50,7 @@ impl AnalysisError {
 
     /// Reading or writing `path` failed: `cannot {action} {path}: {error}`.
     pub fn io(action: &'static str, path: &Path, error: io::Error) -> AnalysisError {
-        AnalysisError::Io {
-            action,
-            path: path.to_path_buf(),
-            error,
-        }
+        AnalysisError::Io(FileError::new(action, path, error))
     }
 
     /// This error with what the analysis was doing in front.

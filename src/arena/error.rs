@@ -1,12 +1,14 @@
 //! The arena's error type. Every message names what it is about: the config key
 //! (`engines[1].limits.tc`), the file (with its line where there is one), or the engine.
 //!
-//! Messages are complete in `Display` (no `source` chain to print), so `{err}` and `{err:#}`
-//! say the same thing.
+//! Messages are complete in `Display` (a file error's `source` is already in its text), so
+//! `{err}` and `{err:#}` say the same thing.
 
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
+
+use crate::fsutil::FileError;
 
 /// What went wrong in a match (configuration, files, engines, the run itself).
 #[derive(Debug, thiserror::Error)]
@@ -25,12 +27,8 @@ pub enum ArenaError {
         message: String,
     },
     /// Reading or writing a file failed.
-    #[error("cannot {action} {}: {error}", path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        error: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// An engine cannot be used as configured (does not start, unknown option, bad value).
     #[error("{0}")]
     Engine(String),
@@ -84,11 +82,7 @@ impl ArenaError {
 
     /// A failed read / write / open of `path`.
     pub fn io(action: &'static str, path: &Path, error: io::Error) -> ArenaError {
-        ArenaError::Io {
-            action,
-            path: path.to_path_buf(),
-            error,
-        }
+        ArenaError::Io(FileError::new(action, path, error))
     }
 
     /// This error prefixed with where it came from.

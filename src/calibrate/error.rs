@@ -8,6 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::arena::ArenaError;
+use crate::fsutil::FileError;
 use crate::rating::{LoadError, RateError};
 use crate::results::ResultsError;
 
@@ -25,12 +26,8 @@ pub enum CalibrateError {
     #[error("{}: {message}", path.display())]
     File { path: PathBuf, message: String },
     /// Reading or writing a file or folder failed.
-    #[error("cannot {action} {}: {error}", path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        error: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// A match failed in the arena.
     #[error(transparent)]
     Arena(#[from] ArenaError),
@@ -76,11 +73,7 @@ impl CalibrateError {
 
     /// Reading or writing `path` failed: `cannot {action} {path}: {error}`.
     pub fn io(action: &'static str, path: &Path, error: io::Error) -> Self {
-        CalibrateError::Io {
-            action,
-            path: path.to_path_buf(),
-            error,
-        }
+        CalibrateError::Io(FileError::new(action, path, error))
     }
 
     /// This error with what the calibration was doing in front.

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::fsutil::FileError;
 use crate::rating::{LoadError, RateError};
 use crate::results::ResultsError;
 
@@ -16,16 +17,8 @@ pub enum ReportError {
     NotADirectory(PathBuf),
     #[error(transparent)]
     Results(#[from] ResultsError),
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error(transparent)]
@@ -35,8 +28,5 @@ pub enum ReportError {
 }
 
 pub(crate) fn write(path: &Path, text: &str) -> Result<(), ReportError> {
-    std::fs::write(path, text).map_err(|source| ReportError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+    std::fs::write(path, text).map_err(|source| FileError::write(path, source).into())
 }

@@ -10,6 +10,7 @@ use std::path::Path;
 use serde::{de::DeserializeOwned, Serialize};
 
 use super::error::ResultsError;
+use crate::fsutil::FileError;
 
 /// A row type of a results CSV: what [`read_csv`] checks beyond the fields' own parsing.
 pub trait CsvRow: DeserializeOwned {
@@ -37,12 +38,11 @@ pub(super) fn csv_error(path: &Path, e: csv::Error, write: bool) -> ResultsError
         } => format!("{len} fields where the header has {expected_len}"),
         _ => e.to_string(),
     };
-    let path = path.to_path_buf();
     match e.into_kind() {
-        csv::ErrorKind::Io(source) if write => ResultsError::Write { path, source },
-        csv::ErrorKind::Io(source) => ResultsError::Read { path, source },
+        csv::ErrorKind::Io(source) if write => FileError::write(path, source).into(),
+        csv::ErrorKind::Io(source) => FileError::read(path, source).into(),
         _ => ResultsError::Parse {
-            path,
+            path: path.to_path_buf(),
             line,
             message,
         },
@@ -82,12 +82,8 @@ pub fn read_csv<T: CsvRow>(path: &Path) -> Result<Vec<T>, ResultsError> {
 /// [`read_csv`] with each row's line in the file, for checks across rows (a pair given twice)
 /// to name both lines.
 pub fn read_csv_lines<T: CsvRow>(path: &Path) -> Result<Vec<(u64, T)>, ResultsError> {
-    let bytes = crate::fsutil::read_capped(path, crate::fsutil::GAMES_CAP).map_err(|source| {
-        ResultsError::Read {
-            path: path.to_path_buf(),
-            source,
-        }
-    })?;
+    let bytes = crate::fsutil::read_capped(path, crate::fsutil::GAMES_CAP)
+        .map_err(|source| FileError::read(path, source))?;
     if bytes.is_empty() && T::HEADER_REQUIRED {
         return Err(ResultsError::Invalid {
             path: path.to_path_buf(),
@@ -172,10 +168,9 @@ pub fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), ResultsErr
             .serialize(row)
             .map_err(|e| csv_error(path, e, true))?;
     }
-    writer.flush().map_err(|source| ResultsError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+    writer
+        .flush()
+        .map_err(|source| FileError::write(path, source).into())
 }
 
 /// One row as a CSV line (no header), newline-terminated: what an append-only file adds a row at
@@ -199,16 +194,12 @@ pub fn append_csv<T: Serialize>(path: &Path, row: &T) -> Result<(), ResultsError
         .create(true)
         .append(true)
         .open(path)
-        .map_err(|source| ResultsError::Write {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        .map_err(|source| FileError::write(path, source))?;
     let mut writer = csv::WriterBuilder::new().has_headers(new).from_writer(file);
     writer
         .serialize(row)
         .map_err(|e| csv_error(path, e, true))?;
-    writer.flush().map_err(|source| ResultsError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+    writer
+        .flush()
+        .map_err(|source| FileError::write(path, source).into())
 }

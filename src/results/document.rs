@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::fsutil::FileError;
 use crate::results::error::ResultsError;
 use crate::results::markdown::md_cell;
 
@@ -150,7 +151,7 @@ impl Document {
                 Block::Figure { file, caption } => {
                     let path = dir.join(file);
                     let svg = std::fs::read_to_string(&path)
-                        .map_err(|source| ResultsError::Read { path, source })?;
+                        .map_err(|source| FileError::read(&path, source))?;
                     let svg = svg.trim_start_matches(|c| c != '<');
                     let svg = if svg.starts_with("<?xml") {
                         svg.split_once("?>").map(|x| x.1).unwrap_or(svg)

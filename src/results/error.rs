@@ -2,19 +2,13 @@
 
 use std::path::PathBuf;
 
+use crate::fsutil::FileError;
+
 /// A results file that could not be read or written; always names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum ResultsError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     #[error("{path}:{line}: {message}")]
     Parse {
         path: PathBuf,

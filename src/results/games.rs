@@ -6,6 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::csvfile::CsvRow;
 use super::error::ResultsError;
+use crate::fsutil::FileError;
 
 /// Result of a finished game, from White's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -280,10 +281,9 @@ pub fn merge_games_csv(parts: &[&Path], out: &Path) -> Result<(), ResultsError> 
             writer.write_record(fields).map_err(write_err)?;
         }
     }
-    writer.flush().map_err(|source| ResultsError::Write {
-        path: out.to_path_buf(),
-        source,
-    })
+    writer
+        .flush()
+        .map_err(|source| FileError::write(out, source).into())
 }
 
 fn parse_error(path: &Path, e: csv::Error) -> ResultsError {

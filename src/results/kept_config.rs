@@ -8,6 +8,7 @@ use std::path::Path;
 use serde::{de::DeserializeOwned, Serialize};
 
 use super::error::ResultsError;
+use crate::fsutil::FileError;
 
 /// Compares `cfg` with the config stored at `path` (if any) by `changes` (the keys that
 /// differ in a way that would change the games); refuses when any do and the folder
@@ -23,13 +24,8 @@ pub fn keep_config<C: Serialize + DeserializeOwned>(
 ) -> Result<(), ResultsError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     if path.exists() {
-        let old =
-            crate::fsutil::read_text_capped(path, crate::fsutil::CONFIG_CAP).map_err(|source| {
-                ResultsError::Read {
-                    path: path.to_path_buf(),
-                    source,
-                }
-            })?;
+        let old = crate::fsutil::read_text_capped(path, crate::fsutil::CONFIG_CAP)
+            .map_err(|source| FileError::read(path, source))?;
         let prev: C = toml::from_str(&old).map_err(|e| ResultsError::Invalid {
             path: path.to_path_buf(),
             message: format!("cannot read the run's config: {e}"),
@@ -57,8 +53,5 @@ pub fn keep_config<C: Serialize + DeserializeOwned>(
         path: path.to_path_buf(),
         message: format!("cannot encode the config: {e}"),
     })?;
-    std::fs::write(path, text).map_err(|source| ResultsError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+    std::fs::write(path, text).map_err(|source| FileError::write(path, source).into())
 }

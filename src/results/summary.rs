@@ -5,6 +5,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::error::ResultsError;
+use crate::fsutil::FileError;
 
 /// File name of the summary in a run directory.
 pub const SUMMARY_FILE: &str = "summary.toml";
@@ -89,10 +90,7 @@ pub struct KnobSummary {
 /// Reads `DIR/summary.toml`.
 pub fn read_summary(dir: &Path) -> Result<Summary, ResultsError> {
     let path = dir.join(SUMMARY_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|source| ResultsError::Read {
-        path: path.clone(),
-        source,
-    })?;
+    let text = std::fs::read_to_string(&path).map_err(|source| FileError::read(&path, source))?;
     toml::from_str(&text).map_err(|e| ResultsError::Invalid {
         path,
         message: format!("invalid summary: {e}"),
@@ -106,7 +104,7 @@ pub fn write_summary(dir: &Path, summary: &Summary) -> Result<(), ResultsError> 
         path: path.clone(),
         message: e.to_string(),
     })?;
-    std::fs::write(&path, text).map_err(|source| ResultsError::Write { path, source })
+    std::fs::write(&path, text).map_err(|source| FileError::write(&path, source).into())
 }
 
 #[cfg(test)]

@@ -1,9 +1,8 @@
 //! The store's error type: every message names the store (host, port, database and user; never
 //! the password) and what was being done.
 
-use std::path::PathBuf;
-
 use crate::arena::ArenaError;
+use crate::fsutil::FileError;
 
 /// What went wrong talking to the PostgreSQL store.
 #[derive(Debug, thiserror::Error)]
@@ -41,12 +40,8 @@ pub enum StoreError {
         reason: String,
     },
     /// A file the store reads or writes.
-    #[error("cannot {action} {}: {error}", path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        error: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] FileError),
     /// The match itself (its config, its book, its engines).
     #[error(transparent)]
     Arena(#[from] ArenaError),
@@ -65,10 +60,6 @@ pub(crate) trait IoAt<T> {
 
 impl<T> IoAt<T> for std::io::Result<T> {
     fn at(self, action: &'static str, path: &std::path::Path) -> Result<T> {
-        self.map_err(|error| StoreError::Io {
-            action,
-            path: path.to_path_buf(),
-            error,
-        })
+        self.map_err(|error| StoreError::Io(FileError::new(action, path, error)))
     }
 }

@@ -43,7 +43,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["arena", "rating", "results", "fsutil", "policy"],
     ),
     ("report", &["results", "rating", "fsutil"]),
-    ("store", &["arena", "calibrate", "results"]),
+    ("store", &["arena", "calibrate", "results", "fsutil"]),
     ("think_time", &["analysis", "policy", "strength", "results"]),
 ];
 

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::fsutil::FileError;
 use crate::report::error::ReportError;
 use crate::report::plot::knob_value;
 use crate::report::run::verify_stats;
@@ -121,13 +122,8 @@ fn read_config(
     if !path.exists() {
         return Ok((None, NodeCost::Unknown));
     }
-    let text =
-        crate::fsutil::read_text_capped(&path, crate::fsutil::CONFIG_CAP).map_err(|source| {
-            ReportError::Read {
-                path: path.clone(),
-                source,
-            }
-        })?;
+    let text = crate::fsutil::read_text_capped(&path, crate::fsutil::CONFIG_CAP)
+        .map_err(|source| FileError::read(&path, source))?;
     let table: toml::Table = toml::from_str(&text)
         .map_err(|e| invalid(&path, format!("not a calibration config: {e}")))?;
     let name = table.get("name").and_then(|v| v.as_str()).map(String::from);

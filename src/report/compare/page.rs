@@ -10,6 +10,7 @@ use super::human::{human_section, load_human, write_human, HumanInput, MatchingR
 use super::play::{load_play, play_section, write_play, Play, PLAY_TARGETS};
 use super::plot::curves_plot;
 use super::tradeoff::{band_means, band_rows, write_tradeoff, TRADEOFF_SVG};
+use crate::fsutil::FileError;
 use crate::report::doc::files_section;
 use crate::report::doc::{f0, Document};
 use crate::report::error::{write, ReportError};
@@ -81,10 +82,7 @@ pub fn compare(
             &dir.join("matching.csv"),
         )?);
     }
-    std::fs::create_dir_all(out).map_err(|source| ReportError::Write {
-        path: out.to_path_buf(),
-        source,
-    })?;
+    std::fs::create_dir_all(out).map_err(|source| FileError::write(out, source))?;
     let fam_rows: Vec<CompareFamilyRow> = families.iter().map(family_row).collect();
     let tgt_rows = target_rows(&families);
     data::write_csv(&out.join("compare_families.csv"), &fam_rows)?;

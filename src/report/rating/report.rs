@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::data::{HistoryRow, RatingData, RatingReportOptions, SprtRow, SprtSpec};
 use super::{plots, sections};
+use crate::fsutil::FileError;
 use crate::rating::{
     head_to_head, load_games, pairs_met, rate, Game, HeadToHead, LoadOptions, RateOptions, Ratings,
     SprtResult,
@@ -130,10 +131,7 @@ pub fn rating_report(
     ratings: &Ratings,
     o: &RatingReportOptions,
 ) -> Result<PathBuf, ReportError> {
-    std::fs::create_dir_all(out).map_err(|source| ReportError::Write {
-        path: out.to_path_buf(),
-        source,
-    })?;
+    std::fs::create_dir_all(out).map_err(|source| FileError::write(out, source))?;
     let data = RatingData {
         ratings,
         pairs: pairs_met(games, ratings),
