@@ -42,5 +42,5 @@ pub use options::{
     GroupFigures, DEFAULT_MATCH_NODES_BUILTIN, DEFAULT_MATCH_NODES_OTHER, DEFAULT_NODES,
 };
 pub use pipeline::run;
-pub use reference::{find_program, EngineConfig, Eval, EvalCache, Limit, Score, UciEngine};
+pub use reference::{find_program, AnalysisEngine, EngineProcess, Eval, EvalCache, Limit, Score};
 pub use report::document as page;

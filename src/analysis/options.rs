@@ -7,7 +7,7 @@ use super::error::Result;
 use super::figures::{bootstrap, counts, figures, Estimate, Sample};
 use super::input::{self, HumanFilter};
 use super::matching::MatchRow;
-use super::reference::{self, EngineConfig, Limit};
+use super::reference::{self, AnalysisEngine, Limit};
 use crate::results::AnalysisRow;
 
 /// Default reference-engine node limit.
@@ -35,7 +35,7 @@ pub struct AnalyseOptions {
     pub inputs: Vec<PathBuf>,
     pub out: PathBuf,
     /// The reference engine (default: Stockfish, one thread, 16 MB hash, 15,000 nodes).
-    pub engine: EngineConfig,
+    pub engine: AnalysisEngine,
     /// Engine processes in parallel.
     pub concurrency: usize,
     /// Bootstrap resamples for the 95% intervals (0: no intervals).
@@ -45,7 +45,7 @@ pub struct AnalyseOptions {
     pub human: Vec<PathBuf>,
     /// Engines for move-matching; each is given `UCI_LimitStrength=true` and `UCI_Elo` = the
     /// band's middle (a `Style=maia` setting excepted: a network has no Elo).
-    pub match_engines: Vec<EngineConfig>,
+    pub match_engines: Vec<AnalysisEngine>,
     /// Move-matching engines play at the strength their options set: no `UCI_LimitStrength`,
     /// no per-band `UCI_Elo` (to measure a knob's settings, as a trade-off against Elo).
     pub match_as_given: bool,
@@ -76,7 +76,7 @@ impl AnalyseOptions {
             bootstrap: 1000,
             seed: 1,
             human: Vec::new(),
-            match_engines: vec![EngineConfig::parse_spec(
+            match_engines: vec![AnalysisEngine::parse_spec(
                 "builtin:RandomSeed=1",
                 default_match_limit("builtin"),
             )?],
@@ -93,10 +93,10 @@ impl AnalyseOptions {
 
 /// Stockfish (`stockfish` on PATH, else /usr/games/stockfish; a missing program is reported when
 /// the run starts it), one thread, 16 MB hash.
-pub fn default_reference(limit: Limit) -> Result<EngineConfig> {
+pub fn default_reference(limit: Limit) -> Result<AnalysisEngine> {
     let program = reference::find_program("stockfish")
         .unwrap_or_else(|_| PathBuf::from("/usr/games/stockfish"));
-    Ok(EngineConfig {
+    Ok(AnalysisEngine {
         program,
         args: Vec::new(),
         options: vec![

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use super::error::{AnalysisError, Result};
 use super::figures::{band_samples, judge_game, needs_engine, MoveEval, Sample};
 use super::input::{full_fen, pgn_files, position_key, read_pgn_bytes, read_pgn_file, GameMoves};
-use super::matching::{self, MatchOptions};
+use super::matching::{self, MatchingOptions};
 use super::options::{group_figures, AnalyseOptions, AnalyseResult, GroupFigures};
 use super::reference::{evaluate_games, Eval, EvalCache};
 use super::{input, report};
@@ -214,8 +214,8 @@ fn run_matching_only(opts: &AnalyseOptions) -> Result<AnalyseResult> {
 }
 
 /// The move-matching part of the options.
-fn match_options(o: &AnalyseOptions) -> MatchOptions {
-    MatchOptions {
+fn match_options(o: &AnalyseOptions) -> MatchingOptions {
+    MatchingOptions {
         human: o.human.clone(),
         out: o.out.clone(),
         filter: o.filter.clone(),

@@ -1,7 +1,7 @@
 //! `skillcal analyse`: arguments for the play analysis (reference-engine evaluation of games,
 //! move-quality figures, human comparison).
 
-use crate::analysis::{EngineConfig, Limit, UciEngine};
+use crate::analysis::{AnalysisEngine, EngineProcess, Limit};
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -139,7 +139,7 @@ fn bootstrap_count(s: &str) -> Result<usize, String> {
 pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
     let mut opts = crate::analysis::AnalyseOptions::new(a.games.clone(), a.out.clone())?;
     let limit = Limit::parse(&a.limit)?;
-    let mut engine = EngineConfig::parse_spec(&a.engine, limit)?;
+    let mut engine = AnalysisEngine::parse_spec(&a.engine, limit)?;
     let given = std::mem::take(&mut engine.options);
     engine.options = vec![("Threads".into(), "1".into()), ("Hash".into(), "16".into())];
     for (k, v) in given {
@@ -167,7 +167,7 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
         .iter()
         .map(|s| {
             let limit = match_limit.unwrap_or_else(|| crate::analysis::default_match_limit(s));
-            EngineConfig::parse_spec(s, limit)
+            AnalysisEngine::parse_spec(s, limit)
         })
         .collect::<Result<_, _>>()?;
     opts.match_as_given = a.match_as_given;
@@ -189,12 +189,12 @@ pub fn run(a: &AnalyseArgs) -> anyhow::Result<()> {
     // each engine started once (program, options) before any work: a bad option failed only
     // inside the evaluation, after the folder and its cache were written
     if !opts.matching_only {
-        UciEngine::start(&opts.engine)
+        EngineProcess::start(&opts.engine)
             .map_err(|e| anyhow::anyhow!("--engine {}: {e}", a.engine))?;
     }
     if !opts.human.is_empty() {
         for (spec, m) in a.match_engines.iter().zip(&opts.match_engines) {
-            UciEngine::start(m).map_err(|e| anyhow::anyhow!("--match-engine {spec}: {e}"))?;
+            EngineProcess::start(m).map_err(|e| anyhow::anyhow!("--match-engine {spec}: {e}"))?;
         }
     }
     let r = crate::analysis::run(&opts)?;

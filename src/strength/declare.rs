@@ -15,7 +15,7 @@ use super::table::EMBEDDED_NAME;
 
 /// One UCI option declaration, printed as `option name ... type ...`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct OptionDecl {
+pub struct BuiltinOption {
     pub name: &'static str,
     pub kind: DeclKind,
 }
@@ -28,7 +28,7 @@ pub enum DeclKind {
     String { default: String },
 }
 
-impl fmt::Display for OptionDecl {
+impl fmt::Display for BuiltinOption {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "option name {} type ", self.name)?;
         match &self.kind {
@@ -48,8 +48,8 @@ impl fmt::Display for OptionDecl {
 impl Settings {
     /// The UCI declarations, in the order the engine prints them after `uci`. The UCI_Elo range
     /// is the loaded table's.
-    pub fn uci_options(&self) -> Vec<OptionDecl> {
-        let mut decls: Vec<OptionDecl> = Knob::ALL
+    pub fn uci_options(&self) -> Vec<BuiltinOption> {
+        let mut decls: Vec<BuiltinOption> = Knob::ALL
             .into_iter()
             .map(|knob| {
                 let kind = match knob.kind() {
@@ -67,14 +67,14 @@ impl Settings {
                             .collect(),
                     },
                 };
-                OptionDecl {
+                BuiltinOption {
                     name: knob.name(),
                     kind,
                 }
             })
             .collect();
         let (lo, hi) = self.elo_bounds();
-        decls.push(OptionDecl {
+        decls.push(BuiltinOption {
             name: RANDOM_SEED,
             kind: DeclKind::Spin {
                 default: 0,
@@ -82,11 +82,11 @@ impl Settings {
                 max: MAX_RANDOM_SEED as i64,
             },
         });
-        decls.push(OptionDecl {
+        decls.push(BuiltinOption {
             name: UCI_LIMIT_STRENGTH,
             kind: DeclKind::Check { default: false },
         });
-        decls.push(OptionDecl {
+        decls.push(BuiltinOption {
             name: UCI_ELO,
             kind: DeclKind::Spin {
                 default: lo,
@@ -94,14 +94,14 @@ impl Settings {
                 max: hi,
             },
         });
-        decls.push(OptionDecl {
+        decls.push(BuiltinOption {
             name: UCI_ELO_SCALE,
             kind: DeclKind::Combo {
                 default: elo_scale::POOL.to_string(),
                 vars: elo_scale::names(),
             },
         });
-        decls.push(OptionDecl {
+        decls.push(BuiltinOption {
             name: STYLE,
             kind: DeclKind::Combo {
                 default: Family::default().name().to_string(),
@@ -113,39 +113,39 @@ impl Settings {
                     .collect(),
             },
         });
-        decls.push(OptionDecl {
+        decls.push(BuiltinOption {
             name: STRENGTH_TABLE,
             kind: DeclKind::String {
                 default: EMBEDDED_NAME.to_string(),
             },
         });
         let d = Maia::default();
-        decls.push(OptionDecl {
+        decls.push(BuiltinOption {
             name: maia::MAIA_NET,
             kind: DeclKind::Combo {
                 default: d.net.to_string(),
                 vars: maia::bands(),
             },
         });
-        decls.push(OptionDecl {
+        decls.push(BuiltinOption {
             name: maia::POLICY_TEMPERATURE,
             kind: DeclKind::String {
                 default: format!("{}", d.temperature),
             },
         });
         let h = HumanOptions::default();
-        decls.push(OptionDecl {
+        decls.push(BuiltinOption {
             name: human_options::HUMAN_TEMPERATURE,
             kind: DeclKind::String {
                 default: format!("{}", h.temperature),
             },
         });
-        decls.push(OptionDecl {
+        decls.push(BuiltinOption {
             name: human_options::HUMAN_TIME,
             kind: DeclKind::Check { default: h.time },
         });
         let (lo, hi) = human_options::TIME_SCALE_RANGE;
-        decls.push(OptionDecl {
+        decls.push(BuiltinOption {
             name: human_options::HUMAN_TIME_SCALE,
             kind: DeclKind::Spin {
                 default: i64::from(h.time_scale),
@@ -153,7 +153,7 @@ impl Settings {
                 max: i64::from(hi),
             },
         });
-        decls.push(OptionDecl {
+        decls.push(BuiltinOption {
             name: human_options::HUMAN_TIME_MODEL,
             kind: DeclKind::String {
                 default: h.time_model,

@@ -20,7 +20,7 @@ mod table;
 mod think_model;
 mod variety;
 
-pub use declare::{DeclKind, OptionDecl};
+pub use declare::{BuiltinOption, DeclKind};
 pub use elo_range::EloOutside;
 pub use elo_scale::{maps as scale_maps, ScaleMap, POOL as POOL_SCALE};
 pub use family::Family;

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use skillcal::analysis::{find_program, EngineConfig, Limit};
+use skillcal::analysis::{find_program, AnalysisEngine, Limit};
 use skillcal::analysis::{run, AnalyseOptions};
 
 const PGN: &str = r#"[Event "t"]
@@ -36,7 +36,7 @@ fn stockfish() -> PathBuf {
 
 fn options(input: &Path, out: &Path, sf: PathBuf) -> AnalyseOptions {
     let mut o = AnalyseOptions::new(vec![input.to_path_buf()], out.to_path_buf()).unwrap();
-    o.engine = EngineConfig {
+    o.engine = AnalysisEngine {
         program: sf,
         args: vec![],
         options: vec![("Threads".into(), "1".into()), ("Hash".into(), "16".into())],

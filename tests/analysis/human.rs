@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use skillcal::analysis::{find_program, EngineConfig, Limit};
+use skillcal::analysis::{find_program, AnalysisEngine, Limit};
 use skillcal::analysis::{run, AnalyseOptions};
 
 #[test]
@@ -15,14 +15,14 @@ fn bands_and_move_matching_on_the_fixture() {
     let out = std::env::temp_dir().join(format!("skillcal-analysis-human-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let mut o = AnalyseOptions::new(vec![], out.clone()).unwrap();
-    o.engine = EngineConfig {
+    o.engine = AnalysisEngine {
         program: sf,
         args: vec![],
         options: vec![("Threads".into(), "1".into()), ("Hash".into(), "16".into())],
         limit: Limit::Nodes(2000),
     };
     o.human = vec![fixture];
-    o.match_engines = vec![EngineConfig {
+    o.match_engines = vec![AnalysisEngine {
         program: PathBuf::from(env!("CARGO_BIN_EXE_skillcal")),
         args: vec!["uci".into()],
         options: vec![("RandomSeed".into(), "1".into())],

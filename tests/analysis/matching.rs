@@ -10,7 +10,7 @@ use std::sync::Arc;
 use skillcal::analysis::{draw, Sampler};
 use skillcal::analysis::{run, AnalyseOptions};
 use skillcal::analysis::{stream, time_control, Counts, HumanFilter};
-use skillcal::analysis::{EngineConfig, Limit};
+use skillcal::analysis::{AnalysisEngine, Limit};
 
 const RUY: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7";
 
@@ -166,7 +166,7 @@ fn options(human: PathBuf, out: PathBuf) -> AnalyseOptions {
     o.chunk_games = 2;
     o.bootstrap = 200;
     o.quiet = true;
-    o.match_engines = vec![EngineConfig {
+    o.match_engines = vec![AnalysisEngine {
         program: PathBuf::from(env!("CARGO_BIN_EXE_skillcal")),
         args: vec!["uci".into()],
         options: vec![("RandomSeed".into(), "1".into())],
@@ -286,7 +286,7 @@ fn maia_settings_match_in_process_as_the_engine_plays() {
     let dir = folder("maia");
     let [_, zst, _] = files(&dir);
     let mut o = options(zst, dir.join("out"));
-    let spec = |s: &str| EngineConfig::parse_spec(s, Limit::Nodes(1)).unwrap();
+    let spec = |s: &str| AnalysisEngine::parse_spec(s, Limit::Nodes(1)).unwrap();
     o.match_engines = vec![
         spec("builtin:Style=maia,MaiaNet=1100"),
         spec("builtin:Style=maia,MaiaNet=1100,PolicyTemperature=1"),
@@ -403,7 +403,7 @@ fn a_uci_engine_sees_the_history_a_net_in_process_sees() {
     let dir = folder("history");
     let [_, zst, _] = files(&dir);
     let mut o = options(zst, dir.join("out"));
-    let spec = |s: &str| EngineConfig::parse_spec(s, Limit::Nodes(1)).unwrap();
+    let spec = |s: &str| AnalysisEngine::parse_spec(s, Limit::Nodes(1)).unwrap();
     o.match_engines = vec![
         spec("builtin:Style=maia,MaiaNet=1100"),
         spec("builtin:Style=human,HumanStrength=200,HumanTemperature=0,RandomSeed=1"),

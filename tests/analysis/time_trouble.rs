@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use skillcal::analysis::{run, stream, AnalyseOptions, EngineConfig, HumanFilter, Limit};
+use skillcal::analysis::{run, stream, AnalyseOptions, AnalysisEngine, HumanFilter, Limit};
 
 /// A 60+1 game with a clock after every move: White drops under 30 s before its 9th move,
 /// Black never does.
@@ -67,7 +67,7 @@ fn options(human: PathBuf, out: PathBuf, filter: HumanFilter) -> AnalyseOptions 
     o.filter = filter;
     o.bootstrap = 100;
     o.quiet = true;
-    o.match_engines = vec![EngineConfig {
+    o.match_engines = vec![AnalysisEngine {
         program: PathBuf::from(env!("CARGO_BIN_EXE_skillcal")),
         args: vec!["uci".into()],
         options: vec![

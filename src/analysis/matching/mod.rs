@@ -10,5 +10,5 @@ mod uci;
 mod work;
 
 pub use items::{draw, Sampler};
-pub use run::{run, MatchOptions, Matching};
+pub use run::{run, Matching, MatchingOptions};
 pub use work::MatchRow;

@@ -22,7 +22,7 @@ use super::uci::{band_engine, match_items};
 use super::work::{figures, pin_filters, MatchRow, SettingKey, Tally, Work};
 use crate::analysis::error::{AnalysisError, Result};
 use crate::analysis::input::{stream, Counts, HumanFilter, HumanGame};
-use crate::analysis::reference::EngineConfig;
+use crate::analysis::reference::AnalysisEngine;
 
 /// Sampled positions are measured in chunks of this many per band (and a sample is rounded up
 /// to a multiple of it).
@@ -30,11 +30,11 @@ pub const SAMPLE_CHUNK: usize = 100;
 
 /// What a matching run is asked (the CLI's `analyse --human` options).
 #[derive(Clone, Debug)]
-pub struct MatchOptions {
+pub struct MatchingOptions {
     pub human: Vec<PathBuf>,
     pub out: PathBuf,
     pub filter: HumanFilter,
-    pub match_engines: Vec<EngineConfig>,
+    pub match_engines: Vec<AnalysisEngine>,
     /// Engines play as their options say, no per-band `UCI_Elo` (a knob's fixed setting).
     pub as_given: bool,
     pub sample_positions: Option<usize>,
@@ -62,7 +62,7 @@ pub struct Matching {
 enum Evaluator {
     /// A UCI engine, per band at `UCI_Elo` = the band's middle when `per_band_elo`.
     Uci {
-        base: EngineConfig,
+        base: AnalysisEngine,
         per_band_elo: bool,
     },
     /// A Maia net in-process: each setting's temperature (0: the top move).
@@ -82,7 +82,7 @@ fn file_name(p: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn groups(opts: &MatchOptions, selection: &str) -> Result<Vec<Group>> {
+fn groups(opts: &MatchingOptions, selection: &str) -> Result<Vec<Group>> {
     let mut out: Vec<Group> = Vec::new();
     for base in &opts.match_engines {
         let spec = base.label();
@@ -148,7 +148,7 @@ fn evaluate(
     g: &Group,
     band: u32,
     items: &[&Item],
-    opts: &MatchOptions,
+    opts: &MatchingOptions,
     bar: &ProgressBar,
 ) -> Result<Vec<Vec<f64>>> {
     match &g.eval {
@@ -168,7 +168,7 @@ type GameTallies = BTreeMap<((usize, u64), u32), (u32, f64)>;
 
 /// Measures one chunk's items with every setting not yet done on it; returns the evaluations.
 fn measure_chunk(
-    opts: &MatchOptions,
+    opts: &MatchingOptions,
     groups: &[Group],
     work: &mut Work,
     chunk: &str,
@@ -233,7 +233,7 @@ fn style(template: &str) -> ProgressStyle {
 /// Every game, in chunks of `chunk_games` consecutive games of a file; a chunk every setting
 /// has done is passed over unread.
 fn measure_all(
-    opts: &MatchOptions,
+    opts: &MatchingOptions,
     groups: &[Group],
     work: &mut Work,
     names: &[String],
@@ -304,7 +304,7 @@ fn measure_all(
 /// A seeded sample of `n` positions per band (rounded up to a multiple of [`SAMPLE_CHUNK`]):
 /// one pass draws, a second gathers the chosen positions.
 fn measure_sample(
-    opts: &MatchOptions,
+    opts: &MatchingOptions,
     groups: &[Group],
     work: &mut Work,
     names: &[String],
@@ -383,7 +383,7 @@ fn measure_sample(
 
 /// Measures every `--match-engine` setting on the human games into `opts.out` (resuming what
 /// the folder holds), and returns the figures of everything measured there.
-pub fn run(opts: &MatchOptions) -> Result<Matching> {
+pub fn run(opts: &MatchingOptions) -> Result<Matching> {
     let names: Vec<String> = opts.human.iter().map(|p| file_name(p)).collect();
     let mut pins: Vec<(String, String)> = Vec::new();
     for (p, name) in opts.human.iter().zip(&names) {

@@ -8,11 +8,11 @@ use indicatif::ProgressBar;
 
 use super::items::Item;
 use crate::analysis::error::{AnalysisError, Result};
-use crate::analysis::reference::{search_each, EngineConfig, Limit, CLOCK_GO};
+use crate::analysis::reference::{search_each, AnalysisEngine, Limit, CLOCK_GO};
 
 /// The engine a band's positions are searched with: `base`, and with `UCI_LimitStrength=true`,
 /// `UCI_Elo` = `elo` when given.
-pub fn band_engine(base: &EngineConfig, elo: Option<u32>) -> EngineConfig {
+pub fn band_engine(base: &AnalysisEngine, elo: Option<u32>) -> AnalysisEngine {
     match elo {
         Some(elo) => base
             .with_option("UCI_LimitStrength", "true")
@@ -24,7 +24,7 @@ pub fn band_engine(base: &EngineConfig, elo: Option<u32>) -> EngineConfig {
 /// 1 where the engine played the human's move, 0 elsewhere, per item. A position met twice with
 /// the same history is searched once.
 pub fn match_items(
-    cfg: &EngineConfig,
+    cfg: &AnalysisEngine,
     items: &[&Item],
     concurrency: usize,
     bar: &ProgressBar,

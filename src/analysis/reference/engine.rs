@@ -30,7 +30,7 @@ pub enum Limit {
     Depth(u32),
     MoveTime(u64),
     /// The person's own clocks before the move (`go wtime btime winc binc`), for an engine
-    /// that plays by its clock; each position carries its `go` (see [`UciEngine::search`]).
+    /// that plays by its clock; each position carries its `go` (see [`EngineProcess::search`]).
     Clock,
 }
 
@@ -93,7 +93,7 @@ impl std::fmt::Display for Limit {
 
 /// An engine to start: program, arguments, UCI options, search limit.
 #[derive(Clone, Debug)]
-pub struct EngineConfig {
+pub struct AnalysisEngine {
     pub program: PathBuf,
     pub args: Vec<String>,
     pub options: Vec<(String, String)>,
@@ -105,12 +105,12 @@ pub fn split_spec(spec: &str) -> (&str, &str) {
     spec.split_once(':').unwrap_or((spec, ""))
 }
 
-impl EngineConfig {
+impl AnalysisEngine {
     /// Parses `builtin[:K=V,...]` (the skillcal binary, found as the arena finds it, speaking
     /// UCI) or `PROGRAM [ARGS][:K=V,...]` (a path, or a name found on PATH or in /usr/games,
     /// and its arguments quoted as a shell would): the
     /// arena's spec parser, so `analyse` reads a spec as `match` does.
-    pub fn parse_spec(spec: &str, limit: Limit) -> Result<EngineConfig> {
+    pub fn parse_spec(spec: &str, limit: Limit) -> Result<AnalysisEngine> {
         let parsed = crate::arena::EngineConfig::from_spec(spec)
             .map_err(|e| usage(format!("engine '{spec}': {e}")))?;
         let options = parsed.options.0;
@@ -122,7 +122,7 @@ impl EngineConfig {
                 .map_err(|m| usage(format!("engine '{spec}': program {m}")))?;
             (program, parsed.args)
         };
-        Ok(EngineConfig {
+        Ok(AnalysisEngine {
             program,
             args,
             options,
@@ -163,7 +163,7 @@ impl EngineConfig {
     }
 
     /// A copy with one option set (replaced when present).
-    pub fn with_option(&self, name: &str, value: &str) -> EngineConfig {
+    pub fn with_option(&self, name: &str, value: &str) -> AnalysisEngine {
         let mut c = self.clone();
         c.options.retain(|(k, _)| !k.eq_ignore_ascii_case(name));
         c.options.push((name.to_string(), value.to_string()));
@@ -187,7 +187,7 @@ const READY: Duration = Duration::from_secs(60);
 const SEARCH: Duration = Duration::from_secs(3600);
 
 /// A running engine process: the arena's UCI client ([`BlockingEngine`]) on this thread.
-pub struct UciEngine {
+pub struct EngineProcess {
     engine: BlockingEngine,
     limit: Limit,
 }
@@ -196,11 +196,11 @@ fn fault(f: EngineFault) -> AnalysisError {
     AnalysisError::Engine(f.to_string())
 }
 
-impl UciEngine {
+impl EngineProcess {
     /// Starts the program (or its checked substitute, `SKILLCAL_ENGINE_SUBSTITUTE`, which
     /// answers as the program does, so the cache keeps the program's identity), runs `uci`, sets
     /// the options, waits for `readyok`.
-    pub fn start(cfg: &EngineConfig) -> Result<UciEngine> {
+    pub fn start(cfg: &AnalysisEngine) -> Result<EngineProcess> {
         let name = cfg.program.display().to_string();
         let timed = matches!(cfg.limit, Limit::MoveTime(_) | Limit::Clock).then_some(name.as_str());
         let program =
@@ -231,7 +231,7 @@ impl UciEngine {
             })?;
         }
         engine.configure(READY).map_err(fault)?;
-        Ok(UciEngine {
+        Ok(EngineProcess {
             engine,
             limit: cfg.limit,
         })

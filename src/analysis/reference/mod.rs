@@ -9,6 +9,6 @@ mod processes;
 mod score;
 
 pub use cache::{CacheRow, EvalCache};
-pub use engine::{find_program, split_spec, EngineConfig, Eval, Limit, UciEngine, CLOCK_GO};
+pub use engine::{find_program, split_spec, AnalysisEngine, EngineProcess, Eval, Limit, CLOCK_GO};
 pub use processes::{evaluate_games, line_digest, search_each};
 pub use score::{Score, CP_CEILING};

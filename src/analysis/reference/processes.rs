@@ -14,7 +14,7 @@ use fnv::FnvHasher;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::cache::EvalCache;
-use super::engine::{EngineConfig, Eval, UciEngine};
+use super::engine::{AnalysisEngine, EngineProcess, Eval};
 use crate::analysis::error::{AnalysisError, Result};
 
 /// One position of a job: its key, the FEN sent, and its line (the cache's name for what the
@@ -49,7 +49,7 @@ pub fn line_digest<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<String> {
 /// when all its answers are there. Returns each game's answers by key, and how many searches
 /// the engine did.
 pub fn evaluate_games(
-    cfg: &EngineConfig,
+    cfg: &AnalysisEngine,
     games: &[Vec<(String, String)>],
     concurrency: usize,
     cache: &mut EvalCache,
@@ -87,7 +87,7 @@ pub fn evaluate_games(
 /// without a cache, `concurrency` processes at most; `bar` advances by one a search. Answers
 /// by key.
 pub fn search_each(
-    cfg: &EngineConfig,
+    cfg: &AnalysisEngine,
     positions: &[(String, String)],
     concurrency: usize,
     bar: &ProgressBar,
@@ -133,7 +133,7 @@ fn positions_bar(label: &str, quiet: bool, total: usize) -> ProgressBar {
 /// Runs the jobs not wholly in the cache (every job without one); every job's answers by key,
 /// and the searches done.
 fn run_jobs(
-    cfg: &EngineConfig,
+    cfg: &AnalysisEngine,
     jobs: Vec<Vec<Item>>,
     concurrency: usize,
     mut cache: Option<&mut EvalCache>,
@@ -181,7 +181,7 @@ fn run_jobs(
         let tx = tx.clone();
         let cfg = cfg.clone();
         handles.push(std::thread::spawn(move || {
-            let mut engine = match UciEngine::start(&cfg) {
+            let mut engine = match EngineProcess::start(&cfg) {
                 Ok(e) => e,
                 Err(e) => {
                     let _ = tx.send(Err(e));

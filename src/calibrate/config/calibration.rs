@@ -40,7 +40,7 @@ pub struct CalibrationConfig {
     pub precision_outside: Option<f64>,
     /// Target Elo grid: `{ from, to, step }` or a list.
     pub targets: Targets,
-    pub subject: EngineConfig,
+    pub subject: SubjectConfig,
     /// Knobs driven by the strength parameter t in [plan.t_min, 1] (t = 1 strongest).
     pub path: Vec<KnobPath>,
     #[serde(default)]
@@ -48,7 +48,7 @@ pub struct CalibrationConfig {
     #[serde(default)]
     pub plan: PlanConfig,
     pub pool: PoolConfig,
-    pub openings: OpeningsConfig,
+    pub openings: CalibrationOpenings,
     /// Passed to the arena unchanged (resign / draw adjudication, maximum plies).
     #[serde(default)]
     pub adjudication: Option<toml::Table>,
@@ -156,10 +156,11 @@ impl Targets {
     }
 }
 
-/// An engine: command (or `builtin` for skillcal's own engine), UCI options, limits per move.
+/// The calibrated engine (`[subject]`): command (or `builtin` for skillcal's own engine), UCI
+/// options, limits per move.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Default)]
 #[serde(deny_unknown_fields)]
-pub struct EngineConfig {
+pub struct SubjectConfig {
     #[serde(default)]
     pub command: Option<String>,
     #[serde(default)]
@@ -250,9 +251,11 @@ pub struct PoolMember {
     pub limits: Option<Limits>,
 }
 
+/// A calibration's or a pool run's `[openings]`: the book, its order, the plies kept; the match
+/// gets it as the arena's `OpeningsConfig`.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct OpeningsConfig {
+pub struct CalibrationOpenings {
     pub file: PathBuf,
     /// `random` (seeded) or `sequential`.
     #[serde(default = "default_order")]
@@ -328,7 +331,7 @@ fn resolve_options(base: &Path, options: &mut BTreeMap<String, toml::Value>) {
     }
 }
 
-impl EngineConfig {
+impl SubjectConfig {
     /// Paths inside the engine's settings (command, StrengthTable) from the config's folder.
     pub fn resolve_paths(&mut self, base: &Path) {
         resolve_command(base, &mut self.command);

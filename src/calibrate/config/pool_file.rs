@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::config::calibration::{OpeningsConfig, PoolConfig};
+use crate::calibrate::config::calibration::{CalibrationOpenings, PoolConfig};
 use crate::calibrate::config::human_scale::HumanScaleConfig;
 use crate::calibrate::config::validate::check_option_values;
 use crate::calibrate::error::{config_err, CalibrateError, Result};
@@ -33,7 +33,7 @@ pub struct PoolRunConfig {
     #[serde(default)]
     pub measure: MeasureConfig,
     pub pool: PoolConfig,
-    pub openings: OpeningsConfig,
+    pub openings: CalibrationOpenings,
     /// Passed to the arena unchanged (resign / draw adjudication, maximum plies).
     #[serde(default)]
     pub adjudication: Option<toml::Table>,

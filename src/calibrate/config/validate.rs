@@ -3,7 +3,7 @@
 //! million targets) is let through to a run that would play nothing or nonsense.
 
 use crate::calibrate::config::calibration::{
-    CalibrationConfig, GoLimit, KnobPath, OpeningsConfig, Scale, Targets,
+    CalibrationConfig, CalibrationOpenings, GoLimit, KnobPath, Scale, Targets,
 };
 use crate::calibrate::error::{config_err, Result};
 use crate::strength::{Kind, Knob};
@@ -79,7 +79,7 @@ pub(crate) fn check_option_values(
     Ok(())
 }
 
-impl OpeningsConfig {
+impl CalibrationOpenings {
     /// The checks shared by calibration and pool configs.
     pub fn check(&self, origin: &str) -> Result<()> {
         // 0 plies kept no move of a PGN opening, and the book then failed to read as PGN

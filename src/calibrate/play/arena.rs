@@ -86,7 +86,7 @@ pub(crate) fn check_arena_settings(
 /// What a calibration and a pool run both check first: the book (read and parsed) and its
 /// order, the adjudication rules, and every member's program; `origin` names the config.
 pub(crate) fn check_book_rules_and_programs(
-    openings: &crate::calibrate::config::calibration::OpeningsConfig,
+    openings: &crate::calibrate::config::calibration::CalibrationOpenings,
     adjudication: &Option<toml::Table>,
     pool: &PoolConfig,
     origin: &str,

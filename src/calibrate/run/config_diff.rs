@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::calibrate::config::calibration::{option_string, CalibrationConfig, EngineConfig};
+use crate::calibrate::config::calibration::{option_string, CalibrationConfig, SubjectConfig};
 use crate::calibrate::play::arena::adjudication;
 use crate::calibrate::play::runner::EngineSpec;
 use crate::calibrate::run::players::pool_engine;
@@ -23,13 +23,13 @@ pub fn game_changes(old: &CalibrationConfig, new: &CalibrationConfig) -> Vec<Str
     };
     differ("seed".into(), old.seed == new.seed);
     let (a, b) = (&old.subject, &new.subject);
-    let command = |e: &EngineConfig| e.command.clone().unwrap_or_else(|| "builtin".into());
+    let command = |e: &SubjectConfig| e.command.clone().unwrap_or_else(|| "builtin".into());
     differ(
         "subject.command".into(),
         same_value(&command(a), &command(b)),
     );
     differ("subject.args".into(), a.args == b.args);
-    let options = |e: &EngineConfig| -> Vec<(String, String)> {
+    let options = |e: &SubjectConfig| -> Vec<(String, String)> {
         e.options
             .iter()
             .map(|(k, v)| (k.clone(), option_string(v)))

@@ -51,7 +51,7 @@ pub fn is_dead_draw(pos: &Chess) -> bool {
 /// every iteration of iterative deepening. An entry holds the key's upper 48 bits above the
 /// evaluation; with the lower 16 bits as the index, a hit matches the whole key, so it is as
 /// reliable as a transposition-table hit.
-pub struct EvalCache {
+pub struct EvalHash {
     entries: Vec<u64>,
     /// `EvalNoise` (cp; 0 = none) and its seed (`strength::eval_noise_seed`): the cached value
     /// already holds the noise, so it costs one hash per evaluation actually computed.
@@ -59,34 +59,34 @@ pub struct EvalCache {
     noise_seed: u64,
 }
 
-const EVAL_CACHE_SIZE: usize = 1 << 16;
+const EVAL_HASH_SIZE: usize = 1 << 16;
 const EVAL_BITS: u64 = 0xffff;
-const _: () = assert!(EVAL_CACHE_SIZE as u64 - 1 == EVAL_BITS && MAX_EVAL <= i16::MAX as i32);
+const _: () = assert!(EVAL_HASH_SIZE as u64 - 1 == EVAL_BITS && MAX_EVAL <= i16::MAX as i32);
 
-impl Default for EvalCache {
+impl Default for EvalHash {
     fn default() -> Self {
-        EvalCache {
-            entries: vec![0; EVAL_CACHE_SIZE],
+        EvalHash {
+            entries: vec![0; EVAL_HASH_SIZE],
             noise_sigma: 0,
             noise_seed: 0,
         }
     }
 }
 
-impl EvalCache {
+impl EvalHash {
     /// A cache whose evaluations carry the noise of `strength::eval_noise` (docs/strength.md).
-    pub fn with_noise(sigma: i32, seed: u64) -> EvalCache {
-        EvalCache {
+    pub fn with_noise(sigma: i32, seed: u64) -> EvalHash {
+        EvalHash {
             noise_sigma: sigma,
             noise_seed: seed,
-            ..EvalCache::default()
+            ..EvalHash::default()
         }
     }
 
     /// `evaluate(pos)` plus the noise of `key`, where `key` is the Zobrist key of `pos`.
     #[inline]
     pub fn evaluate(&mut self, pos: &Chess, key: u64) -> i32 {
-        let entry = &mut self.entries[key as usize & (EVAL_CACHE_SIZE - 1)];
+        let entry = &mut self.entries[key as usize & (EVAL_HASH_SIZE - 1)];
         let tag = key & !EVAL_BITS;
         // An all-zero entry is empty (or a zero evaluation of such a key: recomputed).
         if *entry & !EVAL_BITS == tag && *entry != 0 {
@@ -173,7 +173,7 @@ mod tests {
     /// Every position of a small tree, evaluated twice through the cache (miss, then hit).
     #[test]
     fn cache_returns_the_evaluation() {
-        fn walk(cache: &mut EvalCache, pos: &Chess, key: u64, depth: u32) {
+        fn walk(cache: &mut EvalHash, pos: &Chess, key: u64, depth: u32) {
             assert_eq!(cache.evaluate(pos, key), evaluate(pos));
             assert_eq!(cache.evaluate(pos, key), evaluate(pos));
             if depth > 0 {
@@ -186,6 +186,6 @@ mod tests {
         let g =
             Game::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
                 .unwrap();
-        walk(&mut EvalCache::default(), &g.root, g.root_key, 2);
+        walk(&mut EvalHash::default(), &g.root, g.root_key, 2);
     }
 }

@@ -116,7 +116,7 @@ impl Searcher<'_> {
             return if in_check {
                 DRAW
             } else {
-                self.eval_cache.evaluate(pos, key)
+                self.eval_hash.evaluate(pos, key)
             };
         }
         // Mate-distance pruning: no line from here beats a mate already found nearer the root.
@@ -166,7 +166,7 @@ impl Searcher<'_> {
         } else if let Some(h) = hit {
             h.eval
         } else {
-            self.eval_cache.evaluate(pos, key)
+            self.eval_hash.evaluate(pos, key)
         };
 
         if !pv_node && !in_check {
@@ -341,7 +341,7 @@ impl Searcher<'_> {
         // No table probe here: quiescence nodes are the majority and a probe is a cache miss.
         let key = *self.keys.last().expect("key stack");
         if ply >= MAX_PLY - 2 {
-            return self.eval_cache.evaluate(pos, key);
+            return self.eval_hash.evaluate(pos, key);
         }
         let mut upper = INFINITE;
         // A recognizer's static score is never worse than its lower bound, so the stand-pat
@@ -349,7 +349,7 @@ impl Searcher<'_> {
         let stand_pat = match self.recognize(pos, key, ply, 0, &mut alpha, &mut beta, &mut upper) {
             Recognized::Cutoff(s) => return s,
             Recognized::Narrowed { eval, .. } => eval,
-            Recognized::None => self.eval_cache.evaluate(pos, key),
+            Recognized::None => self.eval_hash.evaluate(pos, key),
         };
         if stand_pat >= beta {
             return stand_pat.min(upper);

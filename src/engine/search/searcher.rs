@@ -7,7 +7,7 @@ use std::time::Duration;
 use shakmaty::{Chess, Move};
 
 use super::types::{Control, SearchParams};
-use crate::engine::eval::EvalCache;
+use crate::engine::eval::EvalHash;
 use crate::engine::limits::Clock;
 use crate::engine::movepick::{Heuristics, MAX_PLY};
 use crate::engine::tt::Tt;
@@ -52,7 +52,7 @@ pub(crate) struct Searcher<'a> {
     /// Triangular principal-variation table.
     pub(super) pv: Vec<Vec<Move>>,
     pub(super) lmr: Vec<[u8; 64]>,
-    pub(super) eval_cache: EvalCache,
+    pub(super) eval_hash: EvalHash,
 }
 
 impl<'a> Searcher<'a> {
@@ -81,7 +81,7 @@ impl<'a> Searcher<'a> {
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             lmr: lmr_table(),
-            eval_cache: EvalCache::with_noise(params.eval_noise, params.eval_noise_seed),
+            eval_hash: EvalHash::with_noise(params.eval_noise, params.eval_noise_seed),
         }
     }
 
