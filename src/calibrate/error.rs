@@ -12,7 +12,7 @@ use crate::fsutil::FileError;
 use crate::rating::{LoadError, RateError};
 use crate::results::ResultsError;
 
-use crate::calibrate::fit::error::FitError;
+use crate::calibrate::fit::FitError;
 
 /// What went wrong in a calibration, a pool measurement or a verification.
 #[derive(Debug, thiserror::Error)]

@@ -10,8 +10,8 @@ use crate::calibrate::error::{CalibrateError, Result};
 
 /// Names of subject settings in games: `skillcal_t0.4500` is the subject at t = 0.45.
 pub const SUBJECT_PREFIX: &str = "skillcal_t";
-pub use crate::calibrate::config::fit::{FitConfig, KnotPlacement, ModelKind, SelfPlayScale};
-pub use crate::calibrate::config::plan::PlanConfig;
+pub use super::fit::{FitConfig, KnotPlacement, ModelKind};
+pub use super::plan::PlanConfig;
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -175,7 +175,7 @@ pub struct SubjectConfig {
 /// calibration's limits reach the match unchanged.
 pub use crate::arena::GoLimits as Limits;
 
-pub use crate::calibrate::config::path::{GoLimit, KnobPath, Scale};
+pub use super::path::{GoLimit, KnobPath, Scale};
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]

@@ -90,7 +90,7 @@ impl<'de> Deserialize<'de> for SelfPlayScale {
             Number(f64),
             Word(String),
         }
-        let (lo, hi) = crate::calibrate::fit::self_play::KAPPA_RANGE;
+        let (lo, hi) = crate::calibrate::fit::KAPPA_RANGE;
         match Raw::deserialize(d)? {
             Raw::Number(k) if (lo..=hi).contains(&k) => Ok(SelfPlayScale::Fixed(k)),
             Raw::Number(k) => Err(serde::de::Error::custom(format!(
@@ -108,8 +108,7 @@ impl<'de> Deserialize<'de> for SelfPlayScale {
 impl FitConfig {
     /// The spline's knot count: `knots`, or the default.
     pub fn n_knots(&self) -> usize {
-        self.knots
-            .unwrap_or(crate::calibrate::fit::spline::DEFAULT_KNOTS)
+        self.knots.unwrap_or(crate::calibrate::fit::DEFAULT_KNOTS)
     }
 }
 

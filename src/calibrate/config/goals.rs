@@ -1,7 +1,7 @@
 //! The precision goal of each target, and the bottom of the measured range below which targets
 //! are extrapolated.
 
-use crate::calibrate::config::calibration::CalibrationConfig;
+use super::calibration::CalibrationConfig;
 
 impl CalibrationConfig {
     /// The 95% half-width goal of `target` (extrapolated: below the lowest rated reference).

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::config::calibration::PoolConfig;
+use super::calibration::PoolConfig;
 use crate::calibrate::error::{config_err, Result};
 
 /// `[human_scale]`: members' ratings on human scales (Lichess blitz, rapid), as others recorded

@@ -15,8 +15,15 @@ pub(super) mod pool_folder;
 pub(super) mod starter;
 pub(super) mod validate;
 
+pub(crate) use calibration::{
+    fmt_num, knobs_label, option_string, CalibrationOpenings, KnotPlacement, Limits, PoolConfig,
+    SubjectConfig,
+};
+pub use calibration::{quantize, SUBJECT_PREFIX};
 pub use calibration::{CalibrationConfig, PoolMember};
 pub use fit::{ModelKind, SelfPlayScale};
+pub(crate) use human_scale::HumanScaleConfig;
 pub use path::GoLimit;
+pub use pool_file::{anchors, default_dir, MeasureConfig, PoolRunConfig};
 pub use starter::{pool_dir, write_starter, EngineLine, StarterOptions, TableLimit};
 pub use validate::check_budget;

@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::config::calibration::{CalibrationOpenings, PoolConfig};
-use crate::calibrate::config::human_scale::HumanScaleConfig;
-use crate::calibrate::config::validate::check_option_values;
+use super::calibration::{CalibrationOpenings, PoolConfig};
+use super::human_scale::HumanScaleConfig;
+use super::validate::check_option_values;
 use crate::calibrate::error::{config_err, CalibrateError, Result};
 use crate::rating::Anchor;
 
@@ -83,19 +83,6 @@ impl PoolRunConfig {
         }
     }
 
-    /// What the arena will be handed (book order, adjudication, the book read and parsed, each
-    /// member started once), checked before the run makes a folder or plays; `origin` names the
-    /// config.
-    pub fn check_playable(&self, origin: &str) -> Result<()> {
-        crate::calibrate::play::arena::check_book_rules_and_programs(
-            &self.openings,
-            &self.adjudication,
-            &self.pool,
-            origin,
-        )?;
-        self.pool.check_engines(origin)
-    }
-
     /// Reads and checks a config; paths inside are read from the config's folder, as
     /// calibration configs do.
     pub fn load(path: &Path) -> Result<Self> {
@@ -112,8 +99,7 @@ impl PoolRunConfig {
         }
         // paths inside the config are read from its folder, as in calibration and match configs
         let base = path.parent().unwrap_or(Path::new(""));
-        cfg.openings.file =
-            crate::calibrate::config::calibration::config_relative(base, &cfg.openings.file);
+        cfg.openings.file = super::calibration::config_relative(base, &cfg.openings.file);
         cfg.pool.resolve_paths(base);
         cfg.validate(&origin)?;
         Ok(cfg)
@@ -123,10 +109,7 @@ impl PoolRunConfig {
         if self.concurrency == 0 {
             config_err!("{origin}: key `concurrency`: must be at least 1");
         }
-        crate::calibrate::config::validate::check_budget(
-            self.budget,
-            &format!("{origin}: key `budget`"),
-        )?;
+        super::validate::check_budget(self.budget, &format!("{origin}: key `budget`"))?;
         if self.precision.is_nan() || self.precision <= 0.0 {
             config_err!("{origin}: key `precision`: must be a positive number of Elo");
         }
@@ -146,7 +129,7 @@ impl PoolRunConfig {
         if m.batch_matches == 0 {
             config_err!("{origin}: key `measure.batch_matches`: must be at least 1");
         }
-        crate::calibrate::config::validate::check_run_name(&self.name, origin)?;
+        super::validate::check_run_name(&self.name, origin)?;
         self.openings.check(origin)?;
         let p = &self.pool;
         if p.file.is_some() {
@@ -206,10 +189,7 @@ impl PoolConfig {
         }
         let mut seen = std::collections::HashSet::new();
         for (i, m) in self.members.iter().enumerate() {
-            if m.name.trim().is_empty()
-                || m.name
-                    .starts_with(crate::calibrate::config::calibration::SUBJECT_PREFIX)
-            {
+            if m.name.trim().is_empty() || m.name.starts_with(super::calibration::SUBJECT_PREFIX) {
                 config_err!(
                     "{origin}: key `pool.member[{i}].name`: empty or reserved name `{}`",
                     m.name

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::calibrate::config::calibration::{CalibrationConfig, PoolConfig};
+use super::calibration::{CalibrationConfig, PoolConfig};
 use crate::calibrate::error::{config_err, CalibrateError, Result};
 
 /// A calibration config that names a measured pool (`[pool] file = DIR`).

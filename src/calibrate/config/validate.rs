@@ -2,7 +2,7 @@
 //! the key, and no value that parses but cannot work (NaN, infinity, an empty first batch, a
 //! million targets) is let through to a run that would play nothing or nonsense.
 
-use crate::calibrate::config::calibration::{
+use super::calibration::{
     CalibrationConfig, CalibrationOpenings, GoLimit, KnobPath, Scale, Targets,
 };
 use crate::calibrate::error::{config_err, Result};
@@ -171,12 +171,12 @@ impl CalibrationConfig {
         }
         self.validate_path(origin)?;
         if let Some(k) = self.fit.knots {
-            if !crate::calibrate::fit::spline::KNOTS_RANGE.contains(&k) {
+            if !crate::calibrate::fit::KNOTS_RANGE.contains(&k) {
                 config_err!("{origin}: key `fit.knots`: {k} is outside 4..=10");
             }
             // knots shape only the spline and the monotone form: the configured form, a
             // candidate of `select_form`, or else a fallback alone
-            use crate::calibrate::config::calibration::ModelKind;
+            use super::calibration::ModelKind;
             if !matches!(self.fit.model, ModelKind::Spline | ModelKind::Monotone)
                 && !self.fit.select_form
             {
@@ -371,7 +371,7 @@ impl CalibrationConfig {
         let mut first: Vec<f64> = p
             .initial
             .iter()
-            .map(|&t| crate::calibrate::config::calibration::quantize(self, t))
+            .map(|&t| super::calibration::quantize(self, t))
             .collect();
         first.sort_by(f64::total_cmp);
         first.dedup();

@@ -4,9 +4,9 @@
 //! and refit, until every free term is above it; then free again any held term that rises above
 //! the floor when freed.
 
-use crate::calibrate::fit::curve::{CurveFit, FitError};
-use crate::calibrate::fit::form::Curve;
-use crate::calibrate::fit::monotone::{terms, FLOOR_ELO};
+use super::curve::{CurveFit, FitError};
+use super::form::Curve;
+use super::monotone::{terms, FLOOR_ELO};
 
 /// Rounds of the active set before it stops: every term held or freed a few times over.
 fn max_rounds(n: usize) -> usize {

@@ -5,7 +5,7 @@
 use nalgebra::{DMatrix, DVector};
 
 /// What a held fit keeps to foresee more of the run's games (the planner's
-/// [`crate::calibrate::fit::curve::CurveFit::with_games`]): such games inform the run's parameters only, so the members'
+/// [`super::curve::CurveFit::with_games`]): such games inform the run's parameters only, so the members'
 /// covariance stays S while I_tt and I_tr grow. Indices are the joint layout's.
 #[derive(Debug, Clone)]
 pub struct HeldParts {

@@ -22,14 +22,10 @@ use std::collections::HashMap;
 
 use nalgebra::{DMatrix, DVector};
 
+pub use super::error::FitError;
 use super::form::ModelKind;
-pub use crate::calibrate::fit::error::FitError;
-pub use crate::calibrate::fit::form::{
-    basis, basis_deriv, basis_offset, deriv_offset, model_formula, Curve,
-};
-pub use crate::calibrate::fit::isotonic::isotonic;
-use crate::calibrate::fit::self_play::{self, Among, Stretch};
-pub use crate::calibrate::fit::tally::{tally_games, PlayerStats};
+pub use super::form::{basis, basis_deriv, basis_offset, deriv_offset, model_formula, Curve};
+use super::self_play::{self, Among, Stretch};
 use crate::rating::model::{expected_score, ELO_TO_NAT};
 use crate::rating::problem::{covariance_with, Cell, Linear, Prior, Problem};
 pub use crate::results::RangeFlag;
@@ -90,7 +86,7 @@ pub struct CurveFit {
     /// Each player's rating as a linear combination of the parameters.
     pub ratings: Vec<Linear>,
     /// With the pool held (`crate::calibrate::fit::held`): what foreseeing more games needs.
-    pub held: Option<Box<crate::calibrate::fit::covariance::HeldParts>>,
+    pub held: Option<Box<super::covariance::HeldParts>>,
     /// The curve needed the weak prior at its tested settings to stay finite
     /// (`solve_curve`: a setting scored 100% or 0%).
     pub weak_prior: bool,

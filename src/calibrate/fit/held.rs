@@ -16,12 +16,12 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::calibrate::fit::covariance::HeldParts;
-use crate::calibrate::fit::curve::{
+use super::covariance::HeldParts;
+use super::curve::{
     anchor_center, curve_problem, curve_problem_at, estimate_dispersion, solve_curve, Curve,
     CurveFit, FitError, PlayerFit, Role,
 };
-use crate::calibrate::fit::self_play::{self, Among, Stretch};
+use super::self_play::{self, Among, Stretch};
 use crate::rating::problem::{Cell, Linear};
 
 /// The members' ratings and covariance as a pool file measured them, indexed like the roles
@@ -48,7 +48,7 @@ fn own_params(players: &[Linear], roles: &[Role]) -> Vec<Option<usize>> {
 /// Fits `roles` from `cells` with the roles marked in `held` (pool members) at their ratings
 /// from `given` (a pool file's own), else from `evidence` and their priors alone, their
 /// uncertainty carried into the others'. The
-/// result has the layout of [`crate::calibrate::fit::curve::fit_with`] (theta, then every own parameter).
+/// result has the layout of [`super::curve::fit_with`] (theta, then every own parameter).
 pub fn fit_held(
     roles: &[Role],
     held: &[bool],
@@ -292,6 +292,6 @@ pub fn fit_run(
             pool.measured.as_ref(),
         )
     } else {
-        crate::calibrate::fit::curve::fit_among(roles, cells, evidence, model, among.as_ref())
+        super::curve::fit_among(roles, cells, evidence, model, among.as_ref())
     }
 }

@@ -22,9 +22,14 @@ pub use curve::{
     basis, basis_deriv, fit, fit_among, fit_with, model_formula, Curve, CurveFit, RangeFlag, Role,
     Side, Z95,
 };
+pub(crate) use curve::{residual_z, WEAK_SD};
+pub(crate) use error::FitError;
 pub use form::ModelKind;
 pub use held::{fit_held, fit_run, MeasuredPool, RunPool};
 pub use isotonic::isotonic;
 pub use monotone::FLOOR_ELO;
 pub use self_play::{profile, profile_by_t, Among, Stretch};
+pub(crate) use self_play::{KAPPA_RANGE, PIVOT};
+pub(crate) use spline::DEFAULT_KNOTS;
 pub use spline::{data_knots, KNOTS_RANGE};
+pub(crate) use tally::{tally_games, PlayerStats};

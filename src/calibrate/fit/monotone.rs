@@ -135,7 +135,7 @@ pub fn knots(inner: &[f64], t_min: f64) -> Vec<f64> {
     if k.windows(2).all(|w| w[0] < w[1]) {
         k
     } else {
-        crate::calibrate::fit::spline::knots(t_min, n)
+        super::spline::knots(t_min, n)
     }
 }
 
@@ -145,7 +145,7 @@ pub fn describe(knots: &[f64], held: &[usize]) -> String {
         "Elo(t) = a + sum of {} cubic I-splines with coefficients >= {FLOOR_ELO} Elo ({} at that floor), knots at t = {}",
         terms(knots),
         held.len(),
-        crate::calibrate::fit::spline::knots_text(knots)
+        super::spline::knots_text(knots)
     )
 }
 

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::calibrate::fit::error::FitError;
+use super::error::FitError;
 use crate::rating::problem::Cell;
 use crate::results::GameRow;
 

@@ -3,13 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
+use super::runner::{EngineSpec, GameRunner, MatchSpec};
 use crate::arena::{
     self, AdjudicationConfig, BookOrder, EngineConfig, MatchConfig, OpeningsConfig, Pairing,
     RunOptions, UciOptions,
 };
-use crate::calibrate::config::calibration::PoolConfig;
+use crate::calibrate::config::PoolConfig;
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::play::runner::{EngineSpec, GameRunner, MatchSpec};
 
 pub struct ArenaRunner {
     /// The run directory, named in the PGN `Event` tag.
@@ -86,7 +86,7 @@ pub(crate) fn check_arena_settings(
 /// What a calibration and a pool run both check first: the book (read and parsed) and its
 /// order, the adjudication rules, and every member's program; `origin` names the config.
 pub(crate) fn check_book_rules_and_programs(
-    openings: &crate::calibrate::config::calibration::CalibrationOpenings,
+    openings: &crate::calibrate::config::CalibrationOpenings,
     adjudication: &Option<toml::Table>,
     pool: &PoolConfig,
     origin: &str,

@@ -6,6 +6,7 @@ pub(super) mod arena;
 pub(super) mod runner;
 pub(super) mod sim;
 
+pub(crate) use arena::{adjudication, check_book_rules_and_programs, check_engines};
 pub use arena::{match_config, ArenaRunner};
 pub use runner::{member_engine, EngineSpec, GameRunner, MatchSpec, RateOnly};
 pub use sim::SimRunner;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::calibrate::config::calibration::{option_string, Limits, PoolConfig};
+use crate::calibrate::config::{option_string, Limits, PoolConfig};
 use crate::calibrate::error::Result;
 
 /// One engine of a match.

@@ -6,8 +6,8 @@ use std::path::Path;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::runner::{EngineSpec, GameRunner, MatchSpec};
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::play::runner::{EngineSpec, GameRunner, MatchSpec};
 use crate::rating::model::expected_score;
 use crate::results::{self, GameResult, GameRow, Termination};
 

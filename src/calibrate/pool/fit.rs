@@ -3,7 +3,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::calibrate::config::pool_file::{anchors, PoolRunConfig};
+use crate::calibrate::config::{anchors, PoolRunConfig};
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::rating::model::Z95;
 use crate::rating::{self, Anchor, Game, Intervals, RateOptions, Ratings};

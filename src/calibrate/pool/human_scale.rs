@@ -4,7 +4,7 @@
 //! weighted by its pool SD and the assumed SD of its human rating, taken as independent (the
 //! members' pool covariance is small beside the human ratings' drift).
 
-use crate::calibrate::config::human_scale::HumanScaleConfig;
+use crate::calibrate::config::HumanScaleConfig;
 use crate::rating::model::Z95;
 use crate::results::{fixed, HumanScaleRow, PoolMemberRow};
 

@@ -2,17 +2,17 @@
 
 use std::path::Path;
 
-use crate::calibrate::config::pool_file::PoolRunConfig;
+use super::fit::{fit, PoolFit};
+use super::output::write_results;
+use super::plan::{first_ladder, forecast, next_batch, Forecast, PlannedMatch};
+use crate::calibrate::config::PoolRunConfig;
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::play::member_engine;
-use crate::calibrate::play::runner::{GameRunner, MatchSpec};
-use crate::calibrate::pool::fit::{fit, PoolFit};
-use crate::calibrate::pool::output::write_results;
-use crate::calibrate::pool::plan::{first_ladder, forecast, next_batch, Forecast, PlannedMatch};
-use crate::calibrate::run::cost::{CostSample, GameCost};
-use crate::calibrate::run::folder::list_matches;
-use crate::calibrate::run::folder::{all_games, claim_folder, write_match_spec};
-use crate::calibrate::run::players::match_seed;
+use crate::calibrate::play::{GameRunner, MatchSpec};
+use crate::calibrate::run::list_matches;
+use crate::calibrate::run::match_seed;
+use crate::calibrate::run::{all_games, claim_folder, write_match_spec};
+use crate::calibrate::run::{CostSample, GameCost};
 use crate::rating::{self, Game};
 use crate::results::{self, PoolPlanRow};
 

@@ -23,9 +23,9 @@ mod measure;
 mod output;
 mod plan;
 
-pub use crate::calibrate::config::pool_file::{anchors, default_dir, MeasureConfig, PoolRunConfig};
+pub use crate::calibrate::config::{anchors, default_dir, MeasureConfig, PoolRunConfig};
 pub use crate::calibrate::play::member_engine;
-pub use crate::calibrate::run::cost::{CostSample, GameCost};
+pub use crate::calibrate::run::{CostSample, GameCost};
 pub use crate::results::{PoolMemberRow, PoolPairRow};
 pub use fit::{fit, PoolFit};
 pub use measure::{measure, refit, PoolOptions, PoolOutcome};

@@ -4,13 +4,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::calibrate::config::pool_file::PoolRunConfig;
+use super::fit::PoolFit;
+use super::plan::Forecast;
+use crate::calibrate::config::PoolRunConfig;
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::play::member_engine;
-use crate::calibrate::pool::fit::PoolFit;
 use crate::calibrate::pool::human_scale;
-use crate::calibrate::pool::plan::Forecast;
-use crate::calibrate::run::folder::merge_games;
+use crate::calibrate::run::merge_games;
 use crate::rating::model::Z95;
 use crate::rating::Game;
 use crate::results::{self, fixed, Document, HumanScaleRow, PoolMemberRow, PoolPairRow};
@@ -142,7 +142,7 @@ pub(in crate::calibrate) fn write_results(
 /// The fit's covariance among the members, in config order (`pool-covariance.csv`).
 fn write_covariance(
     path: &Path,
-    pool: &crate::calibrate::config::calibration::PoolConfig,
+    pool: &crate::calibrate::config::PoolConfig,
     f: &PoolFit,
 ) -> Result<()> {
     let n = pool.members.len();

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::calibrate::config::pool_file::{anchors, PoolRunConfig};
-use crate::calibrate::pool::fit::{contrast, estimate, quad, PoolFit};
-use crate::calibrate::run::cost::GameCost;
+use super::fit::{contrast, estimate, quad, PoolFit};
+use crate::calibrate::config::{anchors, PoolRunConfig};
+use crate::calibrate::run::GameCost;
 use crate::rating::model;
 use crate::rating::model::Z95;
 use crate::rating::problem::covariance_with;

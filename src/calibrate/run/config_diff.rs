@@ -7,10 +7,10 @@
 
 use std::path::Path;
 
-use crate::calibrate::config::calibration::{option_string, CalibrationConfig, SubjectConfig};
-use crate::calibrate::play::arena::adjudication;
-use crate::calibrate::play::runner::EngineSpec;
-use crate::calibrate::run::players::pool_engine;
+use super::players::pool_engine;
+use crate::calibrate::config::{option_string, CalibrationConfig, SubjectConfig};
+use crate::calibrate::play::adjudication;
+use crate::calibrate::play::EngineSpec;
 
 /// The keys whose change alters the games, where `new` differs from `old` (empty: the same
 /// games). A measured pool (`pool.file`) is compared by its members as loaded.

@@ -4,18 +4,18 @@
 
 use std::path::Path;
 
-use crate::calibrate::config::calibration::CalibrationConfig;
-use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::fit::curve::Role;
-use crate::calibrate::play::runner::{GameRunner, MatchSpec};
-use crate::calibrate::run::fits::{analyse, pool_estimates, Analysis};
-use crate::calibrate::run::folder::{
+use super::fits::{analyse, pool_estimates, Analysis};
+use super::folder::{
     all_games, append_plan_log, check_config, drop_unplayed, list_matches, spec_done,
     write_match_spec,
 };
-use crate::calibrate::run::outputs::{write_results, Outcome};
-use crate::calibrate::run::plan::{self, Opponent, PairCost, PlanState, SettingPlan};
-use crate::calibrate::run::players::{match_seed, match_spec, pool_engine, subject_engine};
+use super::outputs::{write_results, Outcome};
+use super::plan::{self, Opponent, PairCost, PlanState, SettingPlan};
+use super::players::{match_seed, match_spec, pool_engine, subject_engine};
+use crate::calibrate::config::CalibrationConfig;
+use crate::calibrate::error::{CalibrateError, Result};
+use crate::calibrate::fit::Role;
+use crate::calibrate::play::{GameRunner, MatchSpec};
 use crate::results::GameRow;
 
 #[derive(Debug, Clone, Default)]
@@ -31,7 +31,7 @@ pub fn calibrate(
     runner: &dyn GameRunner,
     opts: &Options,
 ) -> Result<Outcome> {
-    crate::calibrate::run::folder::claim_folder(dir, "calibrate.toml", "calibrate")?;
+    super::folder::claim_folder(dir, "calibrate.toml", "calibrate")?;
     let matches = dir.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     check_config(cfg, dir)?;

@@ -2,15 +2,12 @@
 //! is not increasing the increasing form that fits best), every tested setting rated on its own, and the pool's
 //! current estimates.
 
-use crate::calibrate::config::calibration::{
-    CalibrationConfig, KnotPlacement, ModelKind, SelfPlayScale,
-};
+use super::players::{players, pool_evidence, without_retired, Players};
+use crate::calibrate::config::{CalibrationConfig, KnotPlacement, ModelKind, SelfPlayScale};
 use crate::calibrate::error::Result;
-use crate::calibrate::fit::curve::{self, CurveFit, FitError, PlayerStats, Role, WEAK_SD};
 use crate::calibrate::fit::fit_run;
-use crate::calibrate::fit::self_play::{self, Stretch};
+use crate::calibrate::fit::{self, CurveFit, FitError, PlayerStats, Role, Stretch, WEAK_SD};
 use crate::calibrate::fit::{active, monotone, spline};
-use crate::calibrate::run::players::{players, pool_evidence, without_retired, Players};
 use crate::rating::problem::Cell;
 use crate::results::GameRow;
 
@@ -27,7 +24,7 @@ pub fn analyse(cfg: &CalibrationConfig, games: &[GameRow]) -> Result<Analysis> {
     let (games, left_out) = without_retired(cfg, games);
     let games = &games[..];
     let players = players(cfg, games);
-    let (tallies, stats) = curve::tally_games(games, &players.index)?;
+    let (tallies, stats) = fit::tally_games(games, &players.index)?;
     let evidence = pool_evidence(cfg, &players.index);
     let mut notes: Vec<String> = left_out.into_iter().collect();
     let has_subject = players.roles.iter().any(|r| matches!(r, Role::Subject(_)));
@@ -108,8 +105,8 @@ struct Fitter<'a> {
 
 impl Fitter<'_> {
     /// The spline with `n` knots, placed as the config says.
-    fn spline_with(&self, n: usize) -> curve::Curve {
-        let mut c = curve::Curve::new(ModelKind::Spline, self.cfg.plan.t_min, n);
+    fn spline_with(&self, n: usize) -> fit::Curve {
+        let mut c = fit::Curve::new(ModelKind::Spline, self.cfg.plan.t_min, n);
         if self.cfg.fit.knots_at == KnotPlacement::Data {
             if let Some(k) = spline::data_knots(&self.tested, n) {
                 c.knots = k;
@@ -119,18 +116,18 @@ impl Fitter<'_> {
     }
 
     /// The monotone form on `n` knots: the spline's interior knots, its ends at the path's.
-    fn monotone_with(&self, n: usize) -> curve::Curve {
+    fn monotone_with(&self, n: usize) -> fit::Curve {
         let t_min = self.cfg.plan.t_min;
-        let mut c = curve::Curve::new(ModelKind::Monotone, t_min, n);
+        let mut c = fit::Curve::new(ModelKind::Monotone, t_min, n);
         c.knots = monotone::knots(&self.spline_with(n).knots, t_min);
         c
     }
 
-    fn form(&self, m: ModelKind) -> curve::Curve {
+    fn form(&self, m: ModelKind) -> fit::Curve {
         match m {
             ModelKind::Spline => self.spline_with(self.cfg.fit.n_knots()),
             ModelKind::Monotone => self.monotone_with(self.cfg.fit.n_knots()),
-            m => curve::Curve::new(m, self.cfg.plan.t_min, self.cfg.fit.n_knots()),
+            m => fit::Curve::new(m, self.cfg.plan.t_min, self.cfg.fit.n_knots()),
         }
     }
 
@@ -145,8 +142,8 @@ impl Fitter<'_> {
         }
     }
 
-    fn run(&self, roles: &[Role], model: curve::Curve, stretch: Stretch) -> FitResult {
-        let fit = |c: curve::Curve| {
+    fn run(&self, roles: &[Role], model: fit::Curve, stretch: Stretch) -> FitResult {
+        let fit = |c: fit::Curve| {
             fit_run(
                 &self.cfg.run_pool(),
                 roles,
@@ -166,12 +163,12 @@ impl Fitter<'_> {
     }
 
     /// The self-play scale that fits the games best under the curve form `c`.
-    fn profile(&self, c: &curve::Curve, scale: SelfPlayScale) -> Option<Stretch> {
+    fn profile(&self, c: &fit::Curve, scale: SelfPlayScale) -> Option<Stretch> {
         let loglik = |s: Stretch| self.run(self.roles, c.clone(), s).ok().map(|f| f.loglik);
         if scale == SelfPlayScale::Fit {
-            self_play::profile(|k| loglik(Stretch::flat(k))).map(Stretch::flat)
+            fit::profile(|k| loglik(Stretch::flat(k))).map(Stretch::flat)
         } else {
-            self_play::profile_by_t(loglik)
+            fit::profile_by_t(loglik)
         }
     }
 
@@ -189,7 +186,7 @@ impl Fitter<'_> {
         // quadratic and linear forms.
         let mut nearest = self.other_knots();
         nearest.sort_by_key(|&k| (k.abs_diff(cfg.fit.n_knots()), k));
-        let mut others: Vec<(String, curve::Curve)> = nearest
+        let mut others: Vec<(String, fit::Curve)> = nearest
             .into_iter()
             .map(|k| (format!("spline with {k} knots"), self.spline_with(k)))
             .collect();
@@ -222,9 +219,9 @@ impl Fitter<'_> {
                 notes.push(format!(
                     "games between the run's settings stretch rating differences by kappa = {:.2} at t = {} times exp({:.2} (t - {})), t the pair's mean: {:.2} at t = 0, {:.2} at t = 1 (fitted: fit.self_play_scale = \"fit-by-t\")",
                     s.kappa,
-                    self_play::PIVOT,
+                    fit::PIVOT,
                     s.slope,
-                    self_play::PIVOT,
+                    fit::PIVOT,
                     s.at(0.0, 0.0),
                     s.at(1.0, 1.0)
                 ));
@@ -263,7 +260,7 @@ impl Fitter<'_> {
         // next simpler form alone can miss them by hundreds of Elo. With `select_form`,
         // always so. A spline that is not increasing is tried with the other knot counts
         // too: the polynomials alone can miss a path's middle settings as far.
-        let mut candidates: Vec<(String, curve::Curve)> = ModelKind::ALL
+        let mut candidates: Vec<(String, fit::Curve)> = ModelKind::ALL
             .into_iter()
             .filter(|&m| select || m != cfg.fit.model)
             .map(|m| (m.name().to_string(), self.form(m)))
@@ -332,7 +329,7 @@ fn residual_chi2(roles: &[Role], points: &CurveFit, curve: &CurveFit) -> f64 {
         .iter()
         .zip(&points.players)
         .filter_map(|(r, p)| match r {
-            Role::Subject(t) => Some(curve::residual_z(p, curve, *t)),
+            Role::Subject(t) => Some(fit::residual_z(p, curve, *t)),
             _ => None,
         })
         .filter(|z| z.is_finite())

@@ -5,11 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::calibrate::config::calibration::{knobs_label, CalibrationConfig};
+use super::config_diff::game_changes;
+use super::players::parse_subject;
+use crate::calibrate::config::{knobs_label, CalibrationConfig};
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::play::runner::MatchSpec;
-use crate::calibrate::run::config_diff::game_changes;
-use crate::calibrate::run::players::parse_subject;
+use crate::calibrate::play::MatchSpec;
 use crate::results::{self, GameRow, PlanRow};
 
 /// Refuses `dir` as the output of `command` unless it is new, empty of games, or already this

@@ -14,7 +14,11 @@ pub(super) mod players;
 pub(super) mod preflight;
 pub use driver::{calibrate, Options};
 
+pub use cost::{CostSample, GameCost};
+pub(in crate::calibrate) use folder::merge_games;
 pub use folder::{all_games, list_matches};
+pub(crate) use folder::{claim_folder, games_in, write_match_spec};
 pub use outputs::Outcome;
 pub use plan::target_status;
+pub(crate) use players::{match_seed, match_spec, pool_engine, subject_spec, without_retired};
 pub use players::{parse_subject, players, pool_evidence, subject_engine};

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use crate::calibrate::config::calibration::{knobs_label, CalibrationConfig};
+use super::fits::Analysis;
+use super::folder::merge_games;
+use crate::calibrate::config::{knobs_label, CalibrationConfig};
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::fit::curve::{self, CurveFit, RangeFlag, Role, Z95};
-use crate::calibrate::run::fits::Analysis;
-use crate::calibrate::run::folder::merge_games;
+use crate::calibrate::fit::{self, CurveFit, RangeFlag, Role, Z95};
 use crate::calibrate::table::uci_elo;
 use crate::results::{
     self as data, CurveRow, GameRow, KnobSummary, PointRow, PoolRow, Summary, TargetRow,
@@ -137,12 +137,12 @@ fn summary(
         .curve
         .as_ref()
         .map(|c| c.curve.clone())
-        .unwrap_or_else(|| curve::Curve::new(cfg.fit.model, cfg.plan.t_min, cfg.fit.n_knots()));
+        .unwrap_or_else(|| fit::Curve::new(cfg.fit.model, cfg.plan.t_min, cfg.fit.n_knots()));
     Summary {
         name: cfg.name.clone(),
         scale,
         model: form.kind.name().into(),
-        formula: curve::model_formula(&form),
+        formula: fit::model_formula(&form),
         theta: a
             .curve
             .as_ref()
@@ -226,7 +226,7 @@ fn point_rows(cfg: &CalibrationConfig, a: &Analysis) -> Vec<PointRow> {
             .iter()
             .map(|(i, _)| 1.0 / pf.players[*i].sd.powi(2).max(1e-6))
             .collect();
-        let iso = curve::isotonic(&ys, &ws);
+        let iso = fit::isotonic(&ys, &ws);
         for (k, (i, t)) in idx.iter().enumerate() {
             let p = &pf.players[*i];
             let s = &a.stats[*i];
@@ -255,7 +255,7 @@ fn point_rows(cfg: &CalibrationConfig, a: &Analysis) -> Vec<PointRow> {
                 residual,
                 z: a.curve
                     .as_ref()
-                    .map_or(f64::NAN, |c| curve::residual_z(p, c, *t)),
+                    .map_or(f64::NAN, |c| fit::residual_z(p, c, *t)),
             });
         }
     }

@@ -12,11 +12,11 @@
 //! play, as the pool's planner does: a game against Fairy-Stockfish's weak levels (50,000 nodes
 //! with MultiPV) takes about twice one against a Stockfish level at its pick depth.
 
-pub use crate::calibrate::config::calibration::quantize;
-use crate::calibrate::config::calibration::{CalibrationConfig, SelfPlayScale};
-use crate::calibrate::fit::curve::{CurveFit, RangeFlag, Role, Side};
-use crate::calibrate::run::cost::{CostSample, GameCost};
-use crate::calibrate::run::players::Players;
+use super::cost::{CostSample, GameCost};
+use super::players::Players;
+pub use crate::calibrate::config::quantize;
+use crate::calibrate::config::{CalibrationConfig, SelfPlayScale};
+use crate::calibrate::fit::{CurveFit, RangeFlag, Role, Side};
 use crate::results::GameRow;
 
 /// An opponent of a subject setting.

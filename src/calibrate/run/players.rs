@@ -4,13 +4,13 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::calibrate::config::calibration::{self, option_string, CalibrationConfig, Limits};
-use crate::calibrate::fit::curve::Role;
-use crate::calibrate::play::runner::{EngineSpec, MatchSpec};
+use crate::calibrate::config::{self, option_string, CalibrationConfig, Limits};
+use crate::calibrate::fit::Role;
+use crate::calibrate::play::{EngineSpec, MatchSpec};
 use crate::rating::problem::Cell;
 use crate::results::GameRow;
 
-pub use crate::calibrate::config::calibration::SUBJECT_PREFIX;
+pub use crate::calibrate::config::SUBJECT_PREFIX;
 
 /// Below t = 0 (`plan.t_min`) the name carries the sign: `skillcal_t-0.2000`.
 pub fn subject_name(t: f64) -> String {
@@ -137,7 +137,7 @@ pub fn subject_engine(cfg: &CalibrationConfig, t: f64) -> EngineSpec {
     let names: Vec<String> = knobs.iter().map(|(k, _)| k.clone()).collect();
     let set = knobs
         .into_iter()
-        .map(|(k, v)| (k, calibration::fmt_num(v)))
+        .map(|(k, v)| (k, config::fmt_num(v)))
         .collect();
     subject_spec(cfg, subject_name(t), &names, set, limits)
 }

@@ -1,14 +1,16 @@
-//! What a run will hand the arena, checked before it writes anything: the book, its order and
-//! the adjudication rules, every engine's program and limits, and every engine started once by
-//! the arena's own preflight (the subject at both ends of its path, each pool member). An option
-//! the engine lacks or a value it refuses failed only in the first match, after the run's folder
-//! and match plans were written, and a rerun with the config corrected resumed the stale plans.
+//! What a run (a calibration's, or a pool's) will hand the arena, checked before it writes
+//! anything: the book, its order and the adjudication rules, every engine's program and limits, and
+//! every engine started once by the arena's own preflight (the subject at both ends of its path,
+//! each pool member). An option the engine lacks or a value it refuses failed only in the first
+//! match, after the run's folder and match plans were written, and a rerun with the config
+//! corrected resumed the stale plans.
 
-use crate::calibrate::config::calibration::{option_string, CalibrationConfig, PoolConfig};
+use super::players::subject_engine;
+use crate::calibrate::config::PoolRunConfig;
+use crate::calibrate::config::{option_string, CalibrationConfig, PoolConfig};
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::play::arena::{check_book_rules_and_programs, check_engines};
-use crate::calibrate::play::runner::EngineSpec;
-use crate::calibrate::run::players::subject_engine;
+use crate::calibrate::play::EngineSpec;
+use crate::calibrate::play::{check_book_rules_and_programs, check_engines};
 
 impl PoolConfig {
     /// Checks that every member's program can be found before any folder is made: a missing
@@ -69,6 +71,16 @@ fn check_limits(e: &EngineSpec, key: &str, origin: &str) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+impl PoolRunConfig {
+    /// What the arena will be handed (book order, adjudication, the book read and parsed, each
+    /// member started once), checked before the run makes a folder or plays; `origin` names the
+    /// config.
+    pub fn check_playable(&self, origin: &str) -> Result<()> {
+        check_book_rules_and_programs(&self.openings, &self.adjudication, &self.pool, origin)?;
+        self.pool.check_engines(origin)
+    }
 }
 
 impl CalibrationConfig {

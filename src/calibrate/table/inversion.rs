@@ -2,7 +2,7 @@
 
 use nalgebra::DVector;
 
-use crate::calibrate::fit::curve::{basis, CurveFit, RangeFlag, Z95};
+use crate::calibrate::fit::{basis, CurveFit, RangeFlag, Z95};
 
 /// The setting for a target Elo with its intervals.
 #[derive(Debug, Clone)]

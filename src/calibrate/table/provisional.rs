@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use crate::calibrate::error::{config_err, CalibrateError, Result};
 
-use crate::calibrate::config::calibration::{fmt_num, CalibrationConfig};
-use crate::calibrate::table::uci_elo::{fixed_knobs, path_comments};
+use super::uci_elo::{fixed_knobs, path_comments};
+use crate::calibrate::config::{fmt_num, CalibrationConfig};
 
 /// Rows of a provisional table: t = 0, 0.1, ..., 1.
 pub const ROWS: usize = 11;

@@ -8,11 +8,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::calibrate::config::calibration::{
-    fmt_num, knobs_label, option_string, CalibrationConfig,
-};
+use crate::calibrate::config::{fmt_num, knobs_label, option_string, CalibrationConfig};
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::fit::curve::{model_formula, CurveFit, RangeFlag, Z95};
+use crate::calibrate::fit::{model_formula, CurveFit, RangeFlag, Z95};
 use crate::results::{human_column, HumanScaleRow, TargetRow};
 use crate::strength::ScaleMap;
 

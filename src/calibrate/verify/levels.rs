@@ -3,14 +3,14 @@
 
 use std::path::Path;
 
-use crate::calibrate::config::calibration::{fmt_num, CalibrationConfig};
+use super::table::{check_levels, engine_rows, guard_table, relocate_table};
+use crate::calibrate::config::{fmt_num, CalibrationConfig};
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::fit::curve::{self, Role};
-use crate::calibrate::play::runner::{EngineSpec, GameRunner};
-use crate::calibrate::run::players::match_seed;
-use crate::calibrate::run::players::match_spec;
-use crate::calibrate::run::players::pool_engine;
-use crate::calibrate::verify::table::{check_levels, engine_rows, guard_table, relocate_table};
+use crate::calibrate::fit::{self, Role};
+use crate::calibrate::play::{EngineSpec, GameRunner};
+use crate::calibrate::run::match_seed;
+use crate::calibrate::run::match_spec;
+use crate::calibrate::run::pool_engine;
 use crate::rating::problem::Cell;
 use crate::results::{self as data, GameRow, VerifyRow};
 
@@ -44,7 +44,7 @@ pub fn level_engine(cfg: &CalibrationConfig, table: &Path, level: f64) -> Result
                 }
             }
         }
-        return Ok(crate::calibrate::run::players::subject_spec(
+        return Ok(crate::calibrate::run::subject_spec(
             cfg,
             level_name(level),
             &names,
@@ -60,7 +60,7 @@ pub fn level_engine(cfg: &CalibrationConfig, table: &Path, level: f64) -> Result
         ("UCI_LimitStrength".into(), "true".into()),
         ("UCI_Elo".into(), format!("{level:.0}")),
     ];
-    Ok(crate::calibrate::run::players::subject_spec(
+    Ok(crate::calibrate::run::subject_spec(
         cfg,
         level_name(level),
         &knobs,
@@ -82,7 +82,7 @@ pub fn verify(
         return Err(CalibrateError::file(table, "the table does not exist"));
     }
     check_levels(cfg, table, levels)?;
-    crate::calibrate::run::folder::claim_folder(out, "verified-table.csv", "verify")?;
+    crate::calibrate::run::claim_folder(out, "verified-table.csv", "verify")?;
     let matches = out.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
     guard_table(table, out)?;
@@ -123,10 +123,10 @@ pub fn verify(
     let names: Vec<String> = levels.iter().map(|&l| level_name(l)).collect();
     let (roles, first, f, stats, tallies) = rate_levels(cfg, &names, &all)?;
     let on_run_pool = match run_pool_roles(cfg, table, &roles)? {
-        Some(r) => Some(curve::fit(
+        Some(r) => Some(fit::fit(
             &r,
             &tallies,
-            crate::calibrate::config::calibration::ModelKind::Linear,
+            crate::calibrate::config::ModelKind::Linear,
         )?),
         None => None,
     };
@@ -161,14 +161,14 @@ pub fn verify(
     let mut players: Vec<String> = cfg.pool.members.iter().map(|m| m.name.clone()).collect();
     players.extend(names.iter().cloned());
     let (by_opponent, tests) =
-        crate::calibrate::verify::opponents::opponent_rows(&players, first, levels, &f, &tallies);
+        super::opponents::opponent_rows(&players, first, levels, &f, &tallies);
     for (r, t) in rows.iter_mut().zip(tests) {
         r.opponents_chi2 = t.map(|t| t.chi2);
         r.opponents_dof = t.map(|t| t.dof);
     }
     data::write_csv(&out.join("verify.csv"), &rows)?;
     data::write_csv(&out.join(OPPONENTS_FILE), &by_opponent)?;
-    crate::calibrate::run::folder::merge_games(out)?;
+    crate::calibrate::run::merge_games(out)?;
     Ok(rows)
 }
 
@@ -177,8 +177,8 @@ pub fn verify(
 pub(in crate::calibrate) type LevelFit = (
     Vec<Role>,
     usize,
-    curve::CurveFit,
-    Vec<curve::PlayerStats>,
+    fit::CurveFit,
+    Vec<fit::PlayerStats>,
     Vec<Cell>,
 );
 
@@ -317,14 +317,14 @@ fn play_against(
 ) -> Result<Vec<GameRow>> {
     if !runner.plays() {
         // rating what is there: the folder's match files stay as they were played
-        return crate::calibrate::run::folder::games_in(dir);
+        return crate::calibrate::run::games_in(dir);
     }
     let mut engines = vec![engine.clone()];
     engines.extend(opponents.iter().map(|(j, _)| pool_engine(cfg, *j)));
     let spec = match_spec(cfg, engines, games, seed);
-    crate::calibrate::run::folder::write_match_spec(dir, &spec)?;
+    crate::calibrate::run::write_match_spec(dir, &spec)?;
     relocate_table(dir, &spec.engines[0])?;
-    let held = crate::calibrate::run::folder::games_in(dir)?.len();
+    let held = crate::calibrate::run::games_in(dir)?.len();
     if held < spec.planned_games() {
         eprintln!("{} against {} pool members", engine.name, opponents.len());
         runner.run(&spec, dir)?;
@@ -336,7 +336,7 @@ fn play_against(
             spec.planned_games()
         );
     }
-    crate::calibrate::run::folder::games_in(dir)
+    crate::calibrate::run::games_in(dir)
 }
 
 /// Where a pool member plays, for choosing a level's opponents: its rating in the measured pool
@@ -345,10 +345,7 @@ fn play_against(
 /// measured rating comes first: by anchor values a level meets members far from it. Without the chained members a level below the lowest anchor
 /// would meet only anchored ones, hundreds of Elo above it, and its rating would rest on a few
 /// lucky games.
-fn member_place(
-    cfg: &CalibrationConfig,
-    m: &crate::calibrate::config::calibration::PoolMember,
-) -> Option<f64> {
+fn member_place(cfg: &CalibrationConfig, m: &crate::calibrate::config::PoolMember) -> Option<f64> {
     cfg.pool_measured
         .iter()
         .find(|r| r.name == m.name && r.games > 0)
@@ -364,7 +361,7 @@ pub(in crate::calibrate) fn rate_levels(
     names: &[String],
     all: &[GameRow],
 ) -> Result<LevelFit> {
-    let (all, left_out) = crate::calibrate::run::players::without_retired(cfg, all);
+    let (all, left_out) = crate::calibrate::run::without_retired(cfg, all);
     if let Some(note) = left_out {
         eprintln!("note: {note}");
     }
@@ -391,10 +388,10 @@ pub(in crate::calibrate) fn rate_levels(
         .enumerate()
         .map(|(i, n)| (n.clone(), i))
         .collect();
-    let (tallies, stats) = curve::tally_games(&all, &index)?;
+    let (tallies, stats) = fit::tally_games(&all, &index)?;
     // The measured pool's own games (pool.file) place the members; the run-pool variant of
     // verify takes the members from a calibration's fit, which counted them already.
-    let evidence = crate::calibrate::run::players::pool_evidence(cfg, &index);
+    let evidence = crate::calibrate::run::pool_evidence(cfg, &index);
     // the levels do not meet each other: nothing is stretched
     let f = crate::calibrate::fit::fit_run(
         &cfg.run_pool(),
@@ -402,8 +399,8 @@ pub(in crate::calibrate) fn rate_levels(
         &[],
         &tallies,
         &evidence,
-        crate::calibrate::config::calibration::ModelKind::Linear,
-        crate::calibrate::fit::self_play::Stretch::ONE,
+        crate::calibrate::config::ModelKind::Linear,
+        crate::calibrate::fit::Stretch::ONE,
     )?;
     Ok((roles, first, f, stats, tallies))
 }
@@ -411,7 +408,7 @@ pub(in crate::calibrate) fn rate_levels(
 /// Each player's rating SD given every other parameter at its fitted value (the inverse of
 /// the precision's diagonal), for ratings that are one parameter; `None` for the others or
 /// when the covariance cannot be inverted.
-fn conditional_sds(f: &curve::CurveFit) -> Vec<Option<f64>> {
+fn conditional_sds(f: &fit::CurveFit) -> Vec<Option<f64>> {
     let precision = f.cov.clone().try_inverse();
     f.ratings
         .iter()
@@ -439,7 +436,7 @@ fn run_pool_roles(
     let mut out = roles.to_vec();
     for (j, m) in cfg.pool.members.iter().enumerate() {
         if let Some(r) = pool.iter().find(|r| r.name == m.name) {
-            let sd = (r.upper - r.lower) / (2.0 * curve::Z95);
+            let sd = (r.upper - r.lower) / (2.0 * fit::Z95);
             if r.elo.is_finite() && sd > 0.0 {
                 out[j] = Role::Anchored { mean: r.elo, sd };
             }

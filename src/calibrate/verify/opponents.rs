@@ -7,7 +7,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::rating::problem::Cell;
 use crate::results::VerifyOpponentRow;
 
-use crate::calibrate::fit::curve::{CurveFit, Z95};
+use crate::calibrate::fit::{CurveFit, Z95};
 use crate::rating::model::{elo_from_score, expected_score, ELO_TO_NAT};
 
 /// Wilson's 95% interval of a proportion `q` over `n` trials: well behaved at 0 and 1, where a

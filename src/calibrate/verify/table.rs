@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use crate::calibrate::config::calibration::{fmt_num, CalibrationConfig};
+use crate::calibrate::config::{fmt_num, CalibrationConfig};
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::play::runner::EngineSpec;
+use crate::calibrate::play::EngineSpec;
 use crate::calibrate::table::is_builtin;
 
 /// Table rows from the lowest reference (`low`: the lowest anchor, or a measured pool's lowest

@@ -8,14 +8,14 @@
 
 use std::path::Path;
 
+use super::levels::{self, level_engine, level_name};
 use crate::arena::TimeControl;
-use crate::calibrate::config::calibration::CalibrationConfig;
+use crate::calibrate::config::CalibrationConfig;
 use crate::calibrate::config::GoLimit;
 use crate::calibrate::error::{CalibrateError, Result};
-use crate::calibrate::fit::curve::Z95;
-use crate::calibrate::play::runner::GameRunner;
-use crate::calibrate::run::players::match_seed;
-use crate::calibrate::verify::levels::{self, level_engine, level_name};
+use crate::calibrate::fit::Z95;
+use crate::calibrate::play::GameRunner;
+use crate::calibrate::run::match_seed;
 use crate::results::{self as data, GameRow, TcCheckRow};
 
 /// How far apart (Elo) a level's ratings at two clocks may be and still pass.
@@ -31,7 +31,7 @@ pub fn tc_player(level: f64, tc: &str) -> String {
 
 /// The table rows nearest 1400 and 2000 (the middle and top of the usual range), once each.
 pub fn default_levels(cfg: &CalibrationConfig, table: &Path) -> Result<Vec<f64>> {
-    let elos = crate::calibrate::verify::table::table_elos(cfg, table)?;
+    let elos = super::table::table_elos(cfg, table)?;
     if elos.is_empty() {
         return Err(CalibrateError::file(table, "the table has no rows"));
     }
@@ -120,11 +120,11 @@ pub fn tc_check(
     if levels.is_empty() {
         return Err(CalibrateError::Config("--levels: no level to check".into()));
     }
-    crate::calibrate::verify::table::check_levels(cfg, table, levels)?;
-    crate::calibrate::run::folder::claim_folder(out, "verified-table.csv", "tc-check")?;
+    super::table::check_levels(cfg, table, levels)?;
+    crate::calibrate::run::claim_folder(out, "verified-table.csv", "tc-check")?;
     let matches = out.join("matches");
     std::fs::create_dir_all(&matches).map_err(|e| CalibrateError::io("create", &matches, e))?;
-    crate::calibrate::verify::table::guard_table(table, out)?;
+    super::table::guard_table(table, out)?;
     let mut all: Vec<GameRow> = Vec::new();
     let mut names = Vec::new();
     let mut pace = Vec::new();
@@ -198,6 +198,6 @@ pub fn tc_check(
         }
     }
     data::write_csv(&out.join("tc_check.csv"), &rows)?;
-    crate::calibrate::run::folder::merge_games(out)?;
+    crate::calibrate::run::merge_games(out)?;
     Ok(rows)
 }
