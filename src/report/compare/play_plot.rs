@@ -6,7 +6,7 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use crate::report::error::ReportError;
-use crate::report::plot::{err, legend_and_write};
+use crate::report::plot::{canvas, err, frame, legend_and_write};
 
 /// One family's points: (Elo, value, lower, upper).
 pub struct Series {
@@ -39,15 +39,8 @@ pub fn level_plot(
     let all = || series.iter().flat_map(|s| s.points.iter());
     let (xlo, xhi) = range(all().map(|p| p.0));
     let (ylo, yhi) = range(all().flat_map(|p| [p.2 * scale, p.3 * scale]));
-    let root = SVGBackend::new(path, (860, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(path, e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(caption, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(48)
-        .y_label_area_size(64)
-        .build_cartesian_2d(xlo..xhi, ylo..yhi)
-        .map_err(|e| err(path, e))?;
+    let root = canvas(path, (860, 560))?;
+    let mut chart = frame(&root, path, (caption, 22), (48, 64), xlo..xhi, ylo..yhi)?;
     chart
         .configure_mesh()
         .x_desc("Elo of the tested setting (fitted curve)")

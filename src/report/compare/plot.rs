@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use super::data::Family;
 use crate::report::error::ReportError;
-use crate::report::plot::{err, legend_and_write};
+use crate::report::plot::{canvas, err, frame, legend_and_write};
 
 /// Elo against t for the families with a fit; returns whether anything was drawn.
 pub fn curves_plot(path: &Path, families: &[Family]) -> Result<bool, ReportError> {
@@ -45,18 +45,15 @@ pub fn curves_plot(path: &Path, families: &[Family]) -> Result<bool, ReportError
             .map(|c| c.t)
             .chain(f.points.iter().map(|p| p.t))
     }));
-    let root = SVGBackend::new(path, (860, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(path, e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "Elo against the strength parameter t, every family",
-            ("sans-serif", 22),
-        )
-        .margin(12)
-        .x_label_area_size(48)
-        .y_label_area_size(64)
-        .build_cartesian_2d(xlo..xhi, ylo..yhi)
-        .map_err(|e| err(path, e))?;
+    let root = canvas(path, (860, 560))?;
+    let mut chart = frame(
+        &root,
+        path,
+        ("Elo against the strength parameter t, every family", 22),
+        (48, 64),
+        xlo..xhi,
+        ylo..yhi,
+    )?;
     chart
         .configure_mesh()
         .x_desc("t (each family's own path from weakest, 0 or its t_min, to strongest, 1)")

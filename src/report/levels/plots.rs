@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use super::data::Levels;
 use crate::report::error::ReportError;
-use crate::report::plot::{err, legend_and_write};
+use crate::report::plot::{canvas, err, frame, legend_and_write};
 use crate::results::LevelRow;
 
 /// The plot files (beside report.md) with their captions, in the section's order.
@@ -82,18 +82,11 @@ fn span(values: impl Iterator<Item = f64>, floor_zero: bool) -> (f64, f64) {
 
 /// One plot of `series` against Elo.
 fn elo_plot(path: &Path, title: &str, y_desc: &str, all: &[Series]) -> Result<(), ReportError> {
-    let root = SVGBackend::new(path, (760, 480)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(path, e))?;
+    let root = canvas(path, (760, 480))?;
     let pts = || all.iter().flat_map(|s| s.points.iter());
     let (x0, x1) = span(pts().map(|p| p.0), false);
     let (y0, y1) = span(pts().flat_map(|p| [Some(p.1), p.2, p.3]).flatten(), true);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(60)
-        .build_cartesian_2d(x0..x1, y0..y1)
-        .map_err(|e| err(path, e))?;
+    let mut chart = frame(&root, path, (title, 20), (44, 60), x0..x1, y0..y1)?;
     chart
         .configure_mesh()
         .x_desc("Elo")

@@ -1,4 +1,4 @@
-//! SVG plots (plotters, SVG backend; text as SVG `<text>`, no font files needed).
+//! The run's charts and the move-matching chart, each in the one frame (`frame.rs`).
 
 use std::path::Path;
 
@@ -6,32 +6,8 @@ use plotters::prelude::*;
 
 use crate::results::{CurveRow, PointRow, PoolRow, VerifyRow};
 
+use super::frame::{canvas, err, frame, legend_and_write};
 use crate::report::error::ReportError;
-
-/// A plotters error, naming the plot's file.
-pub(in crate::report) fn err<E: std::fmt::Debug>(path: &Path, e: E) -> ReportError {
-    ReportError::Plot {
-        path: path.to_path_buf(),
-        message: format!("{e:?}"),
-    }
-}
-
-/// The last step of every plot: the legend at `pos`, then the file written.
-pub(in crate::report) fn legend_and_write<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    root: &DrawingArea<DB, plotters::coord::Shift>,
-    pos: SeriesLabelPosition,
-    path: &Path,
-) -> Result<(), ReportError> {
-    chart
-        .configure_series_labels()
-        .position(pos)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
-        .map_err(|e| err(path, e))?;
-    root.present().map_err(|e| err(path, e))
-}
 
 fn range_of(values: impl Iterator<Item = f64>, pad: f64) -> (f64, f64) {
     let Some((lo, hi)) = extent(values) else {
@@ -81,8 +57,7 @@ pub fn curve_plot(
     pool: &[PoolRow],
     lowest_anchor: f64,
 ) -> Result<(), ReportError> {
-    let root = SVGBackend::new(path, (860, 540)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(path, e))?;
+    let root = canvas(path, (860, 540))?;
     let ys = curve.iter().flat_map(|c| [c.lower, c.upper]).chain(
         points
             .iter()
@@ -98,13 +73,14 @@ pub fn curve_plot(
     };
     let (xlo, xhi) = t_span(curve.iter().map(|c| c.t).chain(points.iter().map(|p| p.t)));
     let t_lo = curve.first().map_or(0.0, |c| c.t.min(0.0)) + 0.0;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(format!("Elo against {knob}"), ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(48)
-        .y_label_area_size(64)
-        .build_cartesian_2d(xlo..xhi, ylo..yhi)
-        .map_err(|e| err(path, e))?;
+    let mut chart = frame(
+        &root,
+        path,
+        (&format!("Elo against {knob}"), 22),
+        (48, 64),
+        xlo..xhi,
+        ylo..yhi,
+    )?;
     chart
         .configure_mesh()
         .x_desc(format!("{knob} (strength parameter t from {t_lo} to 1)"))
@@ -217,8 +193,7 @@ fn pool_lines<'a, DB: DrawingBackend + 'a>(
 
 /// Measured strength against target UCI_Elo, with 95% intervals and the line measured = target.
 pub fn verify_plot(path: &Path, rows: &[VerifyRow]) -> Result<(), ReportError> {
-    let root = SVGBackend::new(path, (700, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(path, e))?;
+    let root = canvas(path, (700, 560))?;
     let (lo, hi) = range_of(
         rows.iter().flat_map(|r| {
             [
@@ -229,13 +204,14 @@ pub fn verify_plot(path: &Path, rows: &[VerifyRow]) -> Result<(), ReportError> {
         }),
         0.08,
     );
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Verification: measured against target", ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(48)
-        .y_label_area_size(64)
-        .build_cartesian_2d(lo..hi, lo..hi)
-        .map_err(|e| err(path, e))?;
+    let mut chart = frame(
+        &root,
+        path,
+        ("Verification: measured against target", 22),
+        (48, 64),
+        lo..hi,
+        lo..hi,
+    )?;
     chart
         .configure_mesh()
         .x_desc("target UCI_Elo")
@@ -276,8 +252,7 @@ pub fn draw_rate_plot(
     knob: &str,
     curve: &[CurveRow],
 ) -> Result<(), ReportError> {
-    let root = SVGBackend::new(path, (700, 420)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(path, e))?;
+    let root = canvas(path, (700, 420))?;
     let label_at = |t: f64| -> String {
         curve
             .iter()
@@ -286,13 +261,14 @@ pub fn draw_rate_plot(
             .unwrap_or_else(|| format!("{t:.2}"))
     };
     let (xlo, xhi) = t_span(curve.iter().map(|c| c.t).chain(points.iter().map(|p| p.t)));
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Draw rate of each tested setting", ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(56)
-        .build_cartesian_2d(xlo..xhi, 0f64..1f64)
-        .map_err(|e| err(path, e))?;
+    let mut chart = frame(
+        &root,
+        path,
+        ("Draw rate of each tested setting", 20),
+        (44, 56),
+        xlo..xhi,
+        0f64..1f64,
+    )?;
     chart
         .configure_mesh()
         .x_desc(knob.to_string())
@@ -315,17 +291,17 @@ pub fn draw_rate_plot(
 
 /// Histogram of game lengths in plies.
 pub fn length_plot(path: &Path, bins: &[(u32, u32, usize)]) -> Result<(), ReportError> {
-    let root = SVGBackend::new(path, (700, 420)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(path, e))?;
+    let root = canvas(path, (700, 420))?;
     let xmax = bins.last().map(|b| b.1).unwrap_or(100).max(1);
     let ymax = bins.iter().map(|b| b.2).max().unwrap_or(1).max(1);
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Game length", ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0u32..xmax, 0usize..ymax + ymax / 10 + 1)
-        .map_err(|e| err(path, e))?;
+    let mut chart = frame(
+        &root,
+        path,
+        ("Game length", 20),
+        (44, 56),
+        0u32..xmax,
+        0usize..ymax + ymax / 10 + 1,
+    )?;
     chart
         .configure_mesh()
         .x_desc("plies")
@@ -345,17 +321,17 @@ pub fn length_plot(path: &Path, bins: &[(u32, u32, usize)]) -> Result<(), Report
 /// Games per termination kind, as horizontal bars.
 pub fn terminations_plot(path: &Path, counts: &[(String, usize)]) -> Result<(), ReportError> {
     let h = 120 + 36 * counts.len().max(1) as u32;
-    let root = SVGBackend::new(path, (700, h)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(path, e))?;
+    let root = canvas(path, (700, h))?;
     let xmax = counts.iter().map(|c| c.1).max().unwrap_or(1).max(1) as f64 * 1.15;
     let n = counts.len().max(1) as f64;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Terminations", ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(20)
-        .build_cartesian_2d(0f64..xmax, 0f64..n)
-        .map_err(|e| err(path, e))?;
+    let mut chart = frame(
+        &root,
+        path,
+        ("Terminations", 20),
+        (40, 20),
+        0f64..xmax,
+        0f64..n,
+    )?;
     chart
         .configure_mesh()
         .x_desc("games")
@@ -414,15 +390,8 @@ pub fn matching_plot_with(
     let xhi = points().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max) + 50.0;
     let ylo = (points().map(|p| p.2).fold(f64::INFINITY, f64::min) - 2.0).max(0.0);
     let yhi = (points().map(|p| p.3).fold(f64::NEG_INFINITY, f64::max) + 2.0).min(100.0);
-    let root = SVGBackend::new(path, (1100, 760)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(path, e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(caption, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(48)
-        .y_label_area_size(64)
-        .build_cartesian_2d(xlo..xhi, ylo..yhi)
-        .map_err(|e| err(path, e))?;
+    let root = canvas(path, (1100, 760))?;
+    let mut chart = frame(&root, path, (caption, 22), (48, 64), xlo..xhi, ylo..yhi)?;
     chart
         .configure_mesh()
         .x_desc(x_desc)

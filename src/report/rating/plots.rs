@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use super::data::{HistoryRow, RatingData, SprtRow};
 use crate::rating::Ratings;
 use crate::report::error::ReportError;
-use crate::report::plot::{err, legend_and_write};
+use crate::report::plot::{canvas, err, frame, legend_and_write};
 use crate::report::run::Figure;
 
 /// Distinct colours for players' lines.
@@ -75,8 +75,7 @@ pub fn ratings_plot(path: &Path, r: &Ratings) -> Result<(), ReportError> {
     let rated: Vec<_> = r.ranked().into_iter().filter(|p| p.elo.is_some()).collect();
     let n = rated.len().max(1);
     let h = 110 + 34 * n as u32;
-    let root = SVGBackend::new(path, (860, h)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(path, e))?;
+    let root = canvas(path, (860, h))?;
     // Perfect scores' open sides come from the weak prior: keep them from setting the range.
     let (lo, hi) = span(rated.iter().flat_map(|p| {
         let e = p.elo.unwrap_or(0.0);
@@ -85,13 +84,14 @@ pub fn ratings_plot(path: &Path, r: &Ratings) -> Result<(), ReportError> {
             p.upper.unwrap_or(e).min(e + 800.0),
         ]
     }));
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Rating list", ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(10)
-        .build_cartesian_2d(lo..hi, 0f64..n as f64)
-        .map_err(|e| err(path, e))?;
+    let mut chart = frame(
+        &root,
+        path,
+        ("Rating list", 20),
+        (40, 10),
+        lo..hi,
+        0f64..n as f64,
+    )?;
     chart
         .configure_mesh()
         .x_desc("Elo")
@@ -132,19 +132,19 @@ pub fn ratings_plot(path: &Path, r: &Ratings) -> Result<(), ReportError> {
 
 /// Ratings against games played, one line and band per player.
 pub fn history_plot(path: &Path, r: &Ratings, rows: &[HistoryRow]) -> Result<(), ReportError> {
-    let root = SVGBackend::new(path, (860, 520)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(path, e))?;
+    let root = canvas(path, (860, 520))?;
     // The range of the final intervals, widened: early bands may be far wider.
     let (flo, fhi) = span(r.players.iter().flat_map(|p| [p.lower, p.upper]).flatten());
     let (lo, hi) = (flo - (fhi - flo) * 0.4, fhi + (fhi - flo) * 0.4);
     let xmax = rows.iter().map(|h| h.games).max().unwrap_or(1) as f64;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Ratings against games played", ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0f64..xmax * 1.02, lo..hi)
-        .map_err(|e| err(path, e))?;
+    let mut chart = frame(
+        &root,
+        path,
+        ("Ratings against games played", 20),
+        (44, 60),
+        0f64..xmax * 1.02,
+        lo..hi,
+    )?;
     chart
         .configure_mesh()
         .x_desc("games played")
@@ -184,19 +184,19 @@ pub fn history_plot(path: &Path, r: &Ratings, rows: &[HistoryRow]) -> Result<(),
 
 /// The LLR against games with the two bounds.
 pub fn sprt_plot(path: &Path, rows: &[SprtRow]) -> Result<(), ReportError> {
-    let root = SVGBackend::new(path, (860, 440)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(path, e))?;
+    let root = canvas(path, (860, 440))?;
     let (lb, ub) = (rows[0].lower_bound, rows[0].upper_bound);
     let ymin = rows.iter().map(|r| r.llr).fold(lb, f64::min) - 0.3;
     let ymax = rows.iter().map(|r| r.llr).fold(ub, f64::max) + 0.3;
     let xmax = rows.iter().map(|r| r.games).max().unwrap_or(1) as f64 * 1.02;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("SPRT: log-likelihood ratio", ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(50)
-        .build_cartesian_2d(0f64..xmax, ymin..ymax)
-        .map_err(|e| err(path, e))?;
+    let mut chart = frame(
+        &root,
+        path,
+        ("SPRT: log-likelihood ratio", 20),
+        (44, 50),
+        0f64..xmax,
+        ymin..ymax,
+    )?;
     chart
         .configure_mesh()
         .x_desc("games played")
