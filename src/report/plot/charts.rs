@@ -38,6 +38,16 @@ pub fn t_span(ts: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo - 0.02, 1.02)
 }
 
+/// The x axis's label at `t` of a plot against t: `knob`'s value at the curve's nearest row, else
+/// t itself.
+fn t_label(curve: &[CurveRow], knob: &str, t: f64) -> String {
+    curve
+        .iter()
+        .min_by(|a, b| (a.t - t).abs().total_cmp(&(b.t - t).abs()))
+        .and_then(|c| knob_value(&c.knobs, knob))
+        .unwrap_or_else(|| format!("{t:.2}"))
+}
+
 /// The value of `knob` in a `Name=Value;...` label.
 pub fn knob_value(label: &str, knob: &str) -> Option<String> {
     label.split(';').find_map(|kv| {
@@ -64,13 +74,7 @@ pub fn curve_plot(
             .flat_map(|p| [p.lower.max(p.elo - 600.0), p.upper.min(p.elo + 600.0)]),
     );
     let (ylo, yhi) = range_of(ys, 0.05);
-    let label_at = |t: f64| -> String {
-        curve
-            .iter()
-            .min_by(|a, b| (a.t - t).abs().total_cmp(&(b.t - t).abs()))
-            .and_then(|c| knob_value(&c.knobs, knob))
-            .unwrap_or_else(|| format!("{t:.2}"))
-    };
+    let label_at = |t: f64| t_label(curve, knob, t);
     let (xlo, xhi) = t_span(curve.iter().map(|c| c.t).chain(points.iter().map(|p| p.t)));
     let t_lo = curve.first().map_or(0.0, |c| c.t.min(0.0)) + 0.0;
     let mut chart = frame(
@@ -253,13 +257,7 @@ pub fn draw_rate_plot(
     curve: &[CurveRow],
 ) -> Result<(), ReportError> {
     let root = canvas(path, (700, 420))?;
-    let label_at = |t: f64| -> String {
-        curve
-            .iter()
-            .min_by(|a, b| (a.t - t).abs().total_cmp(&(b.t - t).abs()))
-            .and_then(|c| knob_value(&c.knobs, knob))
-            .unwrap_or_else(|| format!("{t:.2}"))
-    };
+    let label_at = |t: f64| t_label(curve, knob, t);
     let (xlo, xhi) = t_span(curve.iter().map(|c| c.t).chain(points.iter().map(|p| p.t)));
     let mut chart = frame(
         &root,
