@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 mod doc_commands;
+mod doc_history;
 mod docs;
 mod graph;
 mod help;
