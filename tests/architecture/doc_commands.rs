@@ -14,10 +14,13 @@ fn root() -> PathBuf {
 /// Commands run as written, each with a text its output must hold; the rest are only checked
 /// against `--help` (they play games for minutes or hours, or need a user's own files). Those
 /// that write files run in an empty folder that links the repository's `tests` and `configs`.
+/// With `sample`, the page's next code block shows the command's output, and must be that
+/// output line for line.
 struct Quick {
     command: &'static str,
     in_empty_dir: bool,
     expect: &'static str,
+    sample: bool,
 }
 
 const QUICK: &[Quick] = &[
@@ -25,36 +28,43 @@ const QUICK: &[Quick] = &[
         command: "skillcal --help",
         in_empty_dir: false,
         expect: "Commands:",
+        sample: false,
     },
     Quick {
         command: "skillcal bench",
         in_empty_dir: false,
         expect: " nodes ",
+        sample: false,
     },
     Quick {
         command: "skillcal policy --net 1500 --fen \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"",
         in_empty_dir: false,
         expect: "e7e5",
+        sample: false,
     },
     Quick {
-        command: "printf 'uci\\nsetoption name UCI_LimitStrength value true\\nsetoption name UCI_EloScale value lichess-blitz\\nsetoption name UCI_Elo value 1500\\nposition startpos moves e2e4\\ngo wtime 60000 btime 60000\\n' | target/release/skillcal | grep -v '^option'",
+        command: "printf 'uci\\nsetoption name UCI_EloScale value lichess-blitz\\nsetoption name UCI_Elo value 1500\\nsetoption name UCI_LimitStrength value true\\nsetoption name RandomSeed value 1\\nposition startpos moves e2e4\\ngo wtime 60000 btime 60000\\n' | target/release/skillcal | grep -v '^option'",
         in_empty_dir: false,
         expect: "UCI_EloScale lichess-blitz: UCI_Elo is usable from 721 to 2721",
+        sample: true,
     },
     Quick {
         command: "skillcal rate tests/data/rating_fastchess.pgn",
         in_empty_dir: false,
         expect: "2 players",
+        sample: false,
     },
     Quick {
         command: "skillcal analyse tests/data/rating_fastchess.pgn --out my-analysis",
         in_empty_dir: true,
         expect: "",
+        sample: false,
     },
     Quick {
         command: "skillcal init --engine fairy-stockfish --out fairy.toml",
         in_empty_dir: true,
         expect: "",
+        sample: false,
     },
 ];
 
@@ -196,6 +206,27 @@ fn pages() -> Vec<PathBuf> {
     files
 }
 
+/// The code block after the one that holds line `line` (from 1) of `file`, without its
+/// indentation: the output a page shows for a command.
+fn block_after(file: &Path, line: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let code = |i: usize| i < lines.len() && lines[i].starts_with("    ");
+    let mut i = line - 1;
+    while code(i) {
+        i += 1;
+    }
+    while i < lines.len() && !code(i) {
+        i += 1;
+    }
+    let mut out = Vec::new();
+    while code(i) {
+        out.push(lines[i][4..].to_string());
+        i += 1;
+    }
+    out
+}
+
 fn skillcal(args: &[&str]) -> std::process::Output {
     Command::new(SKILLCAL).args(args).output().unwrap()
 }
@@ -305,11 +336,13 @@ fn every_command_of_the_readme_and_guide_matches_the_program() {
 fn the_quick_commands_run_as_written() {
     let all: Vec<DocCommand> = pages().iter().flat_map(|p| commands(p)).collect();
     let bin_dir = Path::new(SKILLCAL).parent().unwrap();
-    let path = format!(
-        "{}:{}:/usr/games",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    // a fresh shell's PATH may lack /usr/games: skillcal must find Debian's engines there itself
+    let inherited = std::env::var("PATH").unwrap_or_default();
+    let kept: Vec<&str> = inherited
+        .split(':')
+        .filter(|d| !d.trim_end_matches('/').ends_with("/games"))
+        .collect();
+    let path = format!("{}:{}", bin_dir.display(), kept.join(":"));
     let empty = std::env::temp_dir().join(format!("skillcal-doc-commands-{}", std::process::id()));
     for q in QUICK {
         let at = all
@@ -342,6 +375,19 @@ fn the_quick_commands_run_as_written() {
             q.command,
             q.expect
         );
+        if q.sample {
+            let (name, line) = at.at.rsplit_once(':').unwrap();
+            let shown = block_after(&root().join(name), line.parse().unwrap());
+            let printed: Vec<&str> = stdout.lines().collect();
+            assert!(
+                !shown.is_empty() && shown == printed,
+                "{}: the page shows\n{}\nbut `{}` prints\n{}",
+                at.at,
+                shown.join("\n"),
+                q.command,
+                printed.join("\n")
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(&empty);
 }
