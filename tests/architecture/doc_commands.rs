@@ -55,6 +55,18 @@ const QUICK: &[Quick] = &[
         sample: false,
     },
     Quick {
+        command: "skillcal rate tests/data/rating_fastchess.pgn --anchor \"sf-skill-3=1320\" --bootstrap 1000",
+        in_empty_dir: false,
+        expect: "anchors: sf-skill-3 = 1320",
+        sample: false,
+    },
+    Quick {
+        command: "skillcal rate tests/data/rating_fastchess.pgn --head-to-head \"skillcal elo=1500\" sf-skill-3 --sprt 0,5",
+        in_empty_dir: false,
+        expect: "skillcal elo=1500 vs sf-skill-3: 4 games",
+        sample: false,
+    },
+    Quick {
         command: "skillcal analyse tests/data/rating_fastchess.pgn --out my-analysis",
         in_empty_dir: true,
         expect: "",
