@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::strength::ThinkModel;
-use crate::think_time::{meets_target, run_check, run_fit, target_band, Half, Selection};
+use crate::think_time::{meets_target, run_check, run_fit, target_band, Half, Selection, Speed};
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -46,6 +46,10 @@ pub struct ReadArgs {
     /// slower).
     #[arg(long)]
     pub min_base: Option<f64>,
+    /// Read only games of this Lichess speed (base + 40 increments: ultrabullet under 30 s,
+    /// bullet under 180, blitz under 480, rapid under 1500, classical); repeatable.
+    #[arg(long = "speed")]
+    pub speeds: Vec<Speed>,
     /// Threads evaluating positions with the Maia nets.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -96,6 +100,7 @@ fn selection(read: &ReadArgs, half: Half) -> anyhow::Result<Selection> {
         half,
         max_games: read.max_games,
         min_base: read.min_base,
+        speeds: read.speeds.clone(),
         concurrency: read.concurrency,
         rows_csv: read.rows.clone(),
     })

@@ -47,6 +47,18 @@ pub struct MoveContext {
     /// The opponent's think time on its last move, in seconds: its clock before that move less
     /// its clock now, plus the increment (none before its clock has run).
     pub opp_last: Option<f64>,
+    /// The net's probability of the move about to be played: a person who settles on a move the
+    /// net finds unlikely has usually thought about it (the engine knows its choice before it
+    /// answers, as the person knows theirs before touching the piece).
+    pub played_prob: f64,
+    /// The net's expected score for the mover, win less loss (-1 ... 1).
+    pub q: f64,
+    /// The net's draw probability.
+    pub draw: f64,
+    /// Captures among the legal moves.
+    pub captures: u32,
+    /// Pieces on the board, both sides, kings included.
+    pub pieces: u32,
 }
 
 /// The probability from which a move counts as sensible in [`MoveContext::sensible`].
@@ -55,7 +67,7 @@ pub const SENSIBLE: f64 = 0.05;
 pub const PREVIOUS: usize = 5;
 
 /// The features, in the order of a model's coefficients.
-pub const FEATURES: [&str; 27] = [
+pub const FEATURES: [&str; 35] = [
     "bias",
     "ln_clock",
     "share",
@@ -83,6 +95,14 @@ pub const FEATURES: [&str; 27] = [
     "opp_last",
     "prev1_per_clock",
     "prev_mean_s",
+    "ln_played",
+    "played",
+    "played_top",
+    "q",
+    "abs_q",
+    "draw",
+    "ln_captures",
+    "pieces",
 ];
 
 /// `ln(1 + x)` of a non-negative time.
@@ -137,6 +157,14 @@ impl MoveContext {
             // the person's rhythm in seconds too: a fit in logs alone misses the long thinks
             prev.first().map_or(0.0, |&t| t.max(0.0)) / clock.max(1.0),
             prev_mean_s.min(60.0) / 10.0,
+            self.played_prob.max(1e-4).ln(),
+            self.played_prob,
+            f64::from(u8::from(self.played_prob >= self.top_prob - 1e-9)),
+            self.q,
+            self.q.abs(),
+            self.draw,
+            f64::from(self.captures).ln_1p(),
+            f64::from(self.pieces) / 32.0,
         ]
     }
 }
@@ -272,6 +300,11 @@ mod tests {
             sensible: 4,
             legal: 30,
             previous: vec![3.0, 5.0],
+            played_prob: 0.4,
+            q: 0.1,
+            draw: 0.3,
+            captures: 2,
+            pieces: 24,
             ..MoveContext::default()
         }
     }
@@ -302,7 +335,11 @@ mod tests {
         short.mu.pop();
         let err = ThinkModel::parse(&short.to_toml(), "f.toml").unwrap_err();
         assert!(
-            err.contains("mu has 26 coefficients for 27 features"),
+            err.contains(&format!(
+                "mu has {} coefficients for {} features",
+                FEATURES.len() - 1,
+                FEATURES.len()
+            )),
             "{err}"
         );
         let err = ThinkModel::parse("mu = 3", "g.toml").unwrap_err();

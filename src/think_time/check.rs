@@ -18,8 +18,6 @@ use crate::strength::{think_safe_limit as safe_limit, ThinkModel, THINK_PREVIOUS
 use super::fit::ZERO_SECONDS;
 use super::rows::GameRows;
 
-/// Time controls with at least this base (seconds) are blitz or slower.
-pub const BLITZ_BASE: f64 = 180.0;
 /// Rating bands are this wide.
 pub const BAND: u32 = 200;
 /// The moves after which the share of the clock left is read.
@@ -30,7 +28,7 @@ pub const RESERVE: f64 = 1.0;
 /// One group's figures (a row of `think_time.csv`).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct CheckRow {
-    /// `blitz` (base 180 s or more) or `all`.
+    /// `blitz` (Lichess's: base + 40 increments from 180 s to under 480 s) or `all`.
     pub time_control: String,
     /// `1400-1599`, or `all`.
     pub band: String,
@@ -91,7 +89,7 @@ fn keys(g: &GameRows, rating: u32) -> Vec<(String, String)> {
     let lo = rating / BAND * BAND;
     let band = format!("{lo}-{}", lo + BAND - 1);
     let mut tcs = vec!["all".to_string()];
-    if g.base >= BLITZ_BASE {
+    if super::Speed::of(g.base, g.increment) == super::Speed::Blitz {
         tcs.push("blitz".to_string());
     }
     let mut out = Vec::new();

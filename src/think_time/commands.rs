@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::results::{f0, finite, fixed, percent, Document, NO_NUMBER};
+use crate::results::{finite, fixed, percent, Document, NO_NUMBER};
 use crate::strength::{ThinkModel, THINK_FEATURES as FEATURES};
 
-use super::check::{check, CheckRow, BLITZ_BASE};
+use super::check::{check, CheckRow};
 use super::error::{Error, Result};
 use super::fit::{fit, samples};
 use super::games::check_files;
@@ -145,11 +145,10 @@ fn page(
          as 0 s counts as 0.5 s); mean predicted over mean taken; the share of the start clock \
          left after the mover's move 20 and 40, people's beside the model's own clock \
          (simulated along the game, its times drawn, seeded) and the naive rule's (clock left / \
-         40). Blitz: base {} s or more.",
+         40). Blitz: Lichess's category, base + 40 increments from 180 s to under 480 s.",
         model.fitted_on,
         names(&sel.files),
         sel.half,
-        f0(BLITZ_BASE)
     ));
     doc.code(&format!("{command}\n"));
     for (tc, title) in [("blitz", "Blitz"), ("all", "All time controls")] {

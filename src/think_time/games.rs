@@ -51,11 +51,11 @@ pub struct ReadCounts {
     pub skipped: u64,
 }
 
-/// Streams the clocked games of `files` in order to `each`; `wanted(site, base)` (the `Site` tag,
-/// the `TimeControl` base when it reads) says whether a game is replayed at all. `each` returning false stops the read.
+/// Streams the clocked games of `files` in order to `each`; `wanted(site, clock)` (the `Site` tag,
+/// the `TimeControl` base and increment when it reads) says whether a game is replayed at all. `each` returning false stops the read.
 pub fn read_games(
     files: &[PathBuf],
-    mut wanted: impl FnMut(&str, Option<f64>) -> bool,
+    mut wanted: impl FnMut(&str, Option<(f64, f64)>) -> bool,
     mut each: impl FnMut(ClockedGame) -> Result<bool>,
 ) -> Result<ReadCounts> {
     let mut counts = ReadCounts::default();
@@ -162,16 +162,16 @@ struct GameVisitor<'a, W> {
     wanted: &'a mut W,
 }
 
-impl<W: FnMut(&str, Option<f64>) -> bool> GameVisitor<'_, W> {
+impl<W: FnMut(&str, Option<(f64, f64)>) -> bool> GameVisitor<'_, W> {
     /// The game's start from its tags, `Ok(None)` when it is not wanted.
     fn start(&mut self, tags: Tags) -> std::result::Result<Option<Movetext>, String> {
         let site = tags.site.unwrap_or_default();
         let tc = tags.time_control.as_deref().map(time_control);
-        let base = match &tc {
-            Some(Ok(Some((b, _)))) => Some(f64::from(*b)),
+        let clock = match &tc {
+            Some(Ok(Some((b, i)))) => Some((f64::from(*b), f64::from(*i))),
             _ => None,
         };
-        if !(self.wanted)(&site, base) {
+        if !(self.wanted)(&site, clock) {
             return Ok(None);
         }
         let (base, increment) = match tc {
@@ -212,7 +212,7 @@ impl<W: FnMut(&str, Option<f64>) -> bool> GameVisitor<'_, W> {
     }
 }
 
-impl<W: FnMut(&str, Option<f64>) -> bool> Visitor for GameVisitor<'_, W> {
+impl<W: FnMut(&str, Option<(f64, f64)>) -> bool> Visitor for GameVisitor<'_, W> {
     type Tags = Tags;
     type Movetext = Movetext;
     type Output = std::result::Result<Option<Movetext>, String>;

@@ -6,6 +6,7 @@
 //! - [`games`]: clocked games streamed from PGN, `.pgn.zst`, `.pgn.gz`; bad games named by file
 //!   and line;
 //! - [`half`]: which half a game is in (fit or check), by a stable hash of its `Site`;
+//! - [`speed`]: Lichess's speed categories (blitz is base + 40 increments from 3 to 8 minutes);
 //! - [`rows`]: every timed move with its clocks, its seconds and the Maia net's view, on threads;
 //! - [`fit`]: the model's two least-squares fits;
 //! - [`check`](mod@check): the model beside people, per band, with its own clock simulated;
@@ -18,9 +19,11 @@ pub mod fit;
 pub mod games;
 pub mod half;
 pub mod rows;
+pub mod speed;
 
 pub use check::{check, CheckRow};
 pub use commands::{meets_target, run_check, run_fit, target_band, CheckOutcome, FitOutcome};
 pub use error::{Error, Result};
 pub use half::Half;
 pub use rows::{collect, Collected, GameRows, MoveRow, Selection};
+pub use speed::Speed;

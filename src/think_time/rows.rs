@@ -30,6 +30,17 @@ pub struct View {
     pub legal: u32,
     pub in_check: bool,
     pub recapture: bool,
+    /// The net's probability of the move played (the engine knows its own choice before it
+    /// answers, as a person knows the move they are about to make).
+    pub played_prob: f64,
+    /// The net's expected score for the mover, win less loss (-1 ... 1).
+    pub q: f64,
+    /// The net's draw probability.
+    pub draw: f64,
+    /// Captures among the legal moves.
+    pub captures: u32,
+    /// Pieces on the board, both sides, kings included.
+    pub pieces: u32,
 }
 
 /// One timed move of a rated mover.
@@ -85,6 +96,11 @@ impl GameRows {
             recapture: row.view.recapture,
             previous: previous.to_vec(),
             opp_last: row.opp_last,
+            played_prob: row.view.played_prob,
+            q: row.view.q,
+            draw: row.view.draw,
+            captures: row.view.captures,
+            pieces: row.view.pieces,
         }
     }
 }
@@ -98,6 +114,8 @@ pub struct Selection {
     pub max_games: Option<usize>,
     /// Read only games whose `TimeControl` base is at least this (seconds).
     pub min_base: Option<f64>,
+    /// Read only games of these Lichess speeds (all when empty).
+    pub speeds: Vec<super::Speed>,
     pub concurrency: usize,
     /// Where to write every row read (CSV), if anywhere.
     pub rows_csv: Option<PathBuf>,
@@ -146,8 +164,13 @@ pub fn collect(sel: &Selection) -> Result<Collected> {
         drop(row_tx);
         let counts = read_games(
             &sel.files,
-            |site, base| {
-                sel.half.holds(site) && sel.min_base.is_none_or(|m| base.is_some_and(|b| b >= m))
+            |site, clock| {
+                sel.half.holds(site)
+                    && sel
+                        .min_base
+                        .is_none_or(|m| clock.is_some_and(|(b, _)| b >= m))
+                    && (sel.speeds.is_empty()
+                        || clock.is_some_and(|(b, i)| sel.speeds.contains(&super::Speed::of(b, i))))
             },
             |game| {
                 if sel.max_games.is_some_and(|m| taken >= m) {
@@ -238,7 +261,16 @@ impl Nets {
             for (&i, e) in idx.iter().zip(&evals) {
                 let k = rows[i].ply as usize;
                 let last = k.checked_sub(1).map(|j| g.moves[j]);
-                rows[i].view = view(&g.positions[k], last, &e.probabilities(1.0));
+                let probs = e.probabilities(1.0);
+                let mut v = view(&g.positions[k], last, &probs);
+                v.played_prob = e
+                    .moves
+                    .iter()
+                    .position(|m| *m == g.moves[k])
+                    .map_or(0.0, |j| f64::from(probs[j]));
+                v.q = f64::from(e.q());
+                v.draw = f64::from(e.wdl[1]);
+                rows[i].view = v;
             }
         }
         Ok(GameRows {
@@ -272,6 +304,9 @@ fn view(pos: &Chess, last: Option<Move>, probs: &[f32]) -> View {
         legal: probs.len() as u32,
         in_check: pos.is_check(),
         recapture,
+        captures: pos.legal_moves().iter().filter(|m| m.is_capture()).count() as u32,
+        pieces: pos.board().occupied().count() as u32,
+        ..View::default()
     }
 }
 
@@ -292,6 +327,11 @@ struct RowOut<'a> {
     legal: u32,
     in_check: bool,
     recapture: bool,
+    played_prob: f64,
+    q: f64,
+    draw: f64,
+    captures: u32,
+    pieces: u32,
 }
 
 /// Every row, one a move, for a look outside skillcal.
@@ -314,6 +354,11 @@ fn write_rows(path: &std::path::Path, games: &[GameRows]) -> Result<()> {
                 legal: r.view.legal,
                 in_check: r.view.in_check,
                 recapture: r.view.recapture,
+                played_prob: r.view.played_prob,
+                q: r.view.q,
+                draw: r.view.draw,
+                captures: r.view.captures,
+                pieces: r.view.pieces,
             })
         })
         .collect();

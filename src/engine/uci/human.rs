@@ -123,11 +123,24 @@ impl Ask<'_> {
             return None;
         }
         let probs = e.probabilities(1.0);
-        if let Some(timed) = self.timed {
-            let (think, report) = timed.think(&probs);
+        let chosen = self.choose(&e, &probs, plan);
+        // the think time is drawn once the move is chosen: how unlikely the net found it is
+        // part of how long a person takes over it
+        if let (Some(timed), Some(m)) = (self.timed, chosen) {
+            let played = e
+                .moves
+                .iter()
+                .position(|x| *x == m)
+                .map_or(0.0, |i| probs[i]);
+            let (think, report) = timed.think(&probs, played, e.wdl, &self.game.root);
             (self.say)(&report);
             self.think = Some(think);
         }
+        chosen
+    }
+
+    /// The move of the plan at the net's answer `e` (its probabilities `probs`).
+    fn choose(&mut self, e: &Evaluation, probs: &[f32], plan: &HumanPlan) -> Option<Move> {
         match &plan.search {
             None => {
                 let top = e.best()?;
@@ -137,11 +150,11 @@ impl Ask<'_> {
                     uci_string(top)
                 ));
                 match &plan.mistakes {
-                    None => Some(self.people_move(&e, &probs).unwrap_or(top)),
-                    Some(m) => Some(self.mistake(&e, &probs, top, m.nodes, m.weight)),
+                    None => Some(self.people_move(e, probs).unwrap_or(top)),
+                    Some(m) => Some(self.mistake(e, probs, top, m.nodes, m.weight)),
                 }
             }
-            Some(search) => self.searched(&e, &probs, search),
+            Some(search) => self.searched(e, probs, search),
         }
     }
 

@@ -82,10 +82,22 @@ impl TimedMove {
         self.ctx.own_clock < TROUBLE
     }
 
-    /// The think time at the net's policy `probs` (over the legal moves): drawn, scaled, bounded
-    /// by the clock, and remembered as our last time. Also its `info string`.
-    pub fn think(&self, probs: &[f32]) -> (Duration, String) {
+    /// The think time at the net's policy `probs` (over the legal moves), the chosen move's
+    /// probability `played`, the net's `wdl` and the position `pos`: drawn, scaled, bounded by
+    /// the clock, and remembered as our last time. Also its `info string`.
+    pub fn think(
+        &self,
+        probs: &[f32],
+        played: f32,
+        wdl: [f32; 3],
+        pos: &Chess,
+    ) -> (Duration, String) {
         let mut ctx = self.ctx.clone();
+        ctx.played_prob = f64::from(played);
+        ctx.q = f64::from(wdl[0] - wdl[2]);
+        ctx.draw = f64::from(wdl[1]);
+        ctx.captures = pos.legal_moves().iter().filter(|m| m.is_capture()).count() as u32;
+        ctx.pieces = pos.board().occupied().count() as u32;
         let top = probs.iter().copied().fold(0.0f32, f32::max);
         ctx.top_prob = f64::from(top);
         ctx.entropy = probs
