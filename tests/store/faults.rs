@@ -108,8 +108,9 @@ fn workers_killed_mid_unit_twice_lose_no_game() {
         assert!(w.wait().unwrap().success());
     }
     check_exactly_once(&pg, &out);
-    // both killed units were played again
-    assert!(pg.number("SELECT count(*) FROM units WHERE attempts > 1") >= 2);
+    // every lease a kill cut short was leased again: two units once each, or (when the second
+    // worker, slow to start, found the first's lease already expired) one unit twice
+    assert!(pg.number("SELECT COALESCE(sum(attempts - 1), 0) FROM units") >= 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
