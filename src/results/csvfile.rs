@@ -51,7 +51,7 @@ pub(super) fn csv_error(path: &Path, e: csv::Error, write: bool) -> ResultsError
 
 /// What serde could not read in a row, by column and value: csv's own message says only
 /// `field 2: invalid digit found in string`.
-fn field_message(
+pub(super) fn field_message(
     headers: &csv::StringRecord,
     record: &csv::StringRecord,
     e: &csv::DeserializeError,

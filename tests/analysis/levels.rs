@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use skillcal::report::levels::{average_ranks, load_levels, spearman, Rise};
-use skillcal::results::{read_csv, LevelKind, LevelRow};
+use skillcal::results::{read_csv, AnalysisRow, LevelElo, LevelKind, LevelRow};
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("skillcal-levels-{}-{name}", std::process::id()));
@@ -32,6 +32,9 @@ const POOL: &str = "name,anchor,anchor_sd,elo,lower,upper,games
 sf-skill0,1320,50,1320,1270,1370,200
 sf-skill5,1700,50,1710,1650,1770,200
 ";
+
+/// levels.csv's columns, in order.
+const LEVELS_HEAD: &str = "kind,name,t,knobs,elo,elo_lower,elo_upper,elo_measured,measured_lower,measured_upper,games,moves,acpl,acpl_lower,acpl_upper,accuracy,accuracy_lower,accuracy_upper,inaccuracy_rate,inaccuracy_rate_lower,inaccuracy_rate_upper,mistake_rate,mistake_rate_lower,mistake_rate_upper,blunder_rate,blunder_rate_lower,blunder_rate_upper,blunder_rate_equal,blunder_rate_equal_lower,blunder_rate_equal_upper,blunder_rate_losing,blunder_rate_losing_lower,blunder_rate_losing_upper,losing_equal_ratio,drop_rate_equal,drop_rate_equal_lower,drop_rate_equal_upper,drop_rate_losing,drop_rate_losing_lower,drop_rate_losing_upper,drop_losing_equal_ratio,top1,top1_lower,top1_upper";
 
 const HEAD: &str = "player,settings,games,moves,inaccuracies,acpl,acpl_lower,acpl_upper,accuracy,accuracy_lower,accuracy_upper,inaccuracy_rate,inaccuracy_rate_lower,inaccuracy_rate_upper,mistake_rate,mistake_rate_lower,mistake_rate_upper,blunder_rate,blunder_rate_lower,blunder_rate_upper,blunder_rate_equal,blunder_rate_equal_lower,blunder_rate_equal_upper,blunder_rate_losing,blunder_rate_losing_lower,blunder_rate_losing_upper,drop_rate_equal,drop_rate_equal_lower,drop_rate_equal_upper,drop_rate_losing,drop_rate_losing_lower,drop_rate_losing_upper,top1,top1_lower,top1_upper";
 
@@ -66,14 +69,14 @@ fn close(a: Option<f64>, b: f64) -> bool {
 fn levels_join_fit_points_curve_and_pool_with_the_analysis() {
     let d = run_folder("join", "60");
     let l = load_levels(&d).unwrap().expect("the run has an analysis");
-    let names: Vec<&str> = l.subjects.iter().map(|r| r.name.as_str()).collect();
+    let names: Vec<&str> = l.subjects.iter().map(|r| r.name()).collect();
     assert_eq!(
         names,
         ["skillcal_t0.0000", "skillcal_t0.5000", "skillcal_t1.0000"],
         "tested settings by t"
     );
     assert_eq!(l.unanalysed, ["skillcal_t0.7500"]);
-    let pool: Vec<&str> = l.pool.iter().map(|r| r.name.as_str()).collect();
+    let pool: Vec<&str> = l.pool.iter().map(|r| r.name()).collect();
     assert_eq!(
         pool,
         ["sf-skill0"],
@@ -82,10 +85,9 @@ fn levels_join_fit_points_curve_and_pool_with_the_analysis() {
 
     let first = &l.subjects[0];
     assert_eq!(
-        *first,
-        LevelRow {
+        first.level,
+        LevelElo {
             kind: LevelKind::Subject,
-            name: "skillcal_t0.0000".into(),
             t: Some(0.0),
             knobs: "LimitNodes=10".into(),
             elo: 1000.0,
@@ -94,76 +96,52 @@ fn levels_join_fit_points_curve_and_pool_with_the_analysis() {
             elo_measured: Some(980.0),
             measured_lower: Some(880.0),
             measured_upper: Some(1080.0),
-            games: 40,
-            moves: 1000,
-            acpl: Some(80.0),
-            acpl_lower: Some(70.0),
-            acpl_upper: Some(90.0),
-            accuracy: Some(80.0),
-            accuracy_lower: Some(75.0),
-            accuracy_upper: Some(85.0),
-            inaccuracy_rate: Some(0.1),
-            inaccuracy_rate_lower: Some(0.08),
-            inaccuracy_rate_upper: Some(0.12),
-            mistake_rate: Some(0.05),
-            mistake_rate_lower: Some(0.04),
-            mistake_rate_upper: Some(0.06),
-            blunder_rate: Some(0.04),
-            blunder_rate_lower: Some(0.03),
-            blunder_rate_upper: Some(0.05),
-            blunder_rate_equal: Some(0.02),
-            blunder_rate_equal_lower: Some(0.01),
-            blunder_rate_equal_upper: Some(0.03),
-            blunder_rate_losing: Some(0.08),
-            blunder_rate_losing_lower: Some(0.06),
-            blunder_rate_losing_upper: Some(0.1),
-            losing_equal_ratio: Some(4.0),
-            drop_rate_equal: Some(0.004),
-            drop_rate_equal_lower: Some(0.002),
-            drop_rate_equal_upper: Some(0.006),
-            drop_rate_losing: Some(0.025),
-            drop_rate_losing_lower: Some(0.02),
-            drop_rate_losing_upper: Some(0.03),
-            drop_losing_equal_ratio: Some(0.025 / 0.004),
-            top1: Some(0.3),
-            top1_lower: Some(0.25),
-            top1_upper: Some(0.35),
         }
     );
+    let analysis: Vec<AnalysisRow> = read_csv(&d.join("analysis/analysis.csv")).unwrap();
+    assert_eq!(
+        first.analysis, analysis[0],
+        "the setting's analysis.csv row, whole"
+    );
+    assert_eq!(first.name(), "skillcal_t0.0000");
+    assert_eq!(first.losing_equal_ratio(), Some(4.0));
+    assert_eq!(first.drop_losing_equal_ratio(), Some(0.025 / 0.004));
     // Elo from the points' curve column, band interpolated in fit_curve.csv at t = 0.5.
     let mid = &l.subjects[1];
     assert_eq!(
-        (mid.elo, mid.elo_lower, mid.elo_upper),
+        (mid.level.elo, mid.level.elo_lower, mid.level.elo_upper),
         (1200.0, Some(1140.0), Some(1260.0))
     );
     assert_eq!(
-        mid.losing_equal_ratio, None,
+        mid.losing_equal_ratio(),
+        None,
         "no equal-state blunders: no ratio"
     );
     let top = &l.subjects[2];
     assert_eq!(
-        (top.top1, top.top1_lower),
+        (top.analysis.top1, top.analysis.top1_lower),
         (None, None),
         "empty figures stay empty"
     );
-    assert!(close(top.losing_equal_ratio, 4.0));
-    assert!(close(mid.drop_losing_equal_ratio, 2.0));
+    assert!(close(top.losing_equal_ratio(), 4.0));
+    assert!(close(mid.drop_losing_equal_ratio(), 2.0));
     assert_eq!(
-        top.drop_losing_equal_ratio, None,
+        top.drop_losing_equal_ratio(),
+        None,
         "no equal-state drops: no ratio"
     );
     let member = &l.pool[0];
     assert_eq!(
         (
-            member.kind,
-            member.t,
-            member.elo,
-            member.elo_lower,
-            member.elo_measured
+            member.level.kind,
+            member.level.t,
+            member.level.elo,
+            member.level.elo_lower,
+            member.level.elo_measured
         ),
         (LevelKind::Pool, None, 1320.0, Some(1270.0), None)
     );
-    assert_eq!(member.knobs, "Skill Level=0;Threads=1");
+    assert_eq!(member.level.knobs, "Skill Level=0;Threads=1");
 
     // ACPL 80, 60, 65 against Elo 1000, 1200, 1400: rho = -0.5, rising from t=0.5 to t=1.
     assert_eq!(l.trend.settings, 3);
@@ -180,12 +158,35 @@ fn levels_join_fit_points_curve_and_pool_with_the_analysis() {
         }]
     );
 
-    // levels.csv round-trips: subjects by t, then pool members.
+    // levels.csv: subjects by t, then pool members; read back, its columns are as written.
     let path = skillcal::report::levels::write_levels(&d.join("analysis"), &l).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert_eq!(lines[0], LEVELS_HEAD);
+    assert_eq!(lines[1], "subject,skillcal_t0.0000,0.0,LimitNodes=10,1000.0,900.0,1100.0,980.0,880.0,1080.0,40,1000,80.0,70.0,90.0,80.0,75.0,85.0,0.1,0.08,0.12,0.05,0.04,0.06,0.04,0.03,0.05,0.02,0.01,0.03,0.08,0.06,0.1,4.0,0.004,0.002,0.006,0.025,0.02,0.03,6.25,0.3,0.25,0.35");
+    assert_eq!(lines[3], "subject,skillcal_t1.0000,1.0,LimitNodes=1000,1400.0,1300.0,1500.0,1390.0,1290.0,1490.0,40,1200,65.0,60.0,70.0,88.0,84.0,92.0,0.06,0.05,0.07,0.03,0.02,0.04,0.02,0.01,0.03,0.01,0.0,0.02,0.04,0.03,0.05,4.0,0.0,0.0,0.0,0.01,0.0,0.02,,,,");
+    assert!(
+        lines[4]
+            .starts_with("pool,sf-skill0,,Skill Level=0;Threads=1,1320.0,1270.0,1370.0,,,,20,600,"),
+        "{}",
+        lines[4]
+    );
     let back: Vec<LevelRow> = read_csv(&path).unwrap();
-    assert_eq!(back.len(), 4);
-    assert_eq!(back[0], *first);
-    assert_eq!(back[3], *member);
+    let levels: Vec<&LevelElo> = back.iter().map(|r| &r.level).collect();
+    assert_eq!(
+        levels,
+        [&first.level, &mid.level, &top.level, &member.level]
+    );
+    assert_eq!(
+        (back[0].analysis.acpl, back[0].analysis.top1_upper),
+        (first.analysis.acpl, first.analysis.top1_upper)
+    );
+    assert_eq!(back[3].name(), "sf-skill0");
+    assert_eq!(
+        back[0].drop_losing_equal_ratio(),
+        first.drop_losing_equal_ratio()
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -204,13 +205,13 @@ fn an_analysis_csv_from_before_the_drop_columns_still_reads() {
     .unwrap();
     let l = load_levels(&d).unwrap().expect("the run has an analysis");
     let r = &l.subjects[0];
-    assert!(close(r.losing_equal_ratio, 4.0));
-    assert!(close(r.top1, 0.3));
+    assert!(close(r.losing_equal_ratio(), 4.0));
+    assert!(close(r.analysis.top1, 0.3));
     assert_eq!(
         (
-            r.drop_rate_equal,
-            r.drop_rate_losing,
-            r.drop_losing_equal_ratio
+            r.analysis.drop_rate_equal,
+            r.analysis.drop_rate_losing,
+            r.drop_losing_equal_ratio()
         ),
         (None, None, None)
     );
@@ -363,7 +364,16 @@ fn analyse_on_a_calibration_folder_writes_levels_csv() {
     type Key<'a> = (LevelKind, &'a str, Option<f64>, f64, usize, usize);
     let got: Vec<Key> = rows
         .iter()
-        .map(|r| (r.kind, r.name.as_str(), r.t, r.elo, r.games, r.moves))
+        .map(|r| {
+            (
+                r.level.kind,
+                r.name(),
+                r.level.t,
+                r.level.elo,
+                r.analysis.games,
+                r.analysis.moves,
+            )
+        })
         .collect();
     assert_eq!(
         got,

@@ -163,9 +163,11 @@ pub fn human_rows(
         for (f, l) in families.iter().zip(levels) {
             let Some(l) = l else { continue };
             let mut by_elo: Vec<&LevelRow> = l.subjects.iter().collect();
-            by_elo.sort_by(|a, b| a.elo.total_cmp(&b.elo));
+            by_elo.sort_by(|a, b| a.level.elo.total_cmp(&b.level.elo));
             let at = |v: fn(&LevelRow) -> Option<f64>| interpolate(&by_elo, band.elo, v);
-            let at_acpl = h.acpl.and_then(|x| bracket(&by_elo, x, |r| r.acpl));
+            let at_acpl = h
+                .acpl
+                .and_then(|x| bracket(&by_elo, x, |r| r.analysis.acpl));
             let eq =
                 |v: fn(&LevelRow) -> Option<f64>| at_acpl.and_then(|(a, b, w)| lerp(a, b, w, v));
             let mut row = CompareHumanRow {
@@ -179,15 +181,15 @@ pub fn human_rows(
                 human_inaccuracy_rate: h.inaccuracy_rate,
                 human_drop_ratio: h_drop,
                 human_top1: h.top1,
-                acpl: at(|r| r.acpl),
-                blunder_rate: at(|r| r.blunder_rate),
-                top1: at(|r| r.top1),
-                acpl_elo: eq(|r| Some(r.elo)),
-                blunder_rate_at_acpl: eq(|r| r.blunder_rate),
-                mistake_rate_at_acpl: eq(|r| r.mistake_rate),
-                inaccuracy_rate_at_acpl: eq(|r| r.inaccuracy_rate),
-                drop_ratio_at_acpl: eq(|r| r.drop_losing_equal_ratio),
-                top1_at_acpl: eq(|r| r.top1),
+                acpl: at(|r| r.analysis.acpl),
+                blunder_rate: at(|r| r.analysis.blunder_rate),
+                top1: at(|r| r.analysis.top1),
+                acpl_elo: eq(|r| Some(r.level.elo)),
+                blunder_rate_at_acpl: eq(|r| r.analysis.blunder_rate),
+                mistake_rate_at_acpl: eq(|r| r.analysis.mistake_rate),
+                inaccuracy_rate_at_acpl: eq(|r| r.analysis.inaccuracy_rate),
+                drop_ratio_at_acpl: eq(|r| r.drop_losing_equal_ratio()),
+                top1_at_acpl: eq(|r| r.analysis.top1),
                 unlikeness: None,
             };
             row.unlikeness = unlikeness(&[

@@ -38,15 +38,15 @@ pub(in crate::report) fn interpolate(
     value: impl Fn(&LevelRow) -> Option<f64>,
 ) -> Option<f64> {
     if let [one] = by_elo {
-        return (one.elo == target).then(|| value(one)).flatten();
+        return (one.level.elo == target).then(|| value(one)).flatten();
     }
     let w = by_elo
         .windows(2)
-        .find(|w| w[0].elo <= target && target <= w[1].elo)?;
+        .find(|w| w[0].level.elo <= target && target <= w[1].level.elo)?;
     let (a, b) = (w[0], w[1]);
     let (va, vb) = (value(a)?, value(b)?);
-    if b.elo > a.elo {
-        Some(va + (target - a.elo) / (b.elo - a.elo) * (vb - va))
+    if b.level.elo > a.level.elo {
+        Some(va + (target - a.level.elo) / (b.level.elo - a.level.elo) * (vb - va))
     } else {
         Some(va)
     }
@@ -62,9 +62,9 @@ pub fn play_rows(
     for (f, l) in families.iter().zip(levels) {
         let Some(l) = l else { continue };
         let mut by_elo: Vec<&LevelRow> = l.subjects.iter().collect();
-        by_elo.sort_by(|a, b| a.elo.total_cmp(&b.elo));
-        let lo = by_elo.first().map_or(f64::NAN, |r| r.elo);
-        let hi = by_elo.last().map_or(f64::NAN, |r| r.elo);
+        by_elo.sort_by(|a, b| a.level.elo.total_cmp(&b.level.elo));
+        let lo = by_elo.first().map_or(f64::NAN, |r| r.level.elo);
+        let hi = by_elo.last().map_or(f64::NAN, |r| r.level.elo);
         for &target in targets {
             let in_range = lo <= target && target <= hi;
             let at = |v: fn(&LevelRow) -> Option<f64>| {
@@ -75,11 +75,11 @@ pub fn play_rows(
                 target,
                 settings: by_elo.len() as u32,
                 in_range,
-                acpl: at(|r| r.acpl),
-                blunder_rate: at(|r| r.blunder_rate),
-                losing_equal_ratio: at(|r| r.losing_equal_ratio),
-                drop_losing_equal_ratio: at(|r| r.drop_losing_equal_ratio),
-                top1: at(|r| r.top1),
+                acpl: at(|r| r.analysis.acpl),
+                blunder_rate: at(|r| r.analysis.blunder_rate),
+                losing_equal_ratio: at(|r| r.losing_equal_ratio()),
+                drop_losing_equal_ratio: at(|r| r.drop_losing_equal_ratio()),
+                top1: at(|r| r.analysis.top1),
             });
         }
     }
@@ -123,7 +123,7 @@ pub fn write_play(
                     .iter()
                     .filter_map(|r| {
                         let (y, lo, hi) = value(r);
-                        Some((r.elo, y?, lo.unwrap_or(y?), hi.unwrap_or(y?)))
+                        Some((r.level.elo, y?, lo.unwrap_or(y?), hi.unwrap_or(y?)))
                     })
                     .collect();
                 Some(Series {
@@ -133,7 +133,13 @@ pub fn write_play(
             })
             .collect::<Vec<_>>()
     };
-    let acpl = series(|r| (r.acpl, r.acpl_lower, r.acpl_upper));
+    let acpl = series(|r| {
+        (
+            r.analysis.acpl,
+            r.analysis.acpl_lower,
+            r.analysis.acpl_upper,
+        )
+    });
     let acpl_plot = level_plot(
         &out.join(ACPL_SVG),
         "ACPL against Elo, every analysed family",
@@ -141,7 +147,13 @@ pub fn write_play(
         1.0,
         &acpl,
     )?;
-    let blunders = series(|r| (r.blunder_rate, r.blunder_rate_lower, r.blunder_rate_upper));
+    let blunders = series(|r| {
+        (
+            r.analysis.blunder_rate,
+            r.analysis.blunder_rate_lower,
+            r.analysis.blunder_rate_upper,
+        )
+    });
     let blunders_plot = level_plot(
         &out.join(BLUNDERS_SVG),
         "Blunder rate against Elo, every analysed family",

@@ -145,9 +145,9 @@ fn trend(subjects: &[LevelRow]) -> AcplTrend {
     let analysed = || {
         subjects
             .iter()
-            .filter(|r| r.acpl.is_some_and(f64::is_finite))
+            .filter(|r| r.analysis.acpl.is_some_and(f64::is_finite))
     };
-    let with: Vec<&LevelRow> = analysed().filter(|r| r.elo.is_finite()).collect();
+    let with: Vec<&LevelRow> = analysed().filter(|r| r.level.elo.is_finite()).collect();
     let rho = |x: &[f64], y: &[f64]| {
         if x.len() < RHO_MIN_SETTINGS || x.iter().any(|v| !v.is_finite()) {
             None
@@ -155,19 +155,19 @@ fn trend(subjects: &[LevelRow]) -> AcplTrend {
             spearman(x, y)
         }
     };
-    let acpl: Vec<f64> = with.iter().filter_map(|r| r.acpl).collect();
-    let elo: Vec<f64> = with.iter().map(|r| r.elo).collect();
-    let measured: Option<Vec<f64>> = with.iter().map(|r| r.elo_measured).collect();
+    let acpl: Vec<f64> = with.iter().filter_map(|r| r.analysis.acpl).collect();
+    let elo: Vec<f64> = with.iter().map(|r| r.level.elo).collect();
+    let measured: Option<Vec<f64>> = with.iter().map(|r| r.level.elo_measured).collect();
     let mut by_elo = with.clone();
-    by_elo.sort_by(|a, b| a.elo.total_cmp(&b.elo));
+    by_elo.sort_by(|a, b| a.level.elo.total_cmp(&b.level.elo));
     let rises = by_elo
         .windows(2)
         .filter_map(|w| {
-            let (lo, hi) = (w[0].acpl?, w[1].acpl?);
-            (hi > lo && w[1].elo > w[0].elo).then(|| Rise {
-                lower: w[0].name.clone(),
+            let (lo, hi) = (w[0].analysis.acpl?, w[1].analysis.acpl?);
+            (hi > lo && w[1].level.elo > w[0].level.elo).then(|| Rise {
+                lower: w[0].name().to_string(),
                 lower_acpl: lo,
-                higher: w[1].name.clone(),
+                higher: w[1].name().to_string(),
                 higher_acpl: hi,
             })
         })
@@ -199,7 +199,7 @@ pub fn join(
             continue;
         };
         let (elo_lower, elo_upper) = band_at(curve, p.t);
-        let elo = LevelElo {
+        let level = LevelElo {
             kind: LevelKind::Subject,
             t: Some(p.t),
             knobs: p.knobs.clone(),
@@ -210,14 +210,20 @@ pub fn join(
             measured_lower: Some(p.lower),
             measured_upper: Some(p.upper),
         };
-        subjects.push(LevelRow::new(elo, a));
+        subjects.push(LevelRow {
+            level,
+            analysis: a.clone(),
+        });
     }
-    subjects.sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
+    subjects.sort_by(|a, b| {
+        let t = |r: &LevelRow| r.level.t.unwrap_or(0.0);
+        t(a).total_cmp(&t(b))
+    });
     let mut members: Vec<LevelRow> = pool
         .iter()
         .filter_map(|m| {
             let a = find(&m.name)?;
-            let elo = LevelElo {
+            let level = LevelElo {
                 kind: LevelKind::Pool,
                 t: None,
                 knobs: a.settings.clone(),
@@ -228,10 +234,13 @@ pub fn join(
                 measured_lower: None,
                 measured_upper: None,
             };
-            Some(LevelRow::new(elo, a))
+            Some(LevelRow {
+                level,
+                analysis: a.clone(),
+            })
         })
         .collect();
-    members.sort_by(|a, b| a.elo.total_cmp(&b.elo));
+    members.sort_by(|a, b| a.level.elo.total_cmp(&b.level.elo));
     let trend = trend(&subjects);
     Levels {
         subjects,

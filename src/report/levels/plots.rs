@@ -57,7 +57,7 @@ fn series(
         .filter_map(|r| {
             let (v, lo, hi) = pick(r);
             let s = |x: Option<f64>| x.map(|x| x * scale);
-            Some((r.elo, v? * scale, s(lo), s(hi)))
+            Some((r.level.elo, v? * scale, s(lo), s(hi)))
         })
         .filter(|p| p.0.is_finite() && p.1.is_finite())
         .collect();
@@ -132,13 +132,25 @@ const GREY: RGBColor = RGBColor(110, 110, 110);
 fn error_rates_plot(errors: &Path, s: &[LevelRow], p: &[LevelRow]) -> Result<(), ReportError> {
     let inacc: Pick = |r| {
         (
-            r.inaccuracy_rate,
-            r.inaccuracy_rate_lower,
-            r.inaccuracy_rate_upper,
+            r.analysis.inaccuracy_rate,
+            r.analysis.inaccuracy_rate_lower,
+            r.analysis.inaccuracy_rate_upper,
         )
     };
-    let mist: Pick = |r| (r.mistake_rate, r.mistake_rate_lower, r.mistake_rate_upper);
-    let blun: Pick = |r| (r.blunder_rate, r.blunder_rate_lower, r.blunder_rate_upper);
+    let mist: Pick = |r| {
+        (
+            r.analysis.mistake_rate,
+            r.analysis.mistake_rate_lower,
+            r.analysis.mistake_rate_upper,
+        )
+    };
+    let blun: Pick = |r| {
+        (
+            r.analysis.blunder_rate,
+            r.analysis.blunder_rate_lower,
+            r.analysis.blunder_rate_upper,
+        )
+    };
     elo_plot(
         errors,
         "Inaccuracy, mistake and blunder rates against Elo",
@@ -153,7 +165,7 @@ fn error_rates_plot(errors: &Path, s: &[LevelRow], p: &[LevelRow]) -> Result<(),
                 "pool: inaccuracies",
                 ORANGE,
                 true,
-                |r| (r.inaccuracy_rate, None, None),
+                |r| (r.analysis.inaccuracy_rate, None, None),
                 100.0,
             ),
             series(
@@ -161,7 +173,7 @@ fn error_rates_plot(errors: &Path, s: &[LevelRow], p: &[LevelRow]) -> Result<(),
                 "pool: mistakes",
                 MAGENTA,
                 true,
-                |r| (r.mistake_rate, None, None),
+                |r| (r.analysis.mistake_rate, None, None),
                 100.0,
             ),
             series(
@@ -169,7 +181,7 @@ fn error_rates_plot(errors: &Path, s: &[LevelRow], p: &[LevelRow]) -> Result<(),
                 "pool: blunders",
                 RED,
                 true,
-                |r| (r.blunder_rate, None, None),
+                |r| (r.analysis.blunder_rate, None, None),
                 100.0,
             ),
         ],
@@ -190,9 +202,9 @@ fn state_plots(state: &Path, drops: &Path, s: &[LevelRow]) -> Result<(), ReportE
                 false,
                 |r| {
                     (
-                        r.blunder_rate_losing,
-                        r.blunder_rate_losing_lower,
-                        r.blunder_rate_losing_upper,
+                        r.analysis.blunder_rate_losing,
+                        r.analysis.blunder_rate_losing_lower,
+                        r.analysis.blunder_rate_losing_upper,
                     )
                 },
                 100.0,
@@ -204,9 +216,9 @@ fn state_plots(state: &Path, drops: &Path, s: &[LevelRow]) -> Result<(), ReportE
                 false,
                 |r| {
                     (
-                        r.blunder_rate_equal,
-                        r.blunder_rate_equal_lower,
-                        r.blunder_rate_equal_upper,
+                        r.analysis.blunder_rate_equal,
+                        r.analysis.blunder_rate_equal_lower,
+                        r.analysis.blunder_rate_equal_upper,
                     )
                 },
                 100.0,
@@ -225,9 +237,9 @@ fn state_plots(state: &Path, drops: &Path, s: &[LevelRow]) -> Result<(), ReportE
                 false,
                 |r| {
                     (
-                        r.drop_rate_losing,
-                        r.drop_rate_losing_lower,
-                        r.drop_rate_losing_upper,
+                        r.analysis.drop_rate_losing,
+                        r.analysis.drop_rate_losing_lower,
+                        r.analysis.drop_rate_losing_upper,
                     )
                 },
                 100.0,
@@ -239,9 +251,9 @@ fn state_plots(state: &Path, drops: &Path, s: &[LevelRow]) -> Result<(), ReportE
                 false,
                 |r| {
                     (
-                        r.drop_rate_equal,
-                        r.drop_rate_equal_lower,
-                        r.drop_rate_equal_upper,
+                        r.analysis.drop_rate_equal,
+                        r.analysis.drop_rate_equal_lower,
+                        r.analysis.drop_rate_equal_upper,
                     )
                 },
                 100.0,
@@ -265,7 +277,13 @@ pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
                 "tested settings",
                 RED,
                 false,
-                |r| (r.acpl, r.acpl_lower, r.acpl_upper),
+                |r| {
+                    (
+                        r.analysis.acpl,
+                        r.analysis.acpl_lower,
+                        r.analysis.acpl_upper,
+                    )
+                },
                 1.0,
             ),
             series(
@@ -273,7 +291,13 @@ pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
                 "pool members",
                 GREY,
                 true,
-                |r| (r.acpl, r.acpl_lower, r.acpl_upper),
+                |r| {
+                    (
+                        r.analysis.acpl,
+                        r.analysis.acpl_lower,
+                        r.analysis.acpl_upper,
+                    )
+                },
                 1.0,
             ),
         ],
@@ -290,7 +314,13 @@ pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
                 "tested settings",
                 RED,
                 false,
-                |r| (r.top1, r.top1_lower, r.top1_upper),
+                |r| {
+                    (
+                        r.analysis.top1,
+                        r.analysis.top1_lower,
+                        r.analysis.top1_upper,
+                    )
+                },
                 100.0,
             ),
             series(
@@ -298,7 +328,13 @@ pub fn draw(dir: &Path, l: &Levels) -> Result<(), ReportError> {
                 "pool members",
                 GREY,
                 true,
-                |r| (r.top1, r.top1_lower, r.top1_upper),
+                |r| {
+                    (
+                        r.analysis.top1,
+                        r.analysis.top1_lower,
+                        r.analysis.top1_upper,
+                    )
+                },
                 100.0,
             ),
         ],

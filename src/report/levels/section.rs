@@ -4,51 +4,84 @@
 use super::data::{Levels, RHO_MAX};
 use super::plots::LEVEL_FIGURES;
 use crate::report::doc::{estimate, Document, NO_NUMBER};
-use crate::results::LevelRow;
+use crate::results::{LevelElo, LevelRow};
+
+/// A level's Elo with its band.
+fn elo_cell(e: &LevelElo) -> String {
+    estimate(Some(e.elo), e.elo_lower, e.elo_upper, 1.0, 0, NO_NUMBER)
+}
 
 /// The figure cells shared by both tables.
 fn figure_cells(r: &LevelRow) -> Vec<String> {
     vec![
-        r.games.to_string(),
-        r.moves.to_string(),
-        estimate(r.acpl, r.acpl_lower, r.acpl_upper, 1.0, 1, NO_NUMBER),
+        r.analysis.games.to_string(),
+        r.analysis.moves.to_string(),
         estimate(
-            r.inaccuracy_rate,
-            r.inaccuracy_rate_lower,
-            r.inaccuracy_rate_upper,
+            r.analysis.acpl,
+            r.analysis.acpl_lower,
+            r.analysis.acpl_upper,
+            1.0,
+            1,
+            NO_NUMBER,
+        ),
+        estimate(
+            r.analysis.inaccuracy_rate,
+            r.analysis.inaccuracy_rate_lower,
+            r.analysis.inaccuracy_rate_upper,
             100.0,
             1,
             NO_NUMBER,
         ),
         estimate(
-            r.mistake_rate,
-            r.mistake_rate_lower,
-            r.mistake_rate_upper,
+            r.analysis.mistake_rate,
+            r.analysis.mistake_rate_lower,
+            r.analysis.mistake_rate_upper,
             100.0,
             1,
             NO_NUMBER,
         ),
         estimate(
-            r.blunder_rate,
-            r.blunder_rate_lower,
-            r.blunder_rate_upper,
+            r.analysis.blunder_rate,
+            r.analysis.blunder_rate_lower,
+            r.analysis.blunder_rate_upper,
             100.0,
             1,
             NO_NUMBER,
         ),
         format!(
             "{} / {} ({})",
-            estimate(r.blunder_rate_losing, None, None, 100.0, 1, NO_NUMBER),
-            estimate(r.blunder_rate_equal, None, None, 100.0, 1, NO_NUMBER),
-            estimate(r.losing_equal_ratio, None, None, 1.0, 2, NO_NUMBER)
+            estimate(
+                r.analysis.blunder_rate_losing,
+                None,
+                None,
+                100.0,
+                1,
+                NO_NUMBER
+            ),
+            estimate(
+                r.analysis.blunder_rate_equal,
+                None,
+                None,
+                100.0,
+                1,
+                NO_NUMBER
+            ),
+            estimate(r.losing_equal_ratio(), None, None, 1.0, 2, NO_NUMBER)
         ),
         format!(
             "{} / {} ({})",
-            estimate(r.drop_rate_losing, None, None, 100.0, 1, NO_NUMBER),
-            estimate(r.drop_rate_equal, None, None, 100.0, 1, NO_NUMBER),
-            estimate(r.drop_losing_equal_ratio, None, None, 1.0, 2, NO_NUMBER)
+            estimate(r.analysis.drop_rate_losing, None, None, 100.0, 1, NO_NUMBER),
+            estimate(r.analysis.drop_rate_equal, None, None, 100.0, 1, NO_NUMBER),
+            estimate(r.drop_losing_equal_ratio(), None, None, 1.0, 2, NO_NUMBER)
         ),
-        estimate(r.top1, r.top1_lower, r.top1_upper, 100.0, 1, NO_NUMBER),
+        estimate(
+            r.analysis.top1,
+            r.analysis.top1_lower,
+            r.analysis.top1_upper,
+            100.0,
+            1,
+            NO_NUMBER,
+        ),
     ]
 }
 
@@ -117,13 +150,13 @@ pub fn levels_section(doc: &mut Document, l: &Levels) {
             .iter()
             .map(|r| {
                 let mut row = vec![
-                    r.knobs.replace(';', ", "),
-                    estimate(r.t, None, None, 1.0, 3, NO_NUMBER),
-                    estimate(Some(r.elo), r.elo_lower, r.elo_upper, 1.0, 0, NO_NUMBER),
+                    r.level.knobs.replace(';', ", "),
+                    estimate(r.level.t, None, None, 1.0, 3, NO_NUMBER),
+                    elo_cell(&r.level),
                     estimate(
-                        r.elo_measured,
-                        r.measured_lower,
-                        r.measured_upper,
+                        r.level.elo_measured,
+                        r.level.measured_lower,
+                        r.level.measured_upper,
                         1.0,
                         0,
                         NO_NUMBER,
@@ -151,9 +184,9 @@ pub fn levels_section(doc: &mut Document, l: &Levels) {
             .iter()
             .map(|r| {
                 let mut row = vec![
-                    r.name.clone(),
-                    r.knobs.replace(';', ", "),
-                    estimate(Some(r.elo), r.elo_lower, r.elo_upper, 1.0, 0, NO_NUMBER),
+                    r.name().to_string(),
+                    r.level.knobs.replace(';', ", "),
+                    elo_cell(&r.level),
                 ];
                 row.extend(figure_cells(r));
                 row
