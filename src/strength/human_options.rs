@@ -7,9 +7,9 @@ pub const HUMAN_TEMPERATURE: &str = "HumanTemperature";
 pub const HUMAN_TIME: &str = "HumanTime";
 pub const HUMAN_TIME_SCALE: &str = "HumanTimeScale";
 pub const HUMAN_TIME_MODEL: &str = "HumanTimeModel";
-/// `HumanTemperature`'s default: the smallest temperature that makes nearly every self-played
-/// game from one position its own while costing the level little of the moves people play
-/// (the figures: docs/results/people.md, "Variety").
+/// `HumanTemperature`'s default: the smallest temperature at which nearly every self-played
+/// game from one position is its own while the level still plays the move people play nearly
+/// as often as at 0.
 pub const DEFAULT_TEMPERATURE: f64 = 0.35;
 /// The largest `HumanTemperature` accepted (1 is the net's own distribution).
 pub const MAX_TEMPERATURE: f64 = 10.0;

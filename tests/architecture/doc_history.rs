@@ -6,10 +6,9 @@
 //! reference may name one only as the reader's own output or input:
 //! - inside a code block (the commands a reader runs, and what they print);
 //! - in prose, when the page's code blocks name that path or a folder holding it (the folder a
-//!   command of the page writes or reads: `--out results/my-run`, then
-//!   `results/my-run/uci_elo_table.csv`);
-//! - the shipped pool's folder `results/pool` and its data files (`.csv`, `.toml`), which the
-//!   binary embeds and configs load as `[pool] file`.
+//!   command of the page writes with `--out`, and the files below it);
+//! - the shipped pool's folder and its data files (`.csv`, `.toml`), which the binary embeds and
+//!   configs load as `[pool] file`.
 //!
 //! Any other mention, and every link into `results/`, cites a run as a reason and is refused.
 
