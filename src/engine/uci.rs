@@ -13,7 +13,7 @@ use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::{Color, Position};
 
@@ -103,6 +103,8 @@ pub struct Uci {
     /// Set once the running search has sent its `bestmove` (its thread may still be ending).
     answered: Arc<AtomicBool>,
     control: Control,
+    /// When `ponderhit` made the running search's move ours (a think time counts from it).
+    ponderhit_at: Arc<Mutex<Option<Instant>>>,
     /// None after a `position` that names no position (see [`Uci::set_position`]).
     game: Option<Game>,
     opts: Options,
@@ -139,6 +141,7 @@ impl Uci {
             worker: None,
             answered: Arc::new(AtomicBool::new(false)),
             control: Control::default(),
+            ponderhit_at: Arc::default(),
             game: Some(Game::default()),
             seed: clock_seed(),
             seed_told: false,
@@ -271,7 +274,12 @@ impl Uci {
                 self.control.request_stop();
                 self.control.ponder.store(false, Ordering::SeqCst);
             }
-            Command::PonderHit => self.control.ponder.store(false, Ordering::SeqCst),
+            Command::PonderHit => {
+                if self.control.ponder.swap(false, Ordering::SeqCst) {
+                    *self.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner()) =
+                        Some(Instant::now());
+                }
+            }
             Command::Quit => {
                 self.stop_and_wait();
                 return false;

@@ -77,6 +77,38 @@ fn the_answer_waits_the_scaled_time_of_a_person() {
 }
 
 #[test]
+fn a_pondered_move_waits_its_time_from_ponderhit() {
+    let mut e = timed_engine(&[("HumanTimeScale", "20")]);
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go ponder wtime 600000 btime 600000");
+    let lines = e.until("info string HumanTime", WAIT);
+    let (taken, _) = said_time(&lines);
+    // the choice is made; the GUI's ponderhit comes well after `go`
+    std::thread::sleep(Duration::from_millis(400));
+    let (_, wall) = timed_go(&mut e, "ponderhit");
+    let wall = wall.as_secs_f64();
+    assert!(
+        wall >= taken - 0.002,
+        "answered {wall} s after ponderhit, before the {taken} s"
+    );
+    assert!(
+        wall < taken + 0.5,
+        "answered {wall} s after ponderhit for {taken} s"
+    );
+    // ponderhit at once, while the move is being chosen: the time counts from it, not from go
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    e.send("go ponder wtime 600000 btime 600000");
+    let (lines, wall) = timed_go(&mut e, "ponderhit");
+    let (taken, _) = said_time(&lines);
+    let wall = wall.as_secs_f64();
+    assert!(
+        wall >= taken - 0.002 && wall < taken + 0.5,
+        "{wall} s for {taken} s"
+    );
+    e.quit();
+}
+
+#[test]
 fn stop_ends_the_wait_at_once() {
     let mut e = timed_engine(&[("HumanTimeScale", "1000")]);
     e.send("position startpos moves d2d4 g8f6");

@@ -70,6 +70,8 @@ impl Uci {
         self.control = Control::default();
         self.control.ponder.store(wait.ponder, Ordering::SeqCst);
         let control = self.control.clone();
+        self.ponderhit_at = Arc::default();
+        let ponderhit_at = self.ponderhit_at.clone();
         self.answered = Arc::new(AtomicBool::new(false));
         let answered = self.answered.clone();
         let out = self.out.clone();
@@ -79,11 +81,13 @@ impl Uci {
             .stack_size(64 << 20)
             .spawn(move || {
                 let answer = choose(&mut engine, &control, &say);
-                // the move becomes ours at `go`, or when `ponderhit` clears the flag
+                // the move becomes ours at `go`, or at `ponderhit` (which may have come while
+                // `choose` ran: its instant is kept, so the think time counts from it)
                 let mut ours = start;
-                if control.ponder.load(Ordering::SeqCst) {
+                if wait.ponder {
                     wait_while(&control, || control.ponder.load(Ordering::SeqCst));
-                    ours = Instant::now();
+                    let hit = *ponderhit_at.lock().unwrap_or_else(|e| e.into_inner());
+                    ours = hit.unwrap_or_else(Instant::now);
                 }
                 if let Some(think) = answer.think {
                     let until = ours + think;
