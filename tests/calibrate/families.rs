@@ -48,7 +48,8 @@ fn every_family_config_loads_and_every_embedded_table_matches_it() {
             assert!(!table.provisional(), "blend is measured");
         }
         if !table.provisional() {
-            // a measured family's table is its committed run's, installed by
+            // a measured family's table is its committed run's (or that run's refit, below),
+            // installed by
             // `skillcal calibrate configs/families/F.toml --out results/families/F --install F`
             // (blend's: `... blend.toml --out results/range --install`)
             let folder = if family == Family::Blend {
@@ -56,9 +57,32 @@ fn every_family_config_loads_and_every_embedded_table_matches_it() {
             } else {
                 format!("results/families/{family}")
             };
-            let run = Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join(folder)
-                .join("uci_elo_table.csv");
+            // a table refitted by its verifications (scripts/research/shift-table.py, its
+            // `# refit:` line) is installed from the refit's own folder in the run
+            let mut run = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+            if family
+                .table_csv()
+                .lines()
+                .any(|l| l.starts_with("# refit:"))
+            {
+                let refits: Vec<_> = std::fs::read_dir(&run)
+                    .unwrap()
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| {
+                        p.file_name()
+                            .is_some_and(|n| n.to_string_lossy().starts_with("refit"))
+                            && p.join("uci_elo_table.csv").exists()
+                    })
+                    .collect();
+                assert_eq!(
+                    refits.len(),
+                    1,
+                    "{family}: one refit folder in {}",
+                    run.display()
+                );
+                run = refits[0].clone();
+            }
+            let run = run.join("uci_elo_table.csv");
             let measured = std::fs::read_to_string(&run)
                 .unwrap_or_else(|e| panic!("{family}: measured, so {} exists: {e}", run.display()));
             assert_eq!(family.table_csv(), measured, "{family}: the run's table");
