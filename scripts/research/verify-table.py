@@ -28,14 +28,18 @@ def short(name):
 
 
 def chi2_sf(x, dof):
-    """The chi-square survival function for an even number of degrees of freedom."""
-    if dof % 2:
-        raise ValueError("odd degrees of freedom")
-    term, total = 1.0, 1.0
-    for k in range(1, dof // 2):
-        term *= (x / 2) / k
+    """The chi-square survival function (closed forms for even and odd degrees of freedom)."""
+    if dof % 2 == 0:
+        term, total = 1.0, 1.0
+        for k in range(1, dof // 2):
+            term *= (x / 2) / k
+            total += term
+        return math.exp(-x / 2) * total
+    total, term = 0.0, math.sqrt(x)
+    for j in range(1, (dof - 1) // 2 + 1):
         total += term
-    return math.exp(-x / 2) * total
+        term *= x / (2 * j + 1)
+    return math.erfc(math.sqrt(x / 2)) + math.sqrt(2 / math.pi) * math.exp(-x / 2) * total
 
 
 def p_text(p):
