@@ -68,12 +68,14 @@ def main(argv):
     knob_at = {float(r["elo"]): float(r[knob_name]) for r in table}
 
     shifts = {}  # knob -> [(shift, sd)]
+    n_games = 0
     for v in verifies:
         for r in rows(v / "verify.csv"):
             target = float(r["target"])
             if target not in knob_at:
                 sys.exit(f"{v / 'verify.csv'}: level {target:g} is not a row of {cal / 'uci_elo_table.csv'}")
             k = knob_at[target]
+            n_games += int(r["games"])
             shifts.setdefault(k, []).append(
                 (float(r["measured"]) - interp(ks, elo, k), float(r["sd_games"]))
             )
@@ -96,7 +98,6 @@ def main(argv):
 
     out = csv.writer(sys.stdout, lineterminator="\n")
     header = comments(cal / "uci_elo_table.csv")
-    n_games = sum(int(r["games"]) for v in verifies for r in rows(v / "verify.csv"))
     for line in header:
         if "beyond the engine's range" in line:
             continue  # written again below, for the moved curve
@@ -109,8 +110,7 @@ def main(argv):
             )
         else:
             print(line)
-    names = [c for c in table[0].keys()]
-    scale_cols = [c for c in names if c.startswith("lichess_")]
+    scale_cols = [c for c in table[0] if c.startswith("lichess_")]
     offsets = {c: float(table[0][c]) - float(table[0]["elo"]) for c in scale_cols}
     floor, ceiling = values[0], values[-1]
     body = []

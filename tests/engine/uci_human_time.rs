@@ -95,9 +95,13 @@ fn a_pondered_move_waits_its_time_from_ponderhit() {
         wall < taken + 0.5,
         "answered {wall} s after ponderhit for {taken} s"
     );
-    // ponderhit at once, while the move is being chosen: the time counts from it, not from go
-    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    // ponderhit while the move is still being chosen (2600 searches for about 0.4 s here):
+    // the time counts from ponderhit, not from go (counted from go, it answered 50 ms early)
+    e.send("setoption name UCI_Elo value 2600");
+    e.send("setoption name HumanTimeScale value 200");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
     e.send("go ponder wtime 600000 btime 600000");
+    std::thread::sleep(Duration::from_millis(50));
     let (lines, wall) = timed_go(&mut e, "ponderhit");
     let (taken, _) = said_time(&lines);
     let wall = wall.as_secs_f64();
