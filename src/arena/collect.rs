@@ -19,6 +19,7 @@ use super::run_options::RunOptions;
 use super::sprt::SprtTracker;
 use super::stats::MatchTally;
 use super::summary::MatchSummary;
+use super::sweep::SweepTracker;
 use crate::results::GameRow;
 
 /// The match's state while games come in.
@@ -28,6 +29,7 @@ pub(super) struct Collector<'a> {
     store: GameFiles,
     tally: MatchTally,
     sprt: Option<SprtTracker>,
+    sweep: Option<SweepTracker>,
     summary: MatchSummary,
     pb: ProgressBar,
     date: String,
@@ -42,8 +44,7 @@ impl<'a> Collector<'a> {
         config: &'a MatchConfig,
         opts: &'a RunOptions,
         store: GameFiles,
-        tally: MatchTally,
-        sprt: Option<SprtTracker>,
+        (tally, sprt, sweep): (MatchTally, Option<SprtTracker>, Option<SweepTracker>),
         summary: MatchSummary,
         pb: ProgressBar,
     ) -> Collector<'a> {
@@ -53,6 +54,7 @@ impl<'a> Collector<'a> {
             store,
             tally,
             sprt,
+            sweep,
             summary,
             pb,
             date: today(),
@@ -93,6 +95,17 @@ impl<'a> Collector<'a> {
                 queue.lock().expect("queue lock").clear();
             }
             progress.push_str(&format!(", LLR {:.2}", t.result().llr));
+        }
+        if let Some(t) = self.sweep.as_mut() {
+            t.add(&record);
+            if t.swept(&record.white, &record.black) {
+                // the pairing's games not yet started are dropped; one under way finishes
+                let (a, b) = (job.white.min(job.black), job.white.max(job.black));
+                queue
+                    .lock()
+                    .expect("queue lock")
+                    .retain(|j| (j.white.min(j.black), j.white.max(j.black)) != (a, b));
+            }
         }
         let summary = &mut self.summary;
         summary.played += 1;

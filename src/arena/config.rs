@@ -55,6 +55,10 @@ pub struct MatchConfig {
     pub skillcal_bin: Option<PathBuf>,
     /// Stop early by a sequential test of the first engine against the second.
     pub sprt: Option<SprtConfig>,
+    /// A pairing one engine has won every game of, this many games in, plays no more
+    /// (0 or absent: every pairing plays its count).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_after_sweep: Option<u32>,
     /// `[rating]`: anchors and the scale's name for reports (says nothing about the games).
     pub rating: Option<RatingSection>,
 }
@@ -111,6 +115,7 @@ impl Default for MatchConfig {
             summary_every: 50,
             skillcal_bin: None,
             sprt: None,
+            stop_after_sweep: None,
             rating: None,
         }
     }

@@ -26,6 +26,7 @@ use super::snapshot::check_snapshot;
 use super::sprt::SprtTracker;
 use super::stats::MatchTally;
 use super::summary::MatchSummary;
+use super::sweep::SweepTracker;
 use super::uci_engine::UciEngine;
 
 /// Blocking entry point: builds its own tokio runtime. Do not call from inside a runtime.
@@ -85,9 +86,12 @@ pub fn run_matches(
 /// The games still to play and the tallies of the ones already in the directory.
 struct Resumed {
     planned: usize,
+    /// Unplayed games of pairings a sweep has stopped.
+    stopped: usize,
     pending: VecDeque<GameJob>,
     tally: MatchTally,
     sprt: Option<SprtTracker>,
+    sweep: Option<SweepTracker>,
 }
 
 /// Runs (or resumes) the match into `out_dir`.
@@ -116,11 +120,13 @@ pub async fn run_match_async(
     let store = GameFiles::open(out_dir)?;
     let Resumed {
         planned,
+        stopped,
         pending,
         tally,
         sprt,
+        sweep,
     } = resume(config, &players, &book, &store);
-    let already = planned - pending.len();
+    let already = planned - pending.len() - stopped;
     let mut summary = MatchSummary {
         out_dir: out_dir.to_path_buf(),
         planned,
@@ -163,7 +169,7 @@ pub async fn run_match_async(
     drop(tx);
 
     let mut stop = StopSignals::install(opts.handle_signals)?;
-    let mut collect = Collector::new(config, opts, store, tally, sprt, summary, pb);
+    let mut collect = Collector::new(config, opts, store, (tally, sprt, sweep), summary, pb);
     let outcome: Result<()> = loop {
         let msg = tokio::select! {
             m = rx.recv() => m,
@@ -199,7 +205,8 @@ pub async fn run_match_async(
     }
 }
 
-/// The plan, minus the games already stored; tallies (and the SPRT) fed with those.
+/// The plan, minus the games already stored and those of pairings a sweep has stopped; tallies
+/// (and the SPRT and the sweep rule) fed with the stored games.
 fn resume(config: &MatchConfig, players: &[Player], book: &Book, store: &GameFiles) -> Resumed {
     let plan = schedule::plan(config, book);
     let names: Vec<String> = players.iter().map(|p| p.spec.name.clone()).collect();
@@ -210,6 +217,7 @@ fn resume(config: &MatchConfig, players: &[Player], book: &Book, store: &GameFil
         .collect();
     let mut tally = MatchTally::new(&names[0], &pair_names);
     let mut sprt = SprtTracker::new(config, &names);
+    let mut sweep = SweepTracker::new(config.stop_after_sweep);
     let planned_ids: HashSet<u64> = plan.iter().map(|s| s.game_id).collect();
     for r in &store.records {
         if planned_ids.contains(&r.game_id) {
@@ -217,11 +225,22 @@ fn resume(config: &MatchConfig, players: &[Player], book: &Book, store: &GameFil
             if let Some(t) = sprt.as_mut() {
                 t.add(r);
             }
+            if let Some(t) = sweep.as_mut() {
+                t.add(r);
+            }
         }
     }
+    let stopped = |s: &schedule::Slot| {
+        sweep
+            .as_ref()
+            .is_some_and(|t| t.swept(&names[s.white], &names[s.black]))
+    };
+    let unplayed = |s: &&schedule::Slot| !store.done.contains(&s.game_id);
+    let stopped_games = plan.iter().filter(unplayed).filter(|s| stopped(s)).count();
     let pending = plan
         .iter()
-        .filter(|s| !store.done.contains(&s.game_id))
+        .filter(unplayed)
+        .filter(|s| !stopped(s))
         .map(|s| GameJob {
             game_id: s.game_id,
             pair_id: s.pair_id,
@@ -234,9 +253,11 @@ fn resume(config: &MatchConfig, players: &[Player], book: &Book, store: &GameFil
         .collect();
     Resumed {
         planned: plan.len(),
+        stopped: stopped_games,
         pending,
         tally,
         sprt,
+        sweep,
     }
 }
 

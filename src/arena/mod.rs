@@ -12,6 +12,7 @@
 //! seed = 1                    # opening order and per-game seeds
 //! summary_every = 20          # W-D-L / Elo summary every N games (0: only at the end)
 //! # skillcal_bin = "target/release/skillcal"   # for `builtin` engines
+//! # stop_after_sweep = 8      # a pairing one engine has won all of, 8 games in, plays no more
 //!
 //! [limits]                    # defaults for every engine; any mix is sent with `go`
 //! nodes = 20000
@@ -127,6 +128,7 @@ mod sprt;
 mod stats;
 mod substitute;
 mod summary;
+mod sweep;
 mod time_control;
 mod uci_engine;
 mod uci_option;
@@ -155,6 +157,7 @@ pub use sprt::SprtStatus;
 pub use stats::{elo_with_margin, PairingStats};
 pub use substitute::{apply as substitute, VAR as SUBSTITUTE_VAR};
 pub use summary::MatchSummary;
+pub use sweep::{tracker_of as sweep_tracker, SweepTracker};
 pub use time_control::{GoLimits, TimeControl};
 pub use uci_engine::{EngineFault, LaunchSpec};
 pub use uci_option::{OptionDecl, OptionKind};

@@ -25,6 +25,7 @@ pub fn check_snapshot(dir: &Path, cfg: &MatchConfig) -> Result<()> {
         c.event = String::new();
         // the stopping rule may change between runs: it says nothing about the games
         c.sprt = None;
+        c.stop_after_sweep = None;
         c.rating = None;
         // the default book named explicitly, or the same file by another path, is the same book
         let book = book_path(&c.openings);

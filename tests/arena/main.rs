@@ -14,3 +14,4 @@ mod resume;
 mod resume_options;
 mod sprt;
 mod substitute;
+mod sweep;

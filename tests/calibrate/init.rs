@@ -54,6 +54,8 @@ fn init_chooses_the_path_from_the_engines_options() {
     assert!(!cfg.pool_pairs.is_empty(), "the pool's games are loaded");
     // a straight line missed Fairy-Stockfish's Skill Levels by 660 Elo: the curve is a spline
     assert_eq!(cfg.fit.model.name(), "spline");
+    // an engine of unknown strength: the first batch's lopsided pairings stop at a sweep of 8
+    assert_eq!(cfg.plan.stop_after_sweep, 8);
     assert!(dir.join("skillcal-pool/2moves_v1.epd").is_file());
     // skillcal's own engine: UCI_Elo with UCI_LimitStrength, no Skill Level
     let (ok, out, err) = init(&dir, SKILLCAL, "builtin.toml");

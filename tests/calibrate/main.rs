@@ -26,6 +26,7 @@ mod self_scale;
 mod sim;
 mod spline;
 mod strict_inputs;
+mod sweep;
 mod t_min;
 mod tc_check;
 mod verify_cli;

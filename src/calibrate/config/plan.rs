@@ -34,6 +34,15 @@ pub struct PlanConfig {
     /// Rank a setting's candidate opponents by the variance their games remove per second of
     /// play (the run's measured game times) rather than per game.
     pub per_second: bool,
+    /// A (setting, opponent) pairing one side has won every game of, this many games in, plays
+    /// no more (the arena's `stop_after_sweep`); 0 = every pairing plays its count. `init`
+    /// writes 8 for an engine of unknown strength, whose first batch meets the whole scale.
+    #[serde(skip_serializing_if = "is_zero_usize")]
+    pub stop_after_sweep: usize,
+}
+
+fn is_zero_usize(v: &usize) -> bool {
+    *v == 0
 }
 
 // A run's `calibrate.toml` without t_min reads as before.
@@ -55,6 +64,7 @@ impl Default for PlanConfig {
             min_games_per_target: 0,
             pool_games: 0,
             per_second: true,
+            stop_after_sweep: 0,
         }
     }
 }

@@ -332,6 +332,12 @@ model = "spline"
 knots = 6
 knots_at = "data"
 
+# The first batch meets an engine of unknown strength with opponents over the whole scale: a
+# pairing one side has won all of, 8 games in, stops there (it says only that the gap is large,
+# and its further games would tell the fit little); the planner's later pairings are close.
+[plan]
+stop_after_sweep = 8
+
 # The reference pool, measured once (Stockfish 15.1 Skill 0-10, Fairy-Stockfish 11.1 Skill 0 to
 # -12, and Maia-1 1100/1500/1900 played by skillcal's built-in engine): its members' ratings
 # and games, written beside this file by `skillcal init`. Its engines are /usr/games/stockfish

@@ -145,6 +145,7 @@ pub fn match_config(spec: &MatchSpec, event: &str) -> Result<MatchConfig> {
         },
         adjudication,
         summary_every: 0,
+        stop_after_sweep: spec.stop_after_sweep,
         ..Default::default()
     };
     cfg.validate()?;

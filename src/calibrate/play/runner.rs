@@ -48,11 +48,37 @@ pub struct MatchSpec {
     pub openings_plies: Option<u32>,
     #[serde(default)]
     pub adjudication: Option<toml::Table>,
+    /// A pairing swept this many games in stops (a calibration's `plan.stop_after_sweep`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_after_sweep: Option<u32>,
 }
 
 impl MatchSpec {
     pub fn planned_games(&self) -> usize {
         self.games_per_opponent * self.engines.len().saturating_sub(1)
+    }
+
+    /// Whether `games` (the match's so far) finish it: each opponent has played its count
+    /// against the first engine, or been stopped by a sweep.
+    pub fn done_with(&self, games: &[crate::results::GameRow]) -> bool {
+        if games.len() >= self.planned_games() {
+            return true;
+        }
+        let sweep = self
+            .stop_after_sweep
+            .and_then(|n| crate::arena::sweep_tracker(games, n));
+        let first = &self.engines[0].name;
+        self.engines[1..].iter().all(|o| {
+            let played = games
+                .iter()
+                .filter(|g| {
+                    (&g.white == first && g.black == o.name)
+                        || (&g.black == first && g.white == o.name)
+                })
+                .count();
+            played >= self.games_per_opponent
+                || sweep.as_ref().is_some_and(|t| t.swept(first, &o.name))
+        })
     }
 }
 

@@ -38,16 +38,26 @@ impl GameRunner for SimRunner {
     fn run(&self, spec: &MatchSpec, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).map_err(|e| CalibrateError::io("create", dir, e))?;
         let path = dir.join("games.csv");
-        let done = results::read_csv_or_empty::<GameRow>(&path)?.len();
+        let held = results::read_csv_or_empty::<GameRow>(&path)?;
+        let done: std::collections::HashSet<u64> = held.iter().map(|r| r.game_id).collect();
         let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
         let subject = &spec.engines[0];
         let mut id = 0usize;
+        let mut sweep = spec
+            .stop_after_sweep
+            .and_then(|n| crate::arena::sweep_tracker(&held, n));
         for opp in &spec.engines[1..] {
             for g in 0..spec.games_per_opponent {
                 // every game consumes the same random numbers whether skipped or not
                 let u: f64 = rng.random();
                 id += 1;
-                if id <= done {
+                if done.contains(&(id as u64)) {
+                    continue;
+                }
+                if sweep
+                    .as_ref()
+                    .is_some_and(|t| t.swept(&subject.name, &opp.name))
+                {
                     continue;
                 }
                 let (white, black) = if g % 2 == 0 {
@@ -90,6 +100,9 @@ impl GameRunner for SimRunner {
                     white_nodes: None,
                     black_nodes: None,
                 };
+                if let Some(t) = sweep.as_mut() {
+                    t.add(&row);
+                }
                 results::append_csv(&path, &row)?;
             }
         }

@@ -230,6 +230,7 @@ pub fn measure(
                 openings_order: cfg.openings.order.clone(),
                 openings_plies: cfg.openings.plies,
                 adjudication: cfg.adjudication.clone(),
+                stop_after_sweep: None,
             };
             let d = dir
                 .join("matches")

@@ -11,7 +11,7 @@ use super::folder::{
 };
 use super::outputs::{write_results, Outcome};
 use super::plan::{self, Opponent, PairCost, PlanState, SettingPlan};
-use super::players::{match_seed, match_spec, pool_engine, subject_engine};
+use super::players::{match_seed, match_spec, parse_subject, pool_engine, subject_engine};
 use crate::calibrate::config::CalibrationConfig;
 use crate::calibrate::error::{CalibrateError, Result};
 use crate::calibrate::fit::Role;
@@ -95,13 +95,19 @@ fn resume_unfinished(
     if !opts.fit_only {
         let mut unfinished = Vec::new();
         for (d, spec) in &existing {
-            if !spec_done(d, spec)? {
+            let rule = MatchSpec {
+                stop_after_sweep: rule_for(cfg, spec),
+                ..spec.clone()
+            };
+            if !spec_done(d, &rule)? {
                 if !opts.quiet {
                     eprintln!("resuming {}", d.display());
                 }
-                // at the config's concurrency, not the one the match was planned with
+                // at the config's concurrency and stopping rule (both choices of the plan, not
+                // of the games), not the ones the match was planned with
                 let spec = MatchSpec {
                     concurrency: cfg.concurrency,
+                    stop_after_sweep: rule_for(cfg, spec),
                     ..spec.clone()
                 };
                 unfinished.push((spec, d.clone()));
@@ -180,15 +186,13 @@ fn batch_specs(
                 Opponent::Subject(t) => subject_engine(cfg, *t),
             });
         }
+        let mut spec = match_spec(cfg, engines, p.games_per_opponent, 0);
+        spec.stop_after_sweep = sweep_rule(cfg);
         let est = p
             .estimate
             .map(|e| format!("{e:.0}"))
             .unwrap_or_else(|| "?".into());
-        specs.push((
-            p.reason.clone(),
-            match_spec(cfg, engines, p.games_per_opponent, 0),
-            est,
-        ));
+        specs.push((p.reason.clone(), spec, est));
     }
     specs
 }
@@ -233,6 +237,23 @@ fn announce_batch(
         games.len(),
         cfg.budget
     );
+}
+
+/// The rule a match of the run plays by: the plan's for the subject's matches, whenever they
+/// were planned; the pool ladder plays its count.
+fn rule_for(cfg: &CalibrationConfig, spec: &MatchSpec) -> Option<u32> {
+    if parse_subject(&spec.engines[0].name).is_some() {
+        sweep_rule(cfg)
+    } else {
+        spec.stop_after_sweep
+    }
+}
+
+/// The plan's sweep rule.
+fn sweep_rule(cfg: &CalibrationConfig) -> Option<u32> {
+    u32::try_from(cfg.plan.stop_after_sweep)
+        .ok()
+        .filter(|&n| n > 0)
 }
 
 /// Games of the pool ladder (adjacent members against each other), played in batch 0.

@@ -167,7 +167,7 @@ pub(in crate::calibrate) fn drop_unplayed(dir: &Path) -> Result<()> {
 }
 
 pub(in crate::calibrate) fn spec_done(d: &Path, spec: &MatchSpec) -> Result<bool> {
-    Ok(games_in(d)?.len() >= spec.planned_games())
+    Ok(spec.done_with(&games_in(d)?))
 }
 
 /// Appends the match `d` to the run's `plan.csv`.

@@ -199,6 +199,7 @@ pub fn match_spec(
         openings_order: cfg.openings.order.clone(),
         openings_plies: cfg.openings.plies,
         adjudication: cfg.adjudication.clone(),
+        stop_after_sweep: None,
     }
 }
 
