@@ -75,6 +75,8 @@ fn verify_plays_an_engines_table_row_by_its_settings() {
             "2",
             "--out",
             "v",
+            "--concurrency",
+            "2",
         ],
     );
     assert!(ok, "{err}");
@@ -82,6 +84,23 @@ fn verify_plays_an_engines_table_row_by_its_settings() {
     // the row's `go depth` 3 is the level's limit, and no StrengthTable is sent
     let cfg = level_limits(&dir, "v");
     assert!(cfg.contains("depth = 3"), "{cfg}");
+    // --concurrency overrides the config's 1 without an edit to it
+    assert!(cfg.contains("concurrency = 2"), "{cfg}");
+    let (ok, err) = skillcal_in(
+        &dir,
+        &[
+            "verify",
+            "table.csv",
+            "--config",
+            "engine.toml",
+            "--concurrency",
+            "0",
+        ],
+    );
+    assert!(
+        !ok && err.contains("invalid value '0' for '--concurrency"),
+        "{err}"
+    );
     assert!(!cfg.contains("StrengthTable"), "{cfg}");
     // a level that is not a row is refused before any folder, naming the rows
     let (ok, err) = skillcal_in(
