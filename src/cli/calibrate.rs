@@ -39,10 +39,8 @@ pub struct CalibrateArgs {
     /// (at least 2).
     #[arg(long)]
     pub budget: Option<usize>,
-    /// Games played at once, overriding the config's `concurrency` (at most the machine's
-    /// cores; the games' results do not depend on it at node and depth limits).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    pub concurrency: Option<u16>,
+    #[command(flatten)]
+    pub jobs: super::jobs::Jobs,
     /// Play the games through the PostgreSQL store (postgres://USER:PASSWORD@HOST:PORT/DB, or
     /// $SKILLCAL_STORE): each batch enqueued, played by `skillcal worker`s, fitted as here.
     #[arg(long, value_name = "URL")]
@@ -75,9 +73,7 @@ fn installed_table(family: Family) -> PathBuf {
 /// `skillcal calibrate`: runs or resumes the calibration, writes its report, installs the table.
 pub fn run(args: &CalibrateArgs) -> Result<()> {
     let mut cfg = CalibrationConfig::load(&args.config)?;
-    if let Some(n) = args.concurrency {
-        cfg.concurrency = n.into();
-    }
+    args.jobs.apply(&mut cfg.concurrency);
     // a misspelt family fails before any game is played
     let install = match &args.install {
         Some(name) => Some(Family::parse(name).with_context(|| {
@@ -171,10 +167,8 @@ pub struct PoolArgs {
     /// (at least 2).
     #[arg(long)]
     pub budget: Option<usize>,
-    /// Games played at once, overriding the config's `concurrency` (at most the machine's
-    /// cores; the games' results do not depend on it at node and depth limits).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    pub concurrency: Option<u16>,
+    #[command(flatten)]
+    pub jobs: super::jobs::Jobs,
     /// Play no games: refit and rewrite the pool files.
     #[arg(long)]
     pub fit_only: bool,
@@ -187,9 +181,7 @@ pub struct PoolArgs {
 /// `skillcal pool`: measures (or resumes measuring) the reference pool.
 pub fn run_pool(args: &PoolArgs) -> Result<()> {
     let mut cfg = PoolRunConfig::load(&args.config)?;
-    if let Some(n) = args.concurrency {
-        cfg.concurrency = n.into();
-    }
+    args.jobs.apply(&mut cfg.concurrency);
     if let Some(b) = args.budget {
         check_budget(b, "--budget")?;
         cfg.budget = b;
@@ -253,10 +245,8 @@ pub struct VerifyArgs {
     /// Ignored with --rate-only.
     #[arg(long)]
     pub games: Option<usize>,
-    /// Games played at once, overriding the config's `concurrency` (at most the machine's
-    /// cores; the games' results do not depend on it at node and depth limits).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    pub concurrency: Option<u16>,
+    #[command(flatten)]
+    pub jobs: super::jobs::Jobs,
     /// Play nothing: rate the games the folder holds (unfinished matches as far as they went),
     /// rewriting verify.csv, verify_opponents.csv and the report.
     #[arg(long)]
@@ -274,9 +264,7 @@ pub struct VerifyArgs {
 /// `skillcal verify`: plays the levels, prints the summary, writes the reports.
 pub fn run_verify(args: &VerifyArgs) -> Result<()> {
     let mut cfg = CalibrationConfig::load(&args.config)?;
-    if let Some(n) = args.concurrency {
-        cfg.concurrency = n.into();
-    }
+    args.jobs.apply(&mut cfg.concurrency);
     if !args.also_against.is_empty() {
         cfg.verify.also_against = args.also_against.clone();
         cfg.check_also_against("--also-against")?;
@@ -419,19 +407,15 @@ pub struct TcCheckArgs {
     /// Games against each opponent at each clock (even; default: the config's verify games).
     #[arg(long)]
     pub games: Option<usize>,
-    /// Games played at once, overriding the config's `concurrency` (at most the machine's
-    /// cores; the games' results do not depend on it at node and depth limits).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    pub concurrency: Option<u16>,
+    #[command(flatten)]
+    pub jobs: super::jobs::Jobs,
 }
 
 /// `skillcal tc-check`: plays the levels at each clock, prints the differences, refreshes the
 /// calibration's report when the check sits in its directory.
 pub fn run_tc_check(args: &TcCheckArgs) -> Result<()> {
     let mut cfg = CalibrationConfig::load(&args.config)?;
-    if let Some(n) = args.concurrency {
-        cfg.concurrency = n.into();
-    }
+    args.jobs.apply(&mut cfg.concurrency);
     let out = args.out.clone().unwrap_or_else(|| {
         args.table
             .parent()

@@ -28,6 +28,7 @@ mod calibrate;
 mod compare;
 mod engine;
 mod init;
+mod jobs;
 mod policy;
 mod rate;
 mod report;
