@@ -109,6 +109,12 @@ pub async fn play(
                         " (it was given `go nodes` alone: an engine that ignores the node limit \
                          never answers; `skillcal init` tests an engine for it)",
                     );
+                } else if term == Termination::Stall && p.limits.limits.depth.is_some() {
+                    // Toga II on one core can spend minutes on some positions at depth 12
+                    said.push_str(
+                        " (it was given `go depth` alone: a deep search can outlast the stall \
+                         limit, `timeouts.stall_ms`; a lower depth answers sooner)",
+                    );
                 }
                 return game.finish_fault(c, term, said, started);
             }

@@ -133,6 +133,32 @@ fn hang_without_clock_is_a_stall() {
     failure_case("hang", nodes(), "stall");
 }
 
+/// A stall says which bare limit the engine was given: an engine may ignore `go nodes` (Toga
+/// II, GNU Chess), and a deep `go depth` may outlast the stall limit (Toga II at depth 12).
+#[test]
+fn a_stall_names_the_limit_it_was_given() {
+    let depth = GoLimits {
+        depth: Some(3),
+        ..Default::default()
+    };
+    for (limits, says) in [
+        (nodes(), "given `go nodes` alone"),
+        (depth, "given `go depth` alone"),
+    ] {
+        let dir = temp_dir(&format!("fail-stall-{}", says.len()));
+        let mut cfg = config(mock("bad", &[("Fail", "hang"), ("FailAfter", "1")]), limits);
+        cfg.rounds = 1;
+        run_match(&cfg, &dir, &RunOptions::default()).unwrap();
+        let games = crate::support::arena::read_pgn(&dir.join("games.pgn"));
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            let last = g.comments.last().map(|c| c.1.as_str()).unwrap_or("");
+            assert!(last.contains(says), "{last}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 #[test]
 fn hang_with_clock_is_a_time_forfeit() {
     let tc = GoLimits {
