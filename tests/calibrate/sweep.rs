@@ -9,8 +9,8 @@ use skillcal::results::{read_csv, GameRow};
 
 use crate::support::calibrate::{config, sim_runner, Counting};
 
-/// (games per pairing of subject matches, every target met, the table's rows) of one run.
-fn run(rule: usize, dir: &std::path::Path) -> (HashMap<(String, String), Vec<f64>>, bool) {
+/// (each subject pairing's scores, seen from the subject, in order; every target met) of one run.
+fn run(rule: u32, dir: &std::path::Path) -> (HashMap<(String, String), Vec<f64>>, bool) {
     let mut cfg = config(6000, 60.0, "linear");
     cfg.plan.stop_after_sweep = rule;
     let runner = sim_runner([0.0; 9]);

@@ -37,11 +37,11 @@ pub struct PlanConfig {
     /// A (setting, opponent) pairing one side has won every game of, this many games in, plays
     /// no more (the arena's `stop_after_sweep`); 0 = every pairing plays its count. `init`
     /// writes 8 for an engine of unknown strength, whose first batch meets the whole scale.
-    #[serde(skip_serializing_if = "is_zero_usize")]
-    pub stop_after_sweep: usize,
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub stop_after_sweep: u32,
 }
 
-fn is_zero_usize(v: &usize) -> bool {
+fn is_zero_u32(v: &u32) -> bool {
     *v == 0
 }
 

@@ -408,7 +408,7 @@ impl CalibrationConfig {
         if p.batch_settings == 0 {
             config_err!("{origin}: key `plan.batch_settings`: must be at least 1");
         }
-        if p.stop_after_sweep != 0 && !(4..=1_000_000).contains(&p.stop_after_sweep) {
+        if (1..4).contains(&p.stop_after_sweep) {
             config_err!(
                 "{origin}: key `plan.stop_after_sweep`: {} must be 0 (every pairing plays its \
                  count) or at least 4 (fewer stop pairings between near equals)",

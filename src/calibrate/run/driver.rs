@@ -94,22 +94,18 @@ fn resume_unfinished(
     let existing = list_matches(dir)?;
     if !opts.fit_only {
         let mut unfinished = Vec::new();
-        for (d, spec) in &existing {
-            let rule = MatchSpec {
-                stop_after_sweep: rule_for(cfg, spec),
-                ..spec.clone()
+        for (d, planned) in &existing {
+            // at the config's concurrency and stopping rule (both choices of the plan, not of
+            // the games), not the ones the match was planned with
+            let spec = MatchSpec {
+                concurrency: cfg.concurrency,
+                stop_after_sweep: rule_for(cfg, planned),
+                ..planned.clone()
             };
-            if !spec_done(d, &rule)? {
+            if !spec_done(d, &spec)? {
                 if !opts.quiet {
                     eprintln!("resuming {}", d.display());
                 }
-                // at the config's concurrency and stopping rule (both choices of the plan, not
-                // of the games), not the ones the match was planned with
-                let spec = MatchSpec {
-                    concurrency: cfg.concurrency,
-                    stop_after_sweep: rule_for(cfg, spec),
-                    ..spec.clone()
-                };
                 unfinished.push((spec, d.clone()));
             }
         }
@@ -251,9 +247,7 @@ fn rule_for(cfg: &CalibrationConfig, spec: &MatchSpec) -> Option<u32> {
 
 /// The plan's sweep rule.
 fn sweep_rule(cfg: &CalibrationConfig) -> Option<u32> {
-    u32::try_from(cfg.plan.stop_after_sweep)
-        .ok()
-        .filter(|&n| n > 0)
+    Some(cfg.plan.stop_after_sweep).filter(|&n| n > 0)
 }
 
 /// Games of the pool ladder (adjacent members against each other), played in batch 0.
